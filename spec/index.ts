@@ -1,0 +1,215 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { parse as parseYaml } from 'yaml'
+import { validationView, type JsonValue } from './json.js'
+
+export { isInt64, parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
+
+// ajv-formats is CommonJS; under ESM its callable sits on `default`.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+
+/** Where the single source of truth lives. */
+export const SPEC_PATH = fileURLToPath(new URL('./petstore.yaml', import.meta.url))
+
+/** The operations of the interface. */
+export type OperationId = 'listPets' | 'createPet' | 'getPet'
+
+/** One operation as the spec describes it. */
+export interface Operation {
+  operationId: OperationId
+  method: 'GET' | 'POST'
+  /** Path relative to the base address, e.g. `/pets/{petId}`. */
+  path: string
+  /** Documented statuses, as strings, in the spec's order. */
+  statuses: string[]
+  deprecated: boolean
+  /** Removal date (`x-sunset`) of a deprecated operation. */
+  sunset?: Date
+  /** Query and path parameters by name. */
+  parameters: Record<string, ParameterSchema>
+}
+
+/** The parts of a parameter schema the kit reads. */
+export interface ParameterSchema {
+  in: 'query' | 'path'
+  required: boolean
+  type?: string
+  format?: string
+  minimum?: number
+  maximum?: number
+  default?: unknown
+  enum?: string[]
+}
+
+/** A compiled validator whose findings are plain sentences. */
+export interface Validator {
+  (value: JsonValue): string[]
+}
+
+type Doc = Record<string, any>
+
+const jsonPointer = (...parts: string[]) => '#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+
+function explain(errors: ErrorObject[] | null | undefined, subject: string): string[] {
+  return (errors ?? []).map((e) => {
+    const where = e.instancePath ? `${subject}${e.instancePath}` : subject
+    const allowed = e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''
+    return `${where} ${e.message}${allowed}`
+  })
+}
+
+/** The loaded spec: its operations, schemas and compiled validators. */
+export class Spec {
+  readonly doc: Doc
+  readonly version: string
+  readonly operations: Record<OperationId, Operation>
+  readonly #ajv: Ajv2020
+  readonly #validators = new Map<string, Validator>()
+
+  constructor(doc: Doc) {
+    this.doc = doc
+    this.version = String(doc.info?.version)
+    // OpenAPI 3.1 schema objects are JSON Schema 2020-12 plus a few annotation keywords.
+    this.#ajv = new Ajv2020({ allErrors: true, strict: true })
+      .addVocabulary(['example', 'xml', 'externalDocs', 'discriminator'])
+      .addVocabulary(['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags', 'paths', 'webhooks', 'components']) // the document's top level
+    addFormats(this.#ajv)
+    // ajv-formats accepts any integer as int64; bound it (validationView maps out-of-range integers to ±2^64).
+    this.#ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 63 })
+    this.#ajv.addSchema(doc, 'petstore')
+    this.operations = this.#readOperations()
+  }
+
+  #readOperations(): Record<OperationId, Operation> {
+    const operations = {} as Record<OperationId, Operation>
+    for (const [path, item] of Object.entries<Doc>(this.doc.paths ?? {})) {
+      for (const method of ['get', 'post'] as const) {
+        const op = item[method]
+        if (!op) continue
+        const parameters: Record<string, ParameterSchema> = {}
+        for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Doc) => this.resolve(p))) {
+          const schema = this.resolve(p.schema ?? {})
+          parameters[p.name] = { in: p.in, required: Boolean(p.required), ...schema }
+        }
+        operations[op.operationId as OperationId] = {
+          operationId: op.operationId,
+          method: method.toUpperCase() as 'GET' | 'POST',
+          path,
+          statuses: Object.keys(op.responses ?? {}),
+          deprecated: op.deprecated === true,
+          sunset: op['x-sunset'] ? new Date(op['x-sunset']) : undefined,
+          parameters,
+        }
+      }
+    }
+    return operations
+  }
+
+  /** Follows a local `$ref` (one hop at a time) to the object it names. */
+  resolve<T = Doc>(node: Doc): T {
+    let current = node
+    while (current && typeof current.$ref === 'string') {
+      current = current.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce((at: Doc, key: string) => at?.[key], this.doc)
+    }
+    return current as T
+  }
+
+  /** The operation named `operationId`; throws on an unknown name. */
+  operation(operationId: OperationId): Operation {
+    const op = this.operations[operationId]
+    if (!op) throw new Error(`no operation ${operationId} in the spec`)
+    return op
+  }
+
+  /** Documented statuses of an operation, as strings. */
+  statuses(operationId: OperationId): string[] {
+    return this.operation(operationId).statuses
+  }
+
+  /** A query or path parameter's schema. */
+  parameter(operationId: OperationId, name: string): ParameterSchema {
+    const p = this.operation(operationId).parameters[name]
+    if (!p) throw new Error(`no parameter ${name} on ${operationId}`)
+    return p
+  }
+
+  /** The values of an enumeration schema, e.g. `PetStatus`. */
+  enumOf(schemaName: string): string[] {
+    return [...(this.doc.components.schemas[schemaName].enum as string[])]
+  }
+
+  /** Names of the required properties of an object schema, e.g. `NewPet`. */
+  requiredOf(schemaName: string): string[] {
+    return [...(this.doc.components.schemas[schemaName].required as string[])]
+  }
+
+  /** Properties of an object schema, each resolved. */
+  propertiesOf(schemaName: string): Record<string, Doc> {
+    const props = this.doc.components.schemas[schemaName].properties as Record<string, Doc>
+    return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, this.resolve(v)]))
+  }
+
+  /** The validator of a component schema (`Pet`, `NewPet`, `Error`, ...). */
+  schema(name: string): Validator {
+    return this.#compile(jsonPointer('components', 'schemas', name), name)
+  }
+
+  /**
+   * The validator of an operation's response body for a status, or `undefined` when the spec documents
+   * no JSON body for it.
+   */
+  response(operationId: OperationId, status: number | string): Validator | undefined {
+    const op = this.operation(operationId)
+    const operation = this.doc.paths[op.path][op.method.toLowerCase()]
+    const ref = operation.responses?.[String(status)]
+    if (!ref) return undefined
+    // Point Ajv at the response object where it really is, so `$ref`s inside resolve.
+    const pointer = ref.$ref
+      ? `${ref.$ref}/content/application~1json/schema`
+      : jsonPointer('paths', op.path, op.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')
+    if (!this.resolve(ref).content?.['application/json']?.schema) return undefined
+    return this.#compile(pointer, `${operationId} ${status} body`)
+  }
+
+  /** Name of the component schema a response body refers to (`Pet`, `Pets`, `Error`), for messages. */
+  responseSchemaName(operationId: OperationId, status: number | string): string | undefined {
+    const op = this.operation(operationId)
+    const ref = this.doc.paths[op.path][op.method.toLowerCase()].responses?.[String(status)]
+    const schema = ref && this.resolve(ref).content?.['application/json']?.schema
+    return typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop() : undefined
+  }
+
+  #compile(pointer: string, subject: string): Validator {
+    const cached = this.#validators.get(pointer)
+    if (cached) return cached
+    const compiled: ValidateFunction | undefined = this.#ajv.getSchema(`petstore${pointer}`)
+    if (!compiled) throw new Error(`no schema at ${pointer} in the spec`)
+    const validator: Validator = (value) => (compiled(validationView(value)) ? [] : explain(compiled.errors, subject))
+    this.#validators.set(pointer, validator)
+    return validator
+  }
+}
+
+/** Reads and parses a spec file. Throws with the path in the message when it cannot. */
+export function loadSpec(path: string = SPEC_PATH): Spec {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new Error(`cannot read the spec at ${path}: ${(error as Error).message}`)
+  }
+  return new Spec(parseYaml(text))
+}
+
+let loaded: Spec | undefined
+
+/** The project's spec, read once. */
+export function spec(): Spec {
+  return (loaded ??= loadSpec())
+}
