@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spec } from '../spec/index.js'
+import { WRITERS, buildRunResult, type CaseResult, type RunFacts } from './index.js'
+import { launchChromium, type Browser } from './test-support/chromium.js'
+
+// The HTML report of the sample run (fixtures/reports/sample-cases.json), opened as a user would: from disk, offline.
+const sample: { options: RunFacts['options']; facts: Omit<RunFacts, 'options'>; cases: CaseResult[] } = JSON.parse(
+  readFileSync(new URL('../fixtures/reports/sample-cases.json', import.meta.url), 'utf8'),
+)
+
+let browser: Browser
+let page: Page
+let dir: string
+const dialogs: string[] = []
+const requests: string[] = []
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'petstore-html-report-'))
+  const file = join(dir, 'report.html')
+  await writeFile(file, WRITERS.html(buildRunResult(spec(), sample.cases, { ...sample.facts, options: sample.options })))
+  browser = await launchChromium()
+  page = await browser.context.newPage()
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  page.on('request', (r) => void requests.push(r.url()))
+  await page.goto(pathToFileURL(file).href)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+const outcomeOf = (op: string, status: string) => page.locator(`table.matrix [data-op="${op}"][data-status="${status}"]`).getAttribute('data-outcome')
+
+describe('the HTML report in Chromium', () => {
+  it('renders one matrix row per operation, in spec order, with a column per documented status', async () => {
+    expect(await page.locator('table.matrix tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-op')))).toEqual(
+      Object.keys(spec().operations),
+    )
+    const documented = [...new Set(Object.values(spec().operations).flatMap((op) => op.statuses))].sort()
+    const headers = await page.locator('table.matrix thead th').allTextContents()
+    expect(headers.slice(1, 1 + documented.length)).toEqual(documented)
+  })
+
+  it('colours each documented response by what the run saw', async () => {
+    const expected: [string, string, string][] = [
+      ['listPets', '200', 'passed'],
+      ['listPets', '201', 'not-applicable'],
+      ['listPets', '400', 'not-provoked'],
+      ['listPets', '401', 'passed'],
+      ['createPet', '201', 'passed'],
+      ['createPet', '400', 'passed'],
+      ['createPet', '401', 'failed'], // Error.status 400 on a 401
+      ['createPet', '500', 'failed'], // undocumented, in its own column
+      ['getPet', '200', 'warned'], // advice: no Deprecation or Sunset header
+      ['getPet', '401', 'passed'],
+      ['getPet', '404', 'not-provoked'],
+    ]
+    const actual = await Promise.all(expected.map(async ([op, status]) => [op, status, await outcomeOf(op, status)]))
+    expect(actual).toEqual(expected)
+    expect(await page.locator('[data-op="listPets"][data-status="400"]').getAttribute('data-provokable')).toBe('false')
+  })
+
+  it('paints passed, failed and warned cells in different colours', async () => {
+    const background = (op: string, status: string) =>
+      page.locator(`td[data-op="${op}"][data-status="${status}"]`).evaluate((td) => (globalThis as any).getComputedStyle(td).backgroundColor as string)
+    const colours = new Set([await background('listPets', '200'), await background('createPet', '401'), await background('getPet', '200')])
+    expect(colours.size).toBe(3)
+  })
+
+  it('lists the failing checks with their exchange and a curl line to copy', async () => {
+    const failures = page.locator('#failures article')
+    expect(await failures.evaluateAll((a) => a.map((e) => e.getAttribute('data-check')))).toEqual([
+      'listPets.filter.status',
+      'createPet.error.status-echoed',
+      'createPet.status.201',
+      'getPet.id.int64',
+    ])
+    const curl = await page.locator('#check-createPet\\.status\\.201 pre.curl').textContent()
+    expect(curl).toBe(
+      `curl -sS -X POST 'http://127.0.0.1:4010/v1/pets' -H "Authorization: Bearer $PETSTORE_API_KEY" -H 'Content-Type: application/json' --data-raw '{"name":"","categoryId":0}'`,
+    )
+    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').textContent()).toContain('< 500 (12 ms)')
+  })
+
+  it('shows the target’s HTML as text and runs no script', async () => {
+    expect(dialogs).toEqual([])
+    expect(await page.evaluate(() => (globalThis as any).document.scripts.length as number)).toBe(0)
+    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').textContent()).toContain('<script>alert("pwned")</script>')
+  })
+
+  it('loads nothing but itself', () => {
+    expect(requests).toHaveLength(1)
+    expect(requests[0]).toMatch(/^file:/)
+  })
+
+  it('states the verdict, the observations and the run facts', async () => {
+    expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('non-conformant')
+    expect(await page.locator('table.observations tbody tr').count()).toBe(3)
+    const facts = await page.locator('#run dl').textContent()
+    for (const fact of ['k3x9q2a', '1234 (30 runs per property)', '7 of a budget of 20', '1.0.0', '10.4 s']) expect(facts).toContain(fact)
+  })
+
+  it('takes a screenshot a person can read', async () => {
+    const png = await page.screenshot({ fullPage: false })
+    expect(png.subarray(1, 4).toString()).toBe('PNG')
+    expect(png.length).toBeGreaterThan(20_000) // a blank page compresses to a few kB
+    // `PETSTORE_REPORT_SCREENSHOT=docs/report.png npx vitest run reporters/html-report.test.ts` refreshes the README's picture.
+    const target = process.env.PETSTORE_REPORT_SCREENSHOT
+    if (target) await writeFile(target, png)
+  })
+})

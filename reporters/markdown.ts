@@ -1,0 +1,131 @@
+import type { CheckResult, Finding, RunResult } from '../suites/model.js'
+import { standing } from './build-run-result.js'
+import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
+import {
+  BODY_LIMIT,
+  FINDINGS_SHOWN,
+  STANDING_LABEL,
+  checksIn,
+  exchangeText,
+  findingOperation,
+  formatDuration,
+  moreFindings,
+  replayCommand,
+  replayOf,
+  visible,
+} from './text.js'
+
+/** Markdown text with every character that could format, link or open HTML escaped; one line. */
+export function markdownText(text: string): string {
+  return visible(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`) // CommonMark lets any ASCII punctuation be escaped
+    .replace(/:\/\//g, '\\://') // GitHub links bare URLs, `www.` names and e-mail addresses: the summary stays link-free
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, -1)}\\.`)
+    .replace(/@/g, '\\@')
+}
+
+/** Text of the kit's own (titles, messages) with its `code` spans kept as code and the rest escaped. */
+export function markdownInline(text: string): string {
+  return visible(text)
+    .split(/(`[^`\n]+`)/)
+    .map((part, i) => (i % 2 === 1 ? markdownCode(part.slice(1, -1)) : markdownText(part)))
+    .join('')
+}
+
+/** An inline code span that holds any text, `|` escaped for table cells. */
+export function markdownCode(text: string): string {
+  const flat = visible(text).replace(/\s*\n\s*/g, ' ')
+  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length))
+  const fence = '`'.repeat(longestRun + 1)
+  const pad = flat.startsWith('`') || flat.endsWith('`') || flat.startsWith(' ') ? ' ' : ''
+  return `${fence}${pad}${flat}${pad}${fence}`.replace(/\|/g, '\\|')
+}
+
+/** A fenced block whose fence is longer than any backtick run inside it. */
+export function markdownBlock(text: string, info = ''): string {
+  const body = visible(text)
+  const longestRun = Math.max(0, ...(body.match(/`{3,}/g) ?? []).map((run) => run.length))
+  const fence = '`'.repeat(Math.max(3, longestRun + 1))
+  return `${fence}${info}\n${body}\n${fence}`
+}
+
+const CELL_ICON: Record<CellOutcome, string> = { passed: '✅', failed: '❌', warned: '⚠️', 'not-provoked': '⚪', 'not-applicable': '' }
+
+/** The Markdown report, for a CI job summary: verdict, counts, matrix, failures with curl, observations. */
+export function toMarkdown(run: RunResult): string {
+  const failing = checksIn(run, 'failed', 'errors')
+  const warned = checksIn(run, 'warned')
+  const out: string[] = [
+    run.verdict === 'conformant'
+      ? `## ✅ Pet Store conformance: conformant`
+      : `## ❌ Pet Store conformance: non-conformant (${failing.length} failing check${failing.length === 1 ? '' : 's'})`,
+    '',
+    `Target ${markdownCode(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''} · spec ${markdownText(run.specVersion)} · seed ${run.seed} · ${run.requestsSent} requests in ${formatDuration(run.durationMs)} · records created ${run.recordsCreated} of ${run.recordBudget}`,
+    '',
+  ]
+  for (const notice of run.notices) out.push(`> **Notice:** ${markdownInline(notice)}`, '')
+  const t = run.totals
+  out.push(
+    '| Checks | Passed | Failed | Warnings | Not applicable | Errors |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warned} | ${t.skipped} | ${t.errors} |`,
+    '',
+    ...matrixTable(run),
+  )
+  if (failing.length) {
+    out.push('', `### Failing checks`, '')
+    for (const check of failing) out.push(...checkSection(run, check))
+  }
+  if (warned.length) {
+    if (out.at(-1) !== '') out.push('')
+    out.push('### Warnings: good practice the interface does not require', '')
+    for (const check of warned) out.push(...checkSection(run, check))
+  }
+  if (run.observations.length) {
+    if (out.at(-1) !== '') out.push('')
+    out.push('### Where the interface is silent, the target chose', '', '| Operation | Asked | The target chose |', '| --- | --- | --- |')
+    for (const o of run.observations) {
+      out.push(`| ${o.operationId ? markdownText(o.operationId) : ''} | ${markdownCode(o.subject)} | ${markdownText(o.behaviour)} |`)
+    }
+  }
+  if (out.at(-1) !== '') out.push('')
+  out.push(`Replay: ${markdownCode(replayCommand(run))} · run ${markdownCode(run.runId)}`, '')
+  return out.join('\n')
+}
+
+function matrixTable(run: RunResult): string[] {
+  const matrix = matrixOf(run)
+  const hasUndocumented = matrix.rows.some((r) => r.undocumented.length)
+  const head = ['Operation', ...matrix.columns, ...(hasUndocumented ? ['Undocumented'] : [])]
+  const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`]
+  for (const row of matrix.rows) {
+    const cells = row.cells.map((c) => (c.outcome === 'not-applicable' ? '–' : `${CELL_ICON[c.outcome]} ${CELL_LABEL[c.outcome]}`))
+    const extra = hasUndocumented ? [row.undocumented.map((c) => `${CELL_ICON[c.outcome]} ${c.status}`).join(', ')] : []
+    lines.push(`| ${markdownText(row.operationId)} | ${[...cells, ...extra].join(' | ')} |`)
+  }
+  return lines
+}
+
+function checkSection(run: RunResult, check: CheckResult): string[] {
+  const s = standing(check, run.strict)
+  const icon = s === 'warned' ? '⚠️' : '❌'
+  const operation = check.operationId === 'all' ? 'all operations' : check.operationId
+  const out = [`#### ${icon} ${markdownCode(check.id)} · ${markdownText(operation)} · ${check.severity} · ${STANDING_LABEL[s]}`, '', markdownInline(check.title), '']
+  for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) out.push(...findingLines(check, finding))
+  if (check.findings.length > FINDINGS_SHOWN) out.push(`… ${moreFindings(check.findings.length - FINDINGS_SHOWN)} in the JSON and HTML reports.`, '')
+  return out
+}
+
+function findingLines(check: CheckResult, finding: Finding): string[] {
+  const operation = findingOperation(check, finding)
+  const prefix = operation && operation !== check.operationId ? `${markdownText(operation)}: ` : ''
+  const out = [`- ${prefix}${markdownInline(finding.message)}`]
+  if (finding.counterexample !== undefined) out.push(`  counterexample ${markdownCode(finding.counterexample)}`)
+  const replay = replayOf(finding)
+  if (replay) out.push(`  replays with ${markdownText(replay)}`)
+  out.push('')
+  if (finding.curl) out.push(markdownBlock(finding.curl, 'sh'), '')
+  if (finding.exchange) out.push(markdownBlock(exchangeText(finding.exchange, BODY_LIMIT, { brief: true })), '')
+  return out
+}
