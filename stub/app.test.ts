@@ -1,0 +1,440 @@
+import { describe, expect, it } from 'vitest'
+import { spec, stringifyJson, type JsonValue } from '../spec/index.js'
+import { App, BASE_PATH, DEPRECATION } from './app.js'
+import { loadSeed } from './seed.js'
+import { PetStore } from './store.js'
+import { AUTH, JSON_AUTH, KEY, NEW_PETS, call, exampleText, expectDocumented, expectError, makeApp, toAnswer, type Answer } from './testing.js'
+
+const SEED = loadSeed(undefined)
+const LIMIT = spec().parameter('listPets', 'limit')
+const STATUSES = spec().enumOf('PetStatus')
+const SUNSET = spec().operation('getPet').sunset!.toUTCString()
+
+const ids = (answer: Answer) => (answer.body as { id: number }[]).map((p) => p.id)
+const create = (app: App, body: JsonValue | string, headers: Record<string, string> = JSON_AUTH) =>
+  call(app, 'POST', '/v1/pets', { headers, body: typeof body === 'string' ? body : stringifyJson(body) })
+
+describe('listPets', () => {
+  const app = makeApp()
+
+  it('answers the first 20 pets (the spec default), ids ascending, as a bare array', async () => {
+    const answer = await call(app, 'GET', '/v1/pets', { headers: AUTH })
+    expectDocumented('listPets', answer)
+    expect(answer.status).toBe(200)
+    expect(Array.isArray(answer.body)).toBe(true)
+    expect(ids(answer)).toEqual(SEED.slice(0, Number(LIMIT.default)).map((p) => p.id))
+  })
+
+  it('honours every limit from the minimum to the maximum', async () => {
+    for (let limit = LIMIT.minimum!; limit <= LIMIT.maximum!; limit++) {
+      const answer = await call(app, 'GET', `/v1/pets?limit=${limit}`, { headers: AUTH })
+      expect(answer.status).toBe(200)
+      expect(ids(answer)).toEqual(SEED.slice(0, limit).map((p) => p.id))
+    }
+  })
+
+  it('filters by each status, in id order, leaving out pets without status', async () => {
+    for (const status of STATUSES) {
+      const answer = await call(app, 'GET', `/v1/pets?status=${status}&limit=100`, { headers: AUTH })
+      expectDocumented('listPets', answer)
+      expect(ids(answer)).toEqual(SEED.filter((p) => p.status === status).map((p) => p.id))
+    }
+    const all = await call(app, 'GET', '/v1/pets?limit=100', { headers: AUTH })
+    expect((all.body as { status?: string }[]).filter((p) => p.status === undefined).length).toBeGreaterThan(0)
+  })
+
+  it('keeps int64 categoryIds exact', async () => {
+    const answer = await call(app, 'GET', '/v1/pets?limit=100', { headers: AUTH })
+    expect(answer.text).toContain('"categoryId":9223372036854775807')
+    expect(answer.text).toContain('"categoryId":-9223372036854775808')
+  })
+
+  it.each([
+    ['0', 'limit=0'],
+    ['above the maximum', `limit=${LIMIT.maximum! + 1}`],
+    ['negative', 'limit=-1'],
+    ['not a number', 'limit=abc'],
+    ['a fraction', 'limit=1.5'],
+    ['empty', 'limit='],
+    ['bare name', 'limit'],
+    ['repeated', 'limit=5&limit=6'],
+    ['huge', 'limit=99999999999999999999'],
+    ['exponent', 'limit=1e1'],
+    ['signed', 'limit=%2B5'],
+    ['malformed percent-encoding', 'limit=%zz'],
+  ])('answers 400 invalid_limit for a limit %s', async (_title, query) => {
+    const answer = await call(app, 'GET', `/v1/pets?${query}`, { headers: AUTH })
+    expectDocumented('listPets', answer)
+    expectError(answer, 400, 'invalid_limit')
+    expect((answer.body as { message: string }).message).toMatch(/limit/)
+  })
+
+  it.each([
+    ['unknown', 'status=lost'],
+    ['in the wrong case', 'status=Available'],
+    ['empty', 'status='],
+    ['repeated', 'status=sold&status=sold'],
+    ['malformed percent-encoding', 'status=%E0%A4%A'],
+  ])('answers 400 invalid_status for a status %s', async (_title, query) => {
+    const answer = await call(app, 'GET', `/v1/pets?${query}`, { headers: AUTH })
+    expectDocumented('listPets', answer)
+    expectError(answer, 400, 'invalid_status')
+  })
+
+  it('ignores unknown query parameters, even malformed ones', async () => {
+    const answer = await call(app, 'GET', '/v1/pets?limit=2&page=3&%zz=1&sort=-id', { headers: AUTH })
+    expect(ids(answer)).toEqual([1, 2])
+  })
+
+  it('decodes percent-encoded parameters', async () => {
+    const answer = await call(app, 'GET', '/v1/pets?lim%69t=%33&status=s%6Fld', { headers: AUTH })
+    expect(ids(answer)).toEqual(SEED.filter((p) => p.status === 'sold').slice(0, 3).map((p) => p.id))
+  })
+
+  it('serves a new pet in the next list (prepared pages follow the store)', async () => {
+    const local = makeApp({ seed: false })
+    expect((await call(local, 'GET', '/v1/pets', { headers: AUTH })).text).toBe('[]')
+    await create(local, { name: 'First', categoryId: 1, status: 'sold' })
+    expect(ids(await call(local, 'GET', '/v1/pets', { headers: AUTH }))).toEqual([1])
+    expect(ids(await call(local, 'GET', '/v1/pets?status=sold', { headers: AUTH }))).toEqual([1])
+  })
+
+  it('costs the same with many pets: only `limit` of them are touched', async () => {
+    const store = new PetStore()
+    for (let i = 0; i < 200_000; i++) store.add({ name: `Pet ${i}`, categoryId: i, status: STATUSES[i % 3] })
+    const big = new App({ store, apiKeys: [KEY] })
+    const answer = await call(big, 'GET', '/v1/pets?limit=100&status=sold', { headers: AUTH })
+    expect(ids(answer)).toHaveLength(100)
+    expect(ids(answer)[99]).toBe(300)
+  })
+})
+
+describe('createPet', () => {
+  it.each(NEW_PETS.valid.map((e) => [e.title, e] as const))('stores and echoes a valid pet: %s', async (_title, example) => {
+    const app = makeApp()
+    const answer = await create(app, exampleText(example))
+    expectDocumented('createPet', answer)
+    expect(answer.status).toBe(201)
+    const echoed = answer.body as Record<string, JsonValue>
+    expect(echoed).toEqual({ ...(example.body as object), id: SEED.length + 1 })
+    const fetched = await call(app, 'GET', `/v1/pets/${echoed.id}`, { headers: AUTH })
+    expect(fetched.text).toBe(answer.text)
+  })
+
+  it.each(NEW_PETS.invalid.map((e) => [e.title, e] as const))('answers 400 with a distinct code: %s', async (_title, example) => {
+    const app = makeApp()
+    const answer = await create(app, exampleText(example))
+    expectDocumented('createPet', answer)
+    expectError(answer, 400, example.stubCode!)
+    expect(app.store.size).toBe(SEED.length)
+  })
+
+  it('names the field and what was wrong in each message', async () => {
+    const app = makeApp()
+    const message = async (body: string) => ((await create(app, body)).body as { message: string }).message
+    expect(await message('{"categoryId":1}')).toMatch(/name is required/)
+    expect(await message('{"name":"x","categoryId":"1"}')).toMatch(/categoryId must be an int64 integer; got a string/)
+    expect(await message('{"name":"x","categoryId":1,"status":"lost"}')).toMatch(/status must be one of available, pending, sold; got "lost"/)
+    expect(await message('{"name":"x","categoryId":9223372036854775808}')).toMatch(/categoryId .* got 9223372036854775808/)
+  })
+
+  it('treats integers written as 1.0 or 1e2 as integers, and 1e400 as out of range', async () => {
+    const app = makeApp({ seed: false })
+    expect((await create(app, '{"name":"a","categoryId":1.0}')).body).toEqual({ id: 1, name: 'a', categoryId: 1 })
+    expect((await create(app, '{"name":"b","categoryId":1e2}')).body).toEqual({ id: 2, name: 'b', categoryId: 100 })
+    expectError(await create(app, '{"name":"c","categoryId":1e400}'), 400, 'out_of_range')
+    expectError(await create(app, '{"name":"c","categoryId":-1e19}'), 400, 'out_of_range')
+  })
+
+  it('ignores unknown fields and does not store them', async () => {
+    const app = makeApp({ seed: false })
+    const answer = await create(app, { name: 'Rex', categoryId: 1, color: 'red', id: 999, tags: [1] })
+    expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1 })
+    expect((await call(app, 'GET', '/v1/pets/1', { headers: AUTH })).body).toEqual({ id: 1, name: 'Rex', categoryId: 1 })
+  })
+
+  it('stores a pet without status without it, and no status filter finds it', async () => {
+    const app = makeApp({ seed: false })
+    expect((await create(app, { name: 'Coco', categoryId: 2 })).text).toBe('{"id":1,"name":"Coco","categoryId":2}')
+    for (const status of STATUSES) expect((await call(app, 'GET', `/v1/pets?status=${status}`, { headers: AUTH })).text).toBe('[]')
+  })
+
+  it('keeps int64 extremes exact through create, get and list', async () => {
+    const app = makeApp({ seed: false })
+    for (const digits of ['9223372036854775807', '-9223372036854775808', '9007199254740993']) {
+      const answer = await create(app, `{"name":"Big","categoryId":${digits}}`)
+      expect(answer.text).toContain(`"categoryId":${digits}}`)
+      const id = (answer.body as { id: number }).id
+      expect((await call(app, 'GET', `/v1/pets/${id}`, { headers: AUTH })).text).toContain(`"categoryId":${digits}}`)
+    }
+    const list = await call(app, 'GET', '/v1/pets', { headers: AUTH })
+    expect(list.text).toContain('9223372036854775807')
+    expect(list.text).toContain('-9223372036854775808')
+  })
+
+  it('accepts JSON with a charset, +json types and a byte order mark', async () => {
+    const app = makeApp({ seed: false })
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.petstore+json', 'APPLICATION/JSON']) {
+      expect((await create(app, '{"name":"a","categoryId":1}', { ...AUTH, 'content-type': type })).status, type).toBe(201)
+    }
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"b","categoryId":1}')])
+    expect((await call(app, 'POST', '/v1/pets', { headers: JSON_AUTH, body: bom })).status).toBe(201)
+  })
+
+  it.each([
+    ['no Content-Type', undefined],
+    ['text/plain', 'text/plain'],
+    ['a form', 'application/x-www-form-urlencoded'],
+    ['a charset other than UTF-8', 'application/json; charset=iso-8859-1'],
+  ])('answers 400 unsupported_media_type for %s', async (_title, type) => {
+    const app = makeApp()
+    const headers: Record<string, string> = type === undefined ? { ...AUTH } : { ...AUTH, 'content-type': type }
+    const answer = await create(app, '{"name":"Rex","categoryId":1}', headers)
+    expectDocumented('createPet', answer)
+    expectError(answer, 400, 'unsupported_media_type')
+  })
+
+  it('answers 400 unsupported_media_type for a compressed body', async () => {
+    const answer = await create(makeApp(), '{"name":"Rex","categoryId":1}', { ...JSON_AUTH, 'content-encoding': 'gzip' })
+    expectError(answer, 400, 'unsupported_media_type')
+    expect((answer.body as { message: string }).message).toContain('Content-Encoding')
+    expect((await create(makeApp(), '{"name":"Rex","categoryId":1}', { ...JSON_AUTH, 'content-encoding': 'identity' })).status).toBe(201)
+  })
+
+  it('answers 400 invalid_json for bytes that are not UTF-8, and for nesting too deep to parse', async () => {
+    const app = makeApp()
+    expectError(await call(app, 'POST', '/v1/pets', { headers: JSON_AUTH, body: Buffer.from([0x7b, 0xff, 0x7d]) }), 400, 'invalid_json')
+    expectError(await create(app, '['.repeat(60_000)), 400, 'invalid_json')
+    expectError(await create(app, '{"name":"a","name":"b","categoryId":1}'), 400, 'invalid_json')
+  })
+
+  it('answers 400 missing_body for a body of blanks only', async () => {
+    expectError(await create(makeApp(), ' \n\t '), 400, 'missing_body')
+  })
+
+  it('answers 400 body_too_large over the limit, and closes the connection', async () => {
+    const app = makeApp({ maxBody: 100 })
+    const answer = await create(app, `{"name":"${'x'.repeat(100)}","categoryId":1}`)
+    expectDocumented('createPet', answer)
+    expectError(answer, 400, 'body_too_large')
+    expect(answer.headers.connection).toBe('close')
+    expect((await create(app, '{"name":"x","categoryId":1}')).status).toBe(201)
+  })
+
+  it('keeps prototypes clean: __proto__ and constructor keys are plain data, never stored', async () => {
+    const app = makeApp({ seed: false })
+    const payloads = [
+      '{"name":"p","categoryId":1,"__proto__":{"polluted":true}}',
+      '{"name":"p","categoryId":1,"constructor":{"prototype":{"polluted":true}}}',
+      '{"__proto__":{"name":"p","categoryId":1}}',
+      '{"name":"p","categoryId":1,"__proto__":{"status":"lost"}}',
+    ]
+    const statuses = []
+    for (const payload of payloads) statuses.push((await create(app, payload)).status)
+    expect(statuses).toEqual([201, 201, 400, 201])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(Object.prototype).not.toHaveProperty('polluted')
+    expect(Object.prototype).not.toHaveProperty('status')
+    const list = await call(app, 'GET', '/v1/pets', { headers: AUTH })
+    expect(list.text).not.toMatch(/polluted|__proto__|constructor|lost/)
+  })
+
+  it('assigns ids from the largest seed id + 1', async () => {
+    const app = makeApp()
+    const first = await create(app, { name: 'a', categoryId: 1 })
+    const second = await create(app, { name: 'b', categoryId: 1 })
+    const maxSeed = Math.max(...SEED.map((p) => Number(p.id)))
+    expect([(first.body as { id: number }).id, (second.body as { id: number }).id]).toEqual([maxSeed + 1, maxSeed + 2])
+  })
+})
+
+describe('getPet', () => {
+  const app = makeApp()
+
+  it('answers 200 with the pet, and the deprecation headers', async () => {
+    const answer = await call(app, 'GET', '/v1/pets/7', { headers: AUTH })
+    expectDocumented('getPet', answer)
+    expect(answer.text).toBe('{"id":7,"name":"Lucy","categoryId":9223372036854775807,"status":"available"}')
+    expect(answer.headers).toMatchObject({ deprecation: DEPRECATION, sunset: SUNSET, link: '</v1/pets>; rel="successor-version"' })
+  })
+
+  it('answers 200 for every seed pet, exactly as seeded', async () => {
+    for (const pet of SEED) {
+      const answer = await call(app, 'GET', `/v1/pets/${pet.id}`, { headers: AUTH })
+      expect(answer.body).toEqual(pet)
+    }
+  })
+
+  it.each(['999', '0', '-1', 'abc', '1.5', '9223372036854775807', '9223372036854775808', '-9223372036854775809', '1e3', '%20', 'Rex'])(
+    'answers 404 with the deprecation headers for petId %s',
+    async (petId) => {
+      const answer = await call(app, 'GET', `/v1/pets/${petId}`, { headers: AUTH })
+      expectDocumented('getPet', answer)
+      expectError(answer, 404, 'pet_not_found')
+      expect(answer.headers).toMatchObject({ deprecation: DEPRECATION, sunset: SUNSET })
+    },
+  )
+
+  it('states the deprecation date the stub chose (2025-12-05) and the spec’s sunset (2030-12-05)', () => {
+    expect(new Date(Number(DEPRECATION.slice(1)) * 1000).toISOString()).toBe('2025-12-05T00:00:00.000Z')
+    expect(SUNSET).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+  })
+
+  it('is the only operation with Deprecation or Sunset', async () => {
+    for (const answer of [
+      await call(app, 'GET', '/v1/pets', { headers: AUTH }),
+      await call(app, 'GET', '/v1/pets'),
+      await create(makeApp(), { name: 'x', categoryId: 1 }),
+      await create(makeApp(), '{'),
+      await call(app, 'DELETE', '/v1/pets/1', { headers: AUTH }),
+    ]) {
+      expect(answer.headers.deprecation).toBeUndefined()
+      expect(answer.headers.sunset).toBeUndefined()
+    }
+  })
+})
+
+describe('authentication', () => {
+  const operations = [
+    ['listPets', 'GET', '/v1/pets'],
+    ['createPet', 'POST', '/v1/pets'],
+    ['getPet', 'GET', '/v1/pets/1'],
+  ] as const
+  const body = '{"name":"Intruder","categoryId":1}'
+
+  for (const [operationId, method, url] of operations) {
+    describe(operationId, () => {
+      it.each([
+        ['no Authorization header', {}, 'missing_credentials', 'Bearer realm="petstore"'],
+        ['an empty Authorization header', { authorization: '' }, 'missing_credentials', 'Bearer realm="petstore"'],
+        ['Bearer with no token', { authorization: 'Bearer' }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
+        ['Bearer with a blank token', { authorization: 'Bearer   ' }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
+        ['a wrong key', { authorization: 'Bearer wrong-key' }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
+        ['the key with a suffix', { authorization: `Bearer ${KEY}x` }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
+        ['the Basic scheme', { authorization: `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}` }, 'unsupported_scheme', 'Bearer realm="petstore"'],
+        ['the key with no scheme', { authorization: KEY }, 'unsupported_scheme', 'Bearer realm="petstore"'],
+      ])('answers 401 for %s, with an RFC 6750 challenge, and does nothing', async (_title, headers, code, challenge) => {
+        const app = makeApp()
+        const answer = await call(app, method, url, { headers: { ...headers, 'content-type': 'application/json' }, body })
+        expectDocumented(operationId, answer)
+        expectError(answer, 401, code)
+        expect(answer.headers['www-authenticate']).toBe(challenge)
+        expect(app.store.size).toBe(SEED.length)
+        if (operationId === 'getPet') expect(answer.headers.deprecation).toBe(DEPRECATION)
+      })
+
+      it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('accepts the scheme written %s', async (scheme) => {
+        const answer = await call(makeApp(), method, url, { headers: { authorization: `${scheme} ${KEY}`, 'content-type': 'application/json' }, body })
+        expect(answer.status).toBeLessThan(300)
+      })
+    })
+  }
+
+  it('accepts every configured key, and remembers a proved key per connection only', async () => {
+    const app = new App({ store: new PetStore(), apiKeys: ['one', 'two'] })
+    const connection = {}
+    for (const key of ['one', 'two', 'one']) {
+      const answer = toAnswer(app.route({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${key}` }, connection }) as never)
+      expect(answer.status).toBe(200)
+    }
+    const wrong = toAnswer(app.route({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer on' }, connection }) as never)
+    expect(wrong.status).toBe(401)
+  })
+})
+
+describe('routing', () => {
+  const app = makeApp()
+
+  it.each(['/', '/v1', '/v1/', '/pets', '/v2/pets', '/v1/pets/', '/v1/pets/1/extra', '/v1/petsx', '/V1/pets', '/v1/pets/%zz', '/v1//pets', '*'])(
+    'answers 404 Error for the unknown path %s, with or without a key',
+    async (path) => {
+      for (const headers of [{}, AUTH]) expectError(await call(app, 'GET', path, { headers }), 404, 'not_found')
+    },
+  )
+
+  it.each([
+    ['DELETE', '/v1/pets/1', 'GET, OPTIONS'],
+    ['PUT', '/v1/pets/1', 'GET, OPTIONS'],
+    ['POST', '/v1/pets/1', 'GET, OPTIONS'],
+    ['PATCH', '/v1/pets', 'GET, POST, OPTIONS'],
+    ['DELETE', '/v1/pets', 'GET, POST, OPTIONS'],
+    ['HEAD', '/v1/pets', 'GET, POST, OPTIONS'],
+  ])('answers %s %s with 405 Error and Allow: %s, with or without a key', async (method, path, allow) => {
+    for (const headers of [{}, AUTH]) {
+      const answer = await call(app, method, path, { headers })
+      expectError(answer, 405, 'method_not_allowed')
+      expect(answer.headers.allow).toBe(allow)
+    }
+  })
+
+  it('routes percent-encoded literal segments like their plain form', async () => {
+    expect((await call(app, 'GET', '/v1/p%65ts/%31', { headers: AUTH })).body).toMatchObject({ id: 1 })
+  })
+
+  it('serves the operations under the version prefix of the spec’s local server', () => {
+    const local = (spec().doc.servers as { url: string }[]).map((s) => s.url).find((u) => u.startsWith('http://127.0.0.1'))
+    expect(new URL(local!).pathname).toBe(BASE_PATH)
+  })
+
+  it.each(['/v1/pets', '/v1/pets/1'])('answers the CORS preflight on %s with 204, no key needed', async (path) => {
+    const answer = await call(app, 'OPTIONS', path, { headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } })
+    expect(answer.status).toBe(204)
+    expect(answer.text).toBe('')
+    expect(answer.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': 'Authorization, Content-Type',
+      'access-control-max-age': '600',
+    })
+  })
+
+  it('puts the CORS headers on every answer, and JSON on every answer but the preflight', async () => {
+    const answers = [
+      await call(app, 'GET', '/v1/pets', { headers: AUTH }),
+      await call(app, 'GET', '/v1/pets?limit=0', { headers: AUTH }),
+      await call(app, 'GET', '/v1/pets/1'),
+      await call(app, 'GET', '/nowhere'),
+      await call(app, 'PUT', '/v1/pets'),
+      await create(makeApp(), { name: 'x', categoryId: 1 }),
+    ]
+    for (const answer of answers) {
+      expect(answer.headers['access-control-allow-origin']).toBe('*')
+      expect(answer.headers['access-control-expose-headers']).toBe('Deprecation, Sunset, Link, WWW-Authenticate')
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text))
+    }
+  })
+})
+
+describe('the catch-all', () => {
+  class BrokenStore extends PetStore {
+    override page(): string[] {
+      throw new TypeError('broken page')
+    }
+    override find(): string | undefined {
+      throw new TypeError('broken find')
+    }
+    override add(): never {
+      throw new TypeError('broken add')
+    }
+  }
+  const app = new App({ store: new BrokenStore(), apiKeys: [KEY] })
+
+  it.each([
+    ['listPets', 'GET', '/v1/pets', 400],
+    ['getPet', 'GET', '/v1/pets/1', 404],
+    ['createPet', 'POST', '/v1/pets', 400],
+  ] as const)('answers %s with a documented status and no stack trace when something breaks', async (operationId, method, url, status) => {
+    const answer = await call(app, method, url, { headers: JSON_AUTH, body: '{"name":"x","categoryId":1}' })
+    expectDocumented(operationId, answer)
+    expectError(answer, status, 'unexpected_error')
+    expect(answer.text).not.toMatch(/broken|TypeError|at /)
+  })
+
+  it('answers 400 ids_exhausted when no int64 id is left', async () => {
+    const full = new App({ store: new PetStore([{ id: 2n ** 63n - 1n, name: 'Last', categoryId: 1 }]), apiKeys: [KEY] })
+    const answer = await create(full, { name: 'x', categoryId: 1 })
+    expectDocumented('createPet', answer)
+    expectError(answer, 400, 'ids_exhausted')
+  })
+})

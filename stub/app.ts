@@ -1,0 +1,407 @@
+/**
+ * The stub's HTTP semantics with no socket: a request (method, target, headers, body) goes in, a
+ * response (status, flat header list, body text) comes out. Tests call it directly; server.ts binds it.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { spec, type OperationId } from '../spec/index.js'
+import { ApiError, errorBody } from './errors.js'
+import type { FaultName } from './faults.js'
+import { NewPetReader } from './new-pet.js'
+import { decodeComponent, parsePetId, quote, readQuery, sameText, splitTarget, type RequestHeaders } from './request.js'
+import { PetStore, StoreError, petJson, toInt64, type Int64, type NewPetRecord, type PetRecord } from './store.js'
+
+export type { RequestHeaders } from './request.js'
+
+/** The path prefix that carries the interface version ("Versioning" in the interface). */
+export const BASE_PATH = '/v1'
+
+/** When getPet was deprecated, as RFC 9745 `@<unix seconds>`: 2025-12-05T00:00:00Z, the date the stub chose. */
+export const DEPRECATION = '@1764892800'
+
+/** The request body limit when none is configured: 64 KiB. */
+export const DEFAULT_MAX_BODY = 64 * 1024
+
+/** The realm of the RFC 6750 challenge on 401. */
+export const REALM = 'petstore'
+
+/** A request as the app sees it; `url` is the request target (path and query). */
+export interface AppRequest {
+  method: string
+  url: string
+  headers: RequestHeaders
+  /** What the app remembers about the connection the request came on (the server keeps one per socket). */
+  connection?: ConnectionMemo
+}
+
+/** Per-connection memory: the token this connection already proved, so its next requests skip the digest. */
+export interface ConnectionMemo {
+  acceptedToken?: string
+}
+
+/**
+ * A response: status, headers as a flat `[name, value, ...]` list (what `res.writeHead` takes), body text.
+ * `action` asks the server to misbehave on purpose (fault injection): never answer, or drop the connection.
+ */
+export interface AppResponse {
+  status: number
+  headers: string[]
+  body: string
+  action?: 'hang' | 'drop'
+}
+
+/** The app needs the request body to answer; the server reads it (within `maxBody`) and calls `accept`. */
+export interface BodyWanted {
+  kind: 'body'
+  operationId: OperationId
+  accept(body: Uint8Array | string): AppResponse | Promise<AppResponse>
+}
+
+/** What routing a request gives: a response now, or a request for the body. */
+export type Routed = AppResponse | BodyWanted
+
+/** What an app is built from. */
+export interface AppOptions {
+  store: PetStore
+  /** Accepted API keys; at least one. */
+  apiKeys: readonly string[]
+  /** Largest accepted request body in bytes; 64 KiB when not given. */
+  maxBody?: number
+  fault?: FaultName
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const EXPOSED = 'Deprecation, Sunset, Link, WWW-Authenticate'
+const CORS_METHODS = 'GET, POST, OPTIONS'
+const CORS_HEADERS = 'Authorization, Content-Type'
+const CORS_MAX_AGE = '600'
+
+/** A path template of the spec and the operation behind each of its methods. */
+interface Route {
+  segments: string[]
+  operations: Map<string, OperationId>
+  allow: string
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest()
+}
+
+function byteLength(body: Uint8Array | string): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+}
+
+function nextInt64(id: Int64): Int64 {
+  return toInt64(BigInt(id) + 1n)
+}
+
+/** The stub's request handling over one store. */
+export class App {
+  /** The pets this app serves. */
+  readonly store: PetStore
+  /** Largest accepted request body in bytes. */
+  readonly maxBody: number
+  /** The injected fault, if any. */
+  readonly fault: FaultName | undefined
+  readonly #keyDigests: Buffer[]
+  readonly #routes: Route[]
+  readonly #contentType: string
+  readonly #deprecated: string[]
+  readonly #limit: { minimum: number; maximum: number; default: number }
+  readonly #statusFilter: string[]
+  readonly #queryNames: string[]
+  readonly #newPets: NewPetReader
+  readonly #fallback: Map<OperationId | undefined, 400 | 404>
+  /** Prepared list responses by status filter and count, valid while the store size is `#pagesVersion`. */
+  readonly #pages = new Map<string | undefined, (AppResponse | undefined)[]>()
+  #pagesVersion = -1
+
+  constructor(options: AppOptions) {
+    if (options.apiKeys.length === 0) throw new Error('the stub needs at least one API key')
+    this.store = options.store
+    this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY
+    this.fault = options.fault
+    this.#keyDigests = options.apiKeys.map(sha256)
+    const s = spec()
+    this.#routes = readRoutes(s.operations)
+    this.#contentType = this.fault === 'text-content-type' ? 'text/plain; charset=utf-8' : JSON_TYPE
+    const getPet = s.operation('getPet')
+    const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets').split(' ').pop()
+    this.#deprecated = ['Deprecation', DEPRECATION, 'Link', `<${BASE_PATH}${successor}>; rel="successor-version"`]
+    if (getPet.sunset) this.#deprecated.push('Sunset', getPet.sunset.toUTCString())
+    const limit = s.parameter('listPets', 'limit')
+    this.#limit = { minimum: Number(limit.minimum), maximum: Number(limit.maximum), default: Number(limit.default) }
+    this.#statusFilter = s.parameter('listPets', 'status').enum ?? []
+    this.#queryNames = Object.entries(s.operation('listPets').parameters)
+      .filter(([, p]) => p.in === 'query')
+      .map(([name]) => name)
+    this.#newPets = new NewPetReader(s, this.fault)
+    // A documented operation answers only with documented statuses, even when something unexpected breaks.
+    this.#fallback = new Map([[undefined, 400]])
+    for (const op of Object.values(s.operations)) this.#fallback.set(op.operationId, op.statuses.includes('400') ? 400 : 404)
+  }
+
+  /** Routes a request: answers it, or asks for its body (authenticated createPet). Never throws. */
+  route(request: AppRequest): Routed {
+    let operationId: OperationId | undefined
+    try {
+      const { path, query } = splitTarget(request.url)
+      const match = this.#match(path)
+      if (!match) throw new ApiError(404, 'not_found', `no resource at ${quote(path)}; the operations live under ${BASE_PATH}`)
+      if (request.method === 'OPTIONS') return this.#preflight(match.route)
+      operationId = match.route.operations.get(request.method)
+      if (operationId === undefined) return this.#methodNotAllowed(request.method, path, match.route)
+      switch (operationId) {
+        case 'listPets':
+          return this.#listPets(request, query)
+        case 'getPet':
+          return this.#getPet(request, match.param ?? '')
+        case 'createPet':
+          return this.#createPet(request)
+      }
+    } catch (error) {
+      return this.failure(error, operationId)
+    }
+  }
+
+  /** Answers a request whose whole body is at hand (tests, and anything that does not stream). */
+  async handle(request: AppRequest & { body?: Uint8Array | string }): Promise<AppResponse> {
+    const routed = this.route(request)
+    if (!('kind' in routed)) return routed
+    const body = request.body ?? ''
+    if (byteLength(body) > this.maxBody) return this.tooLarge()
+    return routed.accept(body)
+  }
+
+  /** The answer to a body over `maxBody`; it closes the connection, since the rest of the body is not read. */
+  tooLarge(): AppResponse {
+    const error = new ApiError(400, 'body_too_large', `request body exceeds the limit of ${this.maxBody} bytes`)
+    return this.#error(error, 'createPet', ['Connection', 'close'])
+  }
+
+  /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */
+  failure(error: unknown, operationId?: OperationId): AppResponse {
+    if (error instanceof ApiError) return this.#error(error, operationId)
+    if (error instanceof StoreError) return this.#error(new ApiError(400, 'ids_exhausted', error.message), operationId)
+    const status = this.#fallback.get(operationId) ?? 400
+    return this.#error(new ApiError(status, 'unexpected_error', 'the request could not be handled'), operationId)
+  }
+
+  /** An Error response for a request that never reached routing (bad HTTP, timeouts). */
+  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
+    return this.#error(new ApiError(status, code, message), undefined, ['Connection', 'close'])
+  }
+
+  #respond(status: number, body: string, operationId?: OperationId, extra?: string[]): AppResponse {
+    const length = String(Buffer.byteLength(body))
+    // One array literal, which writeHead takes as is: cheaper than concatenating arrays.
+    const headers = ['Content-Type', this.#contentType, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', length]
+    if (operationId === 'getPet') for (const item of this.#deprecated) headers.push(item)
+    if (extra) for (const item of extra) headers.push(item)
+    return { status, headers, body }
+  }
+
+  #error(error: ApiError, operationId?: OperationId, extra?: string[]): AppResponse {
+    return this.#respond(error.status, errorBody(error, this.fault), operationId, extra)
+  }
+
+  #match(path: string): { route: Route; param?: string } | undefined {
+    if (!path.startsWith(BASE_PATH + '/')) return undefined
+    const segments = path.slice(BASE_PATH.length + 1).split('/')
+    for (const route of this.#routes) {
+      if (route.segments.length !== segments.length) continue
+      let param: string | undefined
+      let matched = true
+      for (let i = 0; i < segments.length && matched; i++) {
+        const segment = decodeComponent(segments[i]!, false)
+        const template = route.segments[i]!
+        if (template.startsWith('{')) {
+          param = segment
+          matched = segment !== undefined && segment !== ''
+        } else matched = segment === template
+      }
+      if (matched) return { route, param }
+    }
+    return undefined
+  }
+
+  #preflight(route: Route): AppResponse {
+    const headers = ['Allow', route.allow, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Methods', CORS_METHODS]
+    headers.push('Access-Control-Allow-Headers', CORS_HEADERS, 'Access-Control-Max-Age', CORS_MAX_AGE, 'Access-Control-Expose-Headers', EXPOSED)
+    return { status: 204, headers, body: '' }
+  }
+
+  #methodNotAllowed(method: string, path: string, route: Route): AppResponse {
+    const error = new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${quote(path)}; allowed: ${route.allow}`)
+    return this.#error(error, undefined, ['Allow', route.allow])
+  }
+
+  /** The 401 of an operation when the request does not carry an accepted key, else `undefined`. */
+  #unauthorized(request: AppRequest, operationId: OperationId): AppResponse | undefined {
+    const header = request.headers.authorization
+    const text = (Array.isArray(header) ? header[0] : header)?.trim() ?? ''
+    if (text === '') return this.#challenge('missing_credentials', 'an API key is required: send Authorization: Bearer <API_KEY>', false, operationId)
+    const space = text.search(/[ \t]/)
+    const scheme = space < 0 ? text : text.slice(0, space)
+    // RFC 6750 §3: a request with another authentication scheme gets the challenge without an error code.
+    if (scheme.toLowerCase() !== 'bearer') {
+      return this.#challenge('unsupported_scheme', 'the Authorization header must use the Bearer scheme: Bearer <API_KEY>', false, operationId)
+    }
+    const token = space < 0 ? '' : text.slice(space + 1).trim()
+    if (token === '') return this.#challenge('invalid_token', 'the Bearer token is empty', true, operationId)
+    if (this.fault === 'wrong-key-accepted') return undefined
+    const memo = request.connection
+    if (memo?.acceptedToken !== undefined && sameText(token, memo.acceptedToken)) return undefined
+    if (this.#isKnownKey(token)) {
+      if (memo) memo.acceptedToken = token
+      return undefined
+    }
+    return this.#challenge('invalid_token', 'the API key is not valid', true, operationId)
+  }
+
+  /** Compares SHA-256 digests with timingSafeEqual: equal lengths, and no early exit on the first differing key. */
+  #isKnownKey(token: string): boolean {
+    const digest = sha256(token)
+    let known = false
+    for (const key of this.#keyDigests) known = timingSafeEqual(key, digest) || known
+    return known
+  }
+
+  #challenge(code: string, message: string, invalidToken: boolean, operationId: OperationId): AppResponse {
+    const challenge = invalidToken ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`
+    return this.#error(new ApiError(401, code, message), operationId, ['WWW-Authenticate', challenge])
+  }
+
+  #listPets(request: AppRequest, query: string): AppResponse {
+    if (this.fault !== 'no-auth-list') {
+      const denied = this.#unauthorized(request, 'listPets')
+      if (denied) return denied
+    }
+    const params = readQuery(query, this.#queryNames)
+    const limit = this.#readLimit(params.get('limit'))
+    const status = this.#readStatus(params.get('status'))
+    if (this.fault === 'drops-connection' && status === 'pending') return { status: 0, headers: [], body: '', action: 'drop' }
+    const filter = this.fault === 'filter-ignored' ? undefined : status
+    let count = limit
+    if (this.fault === 'limit-ignored') count = this.store.count(filter)
+    if (this.fault === 'limit-cap-50') count = Math.min(count, 50)
+    if (this.fault === 'limit-short' && this.store.count(filter) >= limit) count = limit - 1
+    return this.#list(count, filter)
+  }
+
+  /**
+   * A page of the list. Pages are kept until the store changes (its size is its version: pets are only
+   * added), so repeated reads hand out one prepared response instead of joining the pets again.
+   */
+  #list(count: number, filter: string | undefined): AppResponse {
+    if (this.#pagesVersion !== this.store.size) {
+      this.#pages.clear()
+      this.#pagesVersion = this.store.size
+    }
+    let pages = this.#pages.get(filter)
+    const cached = pages?.[count]
+    if (cached) return cached
+    const list = '[' + this.store.page(count, filter).join(',') + ']'
+    const response = this.#respond(200, this.fault === 'list-wrapped' ? '{"pets":' + list + '}' : list, 'listPets')
+    if (count > this.#limit.maximum) return response // only the pages the spec allows are worth keeping
+    if (!pages) this.#pages.set(filter, (pages = []))
+    pages[count] = response
+    return response
+  }
+
+  #readLimit(values: (string | undefined)[] | undefined): number {
+    const { minimum, maximum } = this.#limit
+    if (values === undefined) return this.fault === 'default-limit-50' ? 50 : this.#limit.default
+    const expected = `limit must be an integer from ${minimum} to ${maximum}`
+    if (values.length > 1) throw new ApiError(400, 'invalid_limit', `${expected}, given once; got ${values.length} values`)
+    const [text] = values
+    if (text === undefined) throw new ApiError(400, 'invalid_limit', `${expected}; got malformed percent-encoding`)
+    const value = /^[0-9]{1,10}$/.test(text) ? Number(text) : NaN
+    if (!(value >= minimum && value <= maximum)) throw new ApiError(400, 'invalid_limit', `${expected}; got ${quote(text)}`)
+    return value
+  }
+
+  #readStatus(values: (string | undefined)[] | undefined): string | undefined {
+    if (values === undefined) return undefined
+    const expected = `status must be one of ${this.#statusFilter.join(', ')}`
+    if (values.length > 1) throw new ApiError(400, 'invalid_status', `${expected}, given once; got ${values.length} values`)
+    const [text] = values
+    if (text === undefined) throw new ApiError(400, 'invalid_status', `${expected}; got malformed percent-encoding`)
+    if (!this.#statusFilter.includes(text)) throw new ApiError(400, 'invalid_status', `${expected}; got ${quote(text)}`)
+    return text
+  }
+
+  #getPet(request: AppRequest, petId: string): AppResponse {
+    const denied = this.#unauthorized(request, 'getPet')
+    if (denied) return denied
+    const id = parsePetId(petId)
+    if (id === undefined) throw new ApiError(404, 'pet_not_found', `no pet with id ${quote(petId)}: petId must be an int64 integer`)
+    let json = this.store.find(id)
+    if (this.fault === 'get-wrong-pet') json = this.store.find(nextInt64(id)) ?? json
+    if (json !== undefined) return this.#respond(200, json, 'getPet')
+    if (this.fault === 'hangs') return { status: 0, headers: [], body: '', action: 'hang' }
+    if (this.fault === 'not-found-empty') return this.#respond(404, '', 'getPet')
+    throw new ApiError(404, 'pet_not_found', `no pet with id ${String(id)}`)
+  }
+
+  #createPet(request: AppRequest): Routed {
+    const headers = request.headers
+    const denied = this.fault === 'no-auth-create' ? undefined : this.#unauthorized(request, 'createPet')
+    if (denied && this.fault === 'unauth-create-stores') {
+      const accept = (body: Uint8Array | string) => {
+        try {
+          this.store.add(this.#newPets.read(body, headers))
+        } catch {
+          // an invalid body is not stored; the answer is the 401 either way
+        }
+        return denied
+      }
+      return { kind: 'body', operationId: 'createPet', accept }
+    }
+    if (denied) return denied
+    return { kind: 'body', operationId: 'createPet', accept: (body) => this.#create(body, headers) }
+  }
+
+  #create(body: Uint8Array | string, headers: RequestHeaders): AppResponse | Promise<AppResponse> {
+    try {
+      const pet = this.#newPets.read(body, headers)
+      if (this.fault === 'duplicate-ids') return this.#createLate(pet)
+      if (this.fault === 'create-not-stored') {
+        const unsaved = { ...pet, id: this.store.reserveId() }
+        return this.#created({ pet: unsaved, json: petJson(unsaved) })
+      }
+      return this.#created(this.store.add(pet))
+    } catch (error) {
+      return this.failure(error, 'createPet')
+    }
+  }
+
+  /** The duplicate-ids fault: the id is read, then the handler yields before storing, so concurrent creates share it. */
+  async #createLate(pet: NewPetRecord): Promise<AppResponse> {
+    try {
+      const id = this.store.nextId
+      if (id === undefined) throw new StoreError('no int64 id is left for a new pet')
+      await new Promise((resolve) => setImmediate(resolve))
+      return this.#created(this.store.addWithId(pet, id))
+    } catch (error) {
+      return this.failure(error, 'createPet')
+    }
+  }
+
+  #created({ pet, json }: { pet: PetRecord; json: string }): AppResponse {
+    let echo = json
+    if (this.fault === 'id-missing') echo = '{' + json.slice(json.indexOf(',') + 1) // the id is the first field
+    if (this.fault === 'status-dropped') echo = petJson({ id: pet.id, name: pet.name, categoryId: pet.categoryId })
+    return this.#respond(this.fault === 'create-200' ? 200 : 201, echo, 'createPet')
+  }
+}
+
+function readRoutes(operations: Record<string, { operationId: OperationId; method: string; path: string }>): Route[] {
+  const routes = new Map<string, Route>()
+  for (const op of Object.values(operations)) {
+    const route = routes.get(op.path) ?? { segments: op.path.split('/').slice(1), operations: new Map(), allow: '' }
+    route.operations.set(op.method, op.operationId)
+    routes.set(op.path, route)
+  }
+  for (const route of routes.values()) route.allow = [...route.operations.keys(), 'OPTIONS'].join(', ')
+  return [...routes.values()]
+}

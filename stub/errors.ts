@@ -1,0 +1,24 @@
+/** The stub's one error type and the one function that writes the spec's Error body. */
+import type { FaultName } from './faults.js'
+
+/** HTTP statuses the stub can answer with an Error body. */
+export type ErrorStatus = 400 | 401 | 404 | 405 | 408 | 431 | 500
+
+/** A request the stub refuses: HTTP status, a distinct machine-readable `code`, and a plain sentence. */
+export class ApiError extends Error {
+  override name = 'ApiError'
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The spec's Error body `{code, message, status}` (status repeats the HTTP status), as JSON text. */
+export function errorBody(error: ApiError, fault?: FaultName): string {
+  if (fault === 'error-shape') return JSON.stringify({ error: error.message })
+  const status = fault === 'error-status-mismatch' ? 400 : error.status
+  return JSON.stringify({ code: error.code, message: error.message, status })
+}

@@ -1,0 +1,109 @@
+/**
+ * Reads a createPet body into the NewPet to store. Each kind of trouble has its own Error code, as
+ * fixtures/new-pets.json lists them; the spec's compiled NewPet schema has the last word.
+ */
+import { isInt64, parseJson, type JsonValue, type Spec } from '../spec/index.js'
+import { ApiError } from './errors.js'
+import type { FaultName } from './faults.js'
+import { describe, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
+import { toInt64, type NewPetRecord } from './store.js'
+
+/** One field rule of NewPet, read from the spec. */
+interface FieldRule {
+  name: string
+  type?: string
+  format?: string
+  enum?: string[]
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const INT64_RANGE = `from ${-(2n ** 63n)} to ${2n ** 63n - 1n}`
+
+/** Reads createPet bodies by the rules of the spec's NewPet schema. */
+export class NewPetReader {
+  readonly #required: string[]
+  readonly #fields: FieldRule[]
+  readonly #validate: (value: JsonValue) => string[]
+  readonly #fault: FaultName | undefined
+
+  constructor(spec: Spec, fault?: FaultName) {
+    this.#required = spec.requiredOf('NewPet')
+    this.#fields = Object.entries(spec.propertiesOf('NewPet')).map(([name, p]) => ({ name, type: p.type, format: p.format, enum: p.enum }))
+    this.#validate = spec.schema('NewPet')
+    this.#fault = fault
+  }
+
+  /** The NewPet in a createPet body; throws an ApiError naming the first thing wrong with it. */
+  read(body: Uint8Array | string, headers: RequestHeaders): NewPetRecord {
+    if (isBlank(body)) throw new ApiError(400, 'missing_body', 'request body is missing: send a NewPet as JSON')
+    checkRepresentation(headers)
+    const value = parseBody(body)
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new ApiError(400, 'not_an_object', `request body must be a JSON object (a NewPet); got ${describe(value)}`)
+    }
+    for (const name of this.#required) {
+      if (Object.hasOwn(value, name)) continue
+      if (this.#fault === 'missing-field-500' && name === 'name') {
+        throw new ApiError(500, 'internal_error', "Cannot read properties of undefined (reading 'length')")
+      }
+      throw new ApiError(400, 'missing_field', `request body: ${name} is required`)
+    }
+    for (const rule of this.#fields) if (Object.hasOwn(value, rule.name)) this.#checkField(rule, value[rule.name]!)
+    const problems = this.#fault === 'accepts-invalid-status' ? [] : this.#validate(value)
+    if (problems.length > 0) throw new ApiError(400, 'invalid_body', `request body: ${problems.join('; ')}`)
+    return this.#record(value as { name: string; categoryId: number | bigint; status?: string })
+  }
+
+  #checkField(rule: FieldRule, value: JsonValue): void {
+    const where = `request body: ${rule.name}`
+    if (rule.type === 'integer') {
+      const kind = rule.format === 'int64' ? 'an int64 integer' : 'an integer'
+      if (typeof value === 'number' && !Number.isFinite(value)) throw new ApiError(400, 'out_of_range', `${where} must be ${kind}; got a number too large`)
+      if (typeof value !== 'bigint' && !(typeof value === 'number' && Number.isInteger(value))) {
+        throw new ApiError(400, 'wrong_type', `${where} must be ${kind}; got ${describe(value)}`)
+      }
+      if (rule.format === 'int64' && !isInt64(BigInt(value))) {
+        throw new ApiError(400, 'out_of_range', `${where} must be ${kind} (${INT64_RANGE}); got ${BigInt(value)}`)
+      }
+    } else if (rule.type === 'string') {
+      if (typeof value !== 'string') throw new ApiError(400, 'wrong_type', `${where} must be a string; got ${describe(value)}`)
+      if (rule.enum && !rule.enum.includes(value) && this.#fault !== 'accepts-invalid-status') {
+        throw new ApiError(400, `invalid_${rule.name}`, `${where} must be one of ${rule.enum.join(', ')}; got ${quote(value)}`)
+      }
+    }
+  }
+
+  /** Only NewPet's own fields are kept: extra fields are ignored, never stored. */
+  #record(fields: { name: string; categoryId: number | bigint; status?: string }): NewPetRecord {
+    let { name, categoryId } = fields
+    if (this.#fault === 'name-truncated' && name.length > 32) name = Array.from(name).slice(0, 32).join('')
+    if (this.#fault === 'int64-precision') categoryId = BigInt(Number(categoryId)) // the double rounds 2^63 - 1 up to 2^63
+    const record: NewPetRecord = { name, categoryId: toInt64(categoryId) }
+    if (fields.status !== undefined) record.status = fields.status
+    return record
+  }
+}
+
+/** Refuses a body the stub cannot read as JSON: another media type, or a content coding. */
+function checkRepresentation(headers: RequestHeaders): void {
+  const contentType = headerOf(headers, 'content-type')
+  if (!isJsonMediaType(contentType)) {
+    const got = contentType === undefined ? 'none' : quote(contentType)
+    throw new ApiError(400, 'unsupported_media_type', `Content-Type must be application/json; got ${got}`)
+  }
+  // A compressed body is a representation the stub does not read (RFC 7694: an unsupported content coding).
+  const encoding = headerOf(headers, 'content-encoding')?.trim().toLowerCase()
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+    throw new ApiError(400, 'unsupported_media_type', `Content-Encoding ${quote(encoding)} is not supported; send the JSON uncompressed`)
+  }
+}
+
+/** Parses the body without losing int64 digits; `__proto__` and `constructor` keys stay plain data. */
+function parseBody(body: Uint8Array | string): JsonValue {
+  try {
+    return parseJson(typeof body === 'string' ? body : utf8.decode(body))
+  } catch (error) {
+    const why = error instanceof RangeError ? 'it is nested too deeply' : error instanceof SyntaxError ? error.message : 'it is not UTF-8'
+    throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${why}`)
+  }
+}

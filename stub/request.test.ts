@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { decodeComponent, describe as describeValue, isBlank, isJsonMediaType, parsePetId, quote, readQuery, sameText, splitTarget } from './request.js'
+
+describe('request parsing helpers', () => {
+  it('splits targets by hand, absolute form included', () => {
+    expect(splitTarget('/v1/pets?limit=5')).toEqual({ path: '/v1/pets', query: 'limit=5' })
+    expect(splitTarget('http://127.0.0.1:4010/v1/pets/3?x#frag')).toEqual({ path: '/v1/pets/3', query: 'x' })
+    expect(splitTarget('/v1/pets#frag')).toEqual({ path: '/v1/pets', query: '' })
+  })
+
+  it('decodes percent-encoding and reports malformed input instead of throwing', () => {
+    expect(decodeComponent('a%20b+c', true)).toBe('a b c')
+    expect(decodeComponent('a+b', false)).toBe('a+b')
+    expect(decodeComponent('%zz', true)).toBeUndefined()
+    expect(decodeComponent('%E0%A4%A', true)).toBeUndefined()
+  })
+
+  it('reads only the named query parameters, every value kept', () => {
+    const query = readQuery('limit=5&x=%zz&status=sold&limit=6&&status', ['limit', 'status'])
+    expect(Object.fromEntries(query)).toEqual({ limit: ['5', '6'], status: ['sold', ''] })
+    expect(readQuery('lim%69t=3', ['limit']).get('limit')).toEqual(['3'])
+  })
+
+  it('reads petIds as int64 only', () => {
+    expect(parsePetId('42')).toBe(42)
+    expect(parsePetId('007')).toBe(7)
+    expect(parsePetId('9223372036854775807')).toBe(2n ** 63n - 1n)
+    expect(parsePetId('-9223372036854775808')).toBe(-(2n ** 63n))
+    for (const bad of ['9223372036854775808', '-9223372036854775809', '1.5', 'abc', '', '1e3', '+1', ' 1', '0x10']) expect(parsePetId(bad)).toBeUndefined()
+  })
+
+  it('accepts JSON media types only, with a UTF-8 charset if any', () => {
+    for (const ok of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/merge-patch+json', 'application/vnd.api+json; ext=x'])
+      expect(isJsonMediaType(ok), ok).toBe(true)
+    for (const bad of [undefined, '', 'text/plain', 'text/json', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/json; charset=latin1', 'multipart/form-data'])
+      expect(isJsonMediaType(bad), String(bad)).toBe(false)
+  })
+
+  it('compares tokens without regard to where they differ', () => {
+    expect(sameText('secret', 'secret')).toBe(true)
+    for (const other of ['secreT', 'secre', 'secrets', '', 'xecret']) expect(sameText(other, 'secret')).toBe(false)
+  })
+})
+
+describe('message helpers', () => {
+  it('quotes received values, cut short', () => {
+    expect(quote('abc')).toBe('"abc"')
+    expect(quote('x'.repeat(1000))).toHaveLength(60 + 3 + 2)
+  })
+
+  it('describes JSON values in words', () => {
+    expect([null, [], 'a', 1.5, 2, 2n ** 64n, true, {}].map((v) => describeValue(v))).toEqual([
+      'null', 'an array', 'a string ("a")', 'a fraction (1.5)', 'a number (2)', 'a number (18446744073709551616)', 'a boolean (true)', 'an object',
+    ])
+  })
+
+  it('sees JSON whitespace only as blank', () => {
+    expect([isBlank(''), isBlank(' \r\n\t'), isBlank(Buffer.from(' \n')), isBlank(Buffer.from(' x')), isBlank('\u00a0')]).toEqual([true, true, true, false, false])
+  })
+})

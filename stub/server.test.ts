@@ -1,0 +1,321 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { connect } from 'node:net'
+import { once } from 'node:events'
+import { parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
+import { App } from './app.js'
+import { startStub, type Stub } from './index.js'
+import { loadSeed } from './seed.js'
+import { ListenError, serve } from './server.js'
+import { PetStore } from './store.js'
+import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, expectError, type Answer } from './testing.js'
+
+const SEED = loadSeed(undefined)
+
+/** One HTTP exchange with the raw text of the answer. */
+async function fetchAnswer(url: string, init: RequestInit = {}): Promise<Answer> {
+  const response = await fetch(url, init)
+  const text = await response.text()
+  let body: JsonValue | undefined
+  try {
+    body = text === '' ? undefined : parseJson(text)
+  } catch {
+    body = undefined
+  }
+  return { status: response.status, headers: Object.fromEntries(response.headers), text, body }
+}
+
+/**
+ * Sends raw bytes on a fresh connection and resolves with everything the server wrote before closing
+ * (or with its first bytes, when `firstOnly`: for requests that leave the connection waiting).
+ */
+function raw(port: number, text: string | Buffer, firstOnly = false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk) => {
+      chunks.push(chunk)
+      if (firstOnly) socket.destroy()
+    })
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks).toString()) : reject(error)))
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString()))
+    socket.write(text)
+  })
+}
+
+/** The status line and JSON body of a raw HTTP answer. */
+function parseRaw(text: string): { status: number; head: string; body: JsonValue | undefined } {
+  const [head = '', body = ''] = text.split('\r\n\r\n')
+  return { status: Number(head.split(' ')[1]), head, body: body ? parseJson(body) : undefined }
+}
+
+/** A request whose body the test writes itself, piece by piece. */
+function openRequest(port: number, headers: Record<string, string | number>) {
+  const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/pets', headers: { ...JSON_AUTH, ...headers } })
+  const answer = new Promise<{ status: number; headers: IncomingMessage['headers']; text: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }))
+    })
+    req.on('error', reject)
+  })
+  return { req, answer }
+}
+
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('the stub over HTTP', () => {
+  let stub: Stub
+  let base: string
+
+  beforeAll(async () => {
+    stub = await startStub({ apiKeys: [KEY] })
+    base = stub.url
+  })
+  afterAll(() => stub.close())
+
+  it('listens on a loopback port under /v1', () => {
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+  })
+
+  it('answers every documented status with a documented body', async () => {
+    const cases = [
+      ['listPets', 200, `${base}/pets`, { headers: AUTH }],
+      ['listPets', 400, `${base}/pets?limit=0`, { headers: AUTH }],
+      ['listPets', 401, `${base}/pets`, {}],
+      ['createPet', 201, `${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1}' }],
+      ['createPet', 400, `${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex"}' }],
+      ['createPet', 401, `${base}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }],
+      ['getPet', 200, `${base}/pets/1`, { headers: AUTH }],
+      ['getPet', 401, `${base}/pets/1`, {}],
+      ['getPet', 404, `${base}/pets/424242`, { headers: AUTH }],
+    ] as const
+    for (const [operationId, status, url, init] of cases) {
+      const answer = await fetchAnswer(url, init as RequestInit)
+      expect(answer.status, `${operationId} ${url}`).toBe(status)
+      expectDocumented(operationId, answer)
+    }
+  })
+
+  it('answers each invalid createPet example with its code over the wire', async () => {
+    for (const example of NEW_PETS.invalid) {
+      const answer = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: exampleText(example) })
+      expectError(answer, 400, example.stubCode!)
+    }
+  })
+
+  it('round-trips int64 extremes exactly', async () => {
+    const sent = '{"name":"Edge","categoryId":-9223372036854775808}'
+    const created = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: sent })
+    expect(created.text).toMatch(/"categoryId":-9223372036854775808}$/)
+    const id = stringifyJson((created.body as { id: JsonValue }).id)
+    expect((await fetchAnswer(`${base}/pets/${id}`, { headers: AUTH })).text).toBe(created.text)
+  })
+
+  it('gives 300 concurrent creates 300 distinct ids, all stored', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: `{"name":"Burst ${i}","categoryId":${i}}` })),
+    )
+    expect(answers.every((a) => a.status === 201)).toBe(true)
+    const ids = answers.map((a) => (a.body as { id: number }).id)
+    expect(new Set(ids).size).toBe(300)
+    for (const answer of answers.slice(0, 20)) expect((await fetchAnswer(`${base}/pets/${(answer.body as { id: number }).id}`, { headers: AUTH })).text).toBe(answer.text)
+  })
+
+  it('refuses a body declared too large before reading it, and closes the connection', async () => {
+    const answer = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: 'x'.repeat(70_000) })
+    expectError(answer, 400, 'body_too_large')
+    expect(answer.headers.connection).toBe('close')
+  })
+
+  it('closes the connection after a 401 that leaves an oversized body unread', async () => {
+    const answer = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(200_000) })
+    expectError(answer, 401, 'missing_credentials')
+    expect(answer.headers.connection).toBe('close')
+  })
+
+  it('stops buffering a streamed body past the limit and still answers 400', async () => {
+    const { req, answer } = openRequest(stub.port, { 'transfer-encoding': 'chunked' })
+    const chunk = Buffer.alloc(16 * 1024, 0x20)
+    for (let i = 0; i < 64; i++) req.write(chunk) // 1 MiB, far past 64 KiB
+    req.end()
+    const result = await answer
+    expect(result.status).toBe(400)
+    expect(parseJson(result.text)).toMatchObject({ code: 'body_too_large', status: 400 })
+    expect(result.headers.connection).toBe('close')
+  })
+
+  it('answers an oversized Expect: 100-continue request without asking for the body', async () => {
+    const { req, answer } = openRequest(stub.port, { 'content-length': 1_000_000, expect: '100-continue' })
+    let continued = false
+    req.on('continue', () => (continued = true))
+    req.flushHeaders()
+    const result = await answer
+    req.destroy()
+    expect(result.status).toBe(400)
+    expect(continued).toBe(false)
+  })
+
+  it('asks for the body of an acceptable Expect: 100-continue request', async () => {
+    const body = '{"name":"Patient","categoryId":1}'
+    const { req, answer } = openRequest(stub.port, { 'content-length': Buffer.byteLength(body), expect: '100-continue' })
+    req.on('continue', () => req.end(body))
+    req.flushHeaders()
+    expect((await answer).status).toBe(201)
+  })
+
+  it('accepts a slow body that arrives in pieces', async () => {
+    const body = '{"name":"Slow","categoryId":7,"status":"sold"}'
+    const { req, answer } = openRequest(stub.port, { 'content-length': Buffer.byteLength(body) })
+    for (const piece of body.match(/.{1,10}/g)!) {
+      req.write(piece)
+      await tick(20)
+    }
+    req.end()
+    const result = await answer
+    expect(result.status).toBe(201)
+    expect(parseJson(result.text)).toMatchObject({ name: 'Slow', categoryId: 7, status: 'sold' })
+  })
+
+  it('survives clients that abort mid-body, and stores nothing for them', async () => {
+    const before = stub.store.size
+    for (let i = 0; i < 20; i++) {
+      const { req, answer } = openRequest(stub.port, { 'content-length': 1000 })
+      answer.catch(() => undefined)
+      req.write('{"name":"Gone","categoryId":')
+      await tick(5)
+      req.destroy()
+    }
+    await tick(50)
+    expect(stub.store.size).toBe(before)
+    expect((await fetchAnswer(`${base}/pets`, { headers: AUTH })).status).toBe(200)
+  })
+
+  it('answers malformed HTTP with a 400 Error body', async () => {
+    for (const garbage of ['NONSENSE\r\n\r\n', 'GET /v1/pets HTTP/9.9\r\n\r\n', 'GET /v1/pets HTTP/1.1\r\nBad Header\r\n\r\n', 'POST /v1/pets HTTP/1.1\r\nContent-Length: abc\r\n\r\n']) {
+      const { status, head, body } = parseRaw(await raw(stub.port, garbage))
+      expect(status, garbage).toBe(400)
+      expect(head).toMatch(/content-type: application\/json; charset=utf-8/i)
+      expect(body).toMatchObject({ code: 'bad_request', status: 400 })
+    }
+  })
+
+  it('answers oversized headers with 431 and an Error body', async () => {
+    const { status, body } = parseRaw(await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+    expect(status).toBe(431)
+    expect(body).toMatchObject({ code: 'headers_too_large', status: 431 })
+  })
+
+  it('answers malformed percent-encoding in the path with 404 and in the query with 400', async () => {
+    const path = parseRaw(await raw(stub.port, `GET /v1/pets/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`))
+    expect(path.status).toBe(404)
+    const query = parseRaw(await raw(stub.port, `GET /v1/pets?limit=%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`))
+    expect(query).toMatchObject({ status: 400, body: { code: 'invalid_limit' } })
+  })
+
+  it('answers a request without Host like any other', async () => {
+    const answer = parseRaw(await raw(stub.port, `GET /v1/pets/1 HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`))
+    expect(answer).toMatchObject({ status: 200, body: { id: 1 } })
+  })
+
+  it('keeps prototypes clean over the wire', async () => {
+    const answer = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"P","categoryId":1,"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}}}' })
+    expect(answer.status).toBe(201)
+    expect(answer.body).toEqual({ id: (answer.body as { id: number }).id, name: 'P', categoryId: 1 })
+    expect(({} as { admin?: boolean }).admin).toBeUndefined()
+  })
+
+  it('keeps serving and keeps every pet through a barrage of bad requests', async () => {
+    const list = async () => (await fetchAnswer(`${base}/pets?limit=100`, { headers: AUTH })).text
+    const before = await list()
+    const size = stub.store.size
+    const bad: Promise<unknown>[] = []
+    for (let i = 0; i < 10; i++) {
+      bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":' }))
+      bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: 'x'.repeat(100_000) }))
+      bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","categoryId":1}' }))
+      bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"__proto__":{"x":1},"name":1}' }))
+      bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '['.repeat(50_000) }))
+      bad.push(fetchAnswer(`${base}/pets/${'9'.repeat(500)}`, { headers: AUTH }))
+      bad.push(fetchAnswer(`${base}/pets?limit=-1&status=%00`, { headers: AUTH }))
+      bad.push(fetchAnswer(`${base}/pets`, { method: 'DELETE', headers: AUTH }))
+      bad.push(raw(stub.port, Buffer.from([0x00, 0xff, 0x13, 0x37, 0x0d, 0x0a, 0x0d, 0x0a])))
+      bad.push(raw(stub.port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"na`, true))
+    }
+    const answers = await Promise.allSettled(bad)
+    for (const answer of answers) if (answer.status === 'fulfilled' && typeof answer.value === 'object') expect((answer.value as Answer).status).toBeLessThan(500)
+    expect(stub.store.size).toBe(size)
+    expect(await list()).toBe(before)
+    for (const pet of SEED) expect((await fetchAnswer(`${base}/pets/${pet.id}`, { headers: AUTH })).body).toEqual(pet)
+  })
+})
+
+describe('the server edge', () => {
+  const app = () => new App({ store: new PetStore(loadSeed(undefined)), apiKeys: [KEY] })
+
+  it('answers 408 and closes when a body stalls past the request timeout', async () => {
+    const running = await serve(app(), { port: 0, host: '127.0.0.1', requestTimeout: 300 })
+    try {
+      const text = await raw(running.port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`)
+      expect(parseRaw(text)).toMatchObject({ status: 408, body: { code: 'request_timeout', status: 408 } })
+    } finally {
+      await running.close()
+    }
+  })
+
+  it('closes promptly with idle keep-alive connections open', async () => {
+    const running = await serve(app(), { port: 0, host: '127.0.0.1' })
+    const agent = new Agent({ keepAlive: true })
+    const status = await new Promise<number>((resolve) =>
+      httpRequest({ agent, port: running.port, host: '127.0.0.1', path: '/v1/pets', headers: AUTH }, (res) => res.resume().on('end', () => resolve(res.statusCode!))).end(),
+    )
+    expect(status).toBe(200)
+    await running.close() // would wait for the keep-alive timeout if idle sockets were left open
+    expect(running.server.listening).toBe(false)
+    agent.destroy()
+  })
+
+  it('lets a request in flight finish when closing, telling the client the connection ends', async () => {
+    const running = await serve(app(), { port: 0, host: '127.0.0.1' })
+    const body = '{"name":"Late","categoryId":1}'
+    const { req, answer } = openRequest(running.port, { 'content-length': Buffer.byteLength(body) })
+    const arrived = once(running.server, 'request')
+    req.write(body.slice(0, 5))
+    await arrived // in flight: headers read, body not yet complete
+    const closed = running.close(5_000)
+    req.end(body.slice(5))
+    const result = await answer
+    await closed
+    expect(result.status).toBe(201)
+    expect(result.headers.connection).toBe('close')
+  })
+
+  it('logs one line per request with method, target, status and time, never the key', async () => {
+    const lines: string[] = []
+    const running = await serve(app(), { port: 0, host: '127.0.0.1', log: (line) => lines.push(line) })
+    try {
+      await fetch(`${running.url}/pets?limit=2`, { headers: AUTH })
+      await fetch(`${running.url}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Logged","categoryId":1}' })
+      await fetch(`${running.url}/pets/1`)
+    } finally {
+      await running.close()
+    }
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/^GET \/v1\/pets\?limit=2 200 \d+\.\dms$/)
+    expect(lines[1]).toMatch(/^POST \/v1\/pets 201 /)
+    expect(lines[2]).toMatch(/^GET \/v1\/pets\/1 401 /)
+    expect(lines.join('\n')).not.toContain(KEY)
+  })
+
+  it('fails with a ListenError naming the port when it is taken', async () => {
+    const first = await serve(app(), { port: 0, host: '127.0.0.1' })
+    try {
+      await expect(serve(app(), { port: first.port, host: '127.0.0.1' })).rejects.toThrow(ListenError)
+      await expect(serve(app(), { port: first.port, host: '127.0.0.1' })).rejects.toThrow(`port ${first.port} on 127.0.0.1 is already in use`)
+    } finally {
+      await first.close()
+    }
+  })
+})

@@ -1,0 +1,284 @@
+/**
+ * Binds an {@link App} to node:http: streams request bodies within the limit, writes responses in one
+ * call, answers bad HTTP, logs one line per request, and shuts down gracefully.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { BASE_PATH, type App, type AppRequest, type AppResponse, type BodyWanted, type ConnectionMemo, type RequestHeaders } from './app.js'
+
+/** How to bind a server. */
+export interface ServerOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number
+  host: string
+  /** Receives one line per request (never a header value); none means no log. */
+  log?: (line: string) => void
+  /** Longest time to receive a whole request, in ms (slow bodies). */
+  requestTimeout?: number
+  /** Longest time to receive the request headers, in ms (slow headers). */
+  headersTimeout?: number
+  /** How long an idle keep-alive connection stays open, in ms. */
+  keepAliveTimeout?: number
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** The base address of the interface, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string
+  port: number
+  host: string
+  server: Server
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to `graceMs`, then ends every
+   * connection, keep-alive ones included.
+   */
+  close(graceMs?: number): Promise<void>
+}
+
+/** Thrown when the server cannot listen (port in use, no permission). */
+export class ListenError extends Error {
+  override name = 'ListenError'
+}
+
+/** How long, and for how many more bytes, an oversized body is read and discarded after the answer. */
+const LINGER_MS = 2_000
+const LINGER_BYTES = 64 * 1024 * 1024
+
+interface State {
+  inFlight: number
+  closing: boolean
+  closed?: Promise<void>
+  drained?: () => void
+}
+
+/** A log writer that gathers lines and writes them once per event-loop turn, so logging costs little under load. */
+export function bufferedLog(write: (text: string) => void): (line: string) => void {
+  let lines: string[] = []
+  const flush = () => {
+    const text = lines.join('\n') + '\n'
+    lines = []
+    write(text)
+  }
+  return (line) => {
+    if (lines.push(line) === 1) setImmediate(flush)
+  }
+}
+
+/** Starts `app` on a port and resolves once it listens. Rejects with {@link ListenError} when it cannot. */
+export function serve(app: App, options: ServerOptions): Promise<RunningServer> {
+  const state: State = { inFlight: 0, closing: false }
+  const requestTimeout = options.requestTimeout ?? 30_000
+  const server = createServer({
+    requestTimeout,
+    headersTimeout: Math.min(options.headersTimeout ?? 10_000, requestTimeout), // Node requires headers within the request time
+    keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
+    connectionsCheckingInterval: 1_000, // how often the two timeouts above are enforced
+    requireHostHeader: false, // answered by the app like any request, not with an empty 400
+  })
+  const log = options.log
+  const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) => onRequest(app, state, log, req, res, continued)
+  server.on('request', (req, res) => handle(req, res, false))
+  // `Expect: 100-continue`: the app decides (auth, size) before the client sends the body.
+  server.on('checkContinue', (req, res) => handle(req, res, true))
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => onClientError(app, error, socket))
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${options.host}:${options.port}`
+      const why =
+        error.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use`
+        : error.code === 'EACCES' ? `no permission to listen on ${where}`
+        : error.code === 'EADDRNOTAVAIL' ? `${options.host} is not an address of this machine`
+        : `cannot listen on ${where}: ${error.message}`
+      reject(new ListenError(why))
+    })
+    server.listen(options.port, options.host, () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : options.port
+      const host = options.host.includes(':') ? `[${options.host}]` : options.host
+      resolve({ url: `http://${host}:${port}${BASE_PATH}`, port, host: options.host, server, close: (graceMs) => (state.closed ??= shutDown(server, state, graceMs)) })
+    })
+  })
+}
+
+function onRequest(app: App, state: State, log: ((line: string) => void) | undefined, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
+  const started = log ? performance.now() : 0
+  state.inFlight++
+  const request: AppRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: pickHeaders(req.rawHeaders), connection: memoOf(req.socket) }
+  let routed
+  try {
+    routed = app.route(request)
+  } catch (error) {
+    routed = app.failure(error)
+  }
+  if ('kind' in routed) {
+    const done = (response: AppResponse | undefined, unread?: IncomingMessage) => respond(state, log, req, res, response, started, unread)
+    return readBody(app, req, res, routed, continued, Number(request.headers['content-length']), done)
+  }
+  // An answer that leaves a body unread (401, 404, 405): one over the limit is not read to its end either.
+  const oversized = Number(request.headers['content-length']) > app.maxBody
+  respond(state, log, req, res, routed, started, oversized ? req : undefined)
+}
+
+/** Sends the answer (if any), logs the request, and counts it as no longer in flight (unless it hangs on purpose). */
+function respond(
+  state: State,
+  log: ((line: string) => void) | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: AppResponse | undefined,
+  started: number,
+  unread?: IncomingMessage,
+): void {
+  if (response) send(res, response, state, unread)
+  if (log) log(`${req.method} ${printable(req.url ?? '')} ${response?.action ?? response?.status ?? 'aborted'} ${(performance.now() - started).toFixed(1)}ms`)
+  if (response?.action !== 'hang') finished(state)
+}
+
+/**
+ * The few request headers the app reads, taken from the raw list: Node builds `req.headers` lazily, and
+ * skipping that saves work on every request. The first occurrence wins, as in `req.headers`.
+ */
+function pickHeaders(raw: string[]): RequestHeaders {
+  let authorization: string | undefined
+  let contentType: string | undefined
+  let contentLength: string | undefined
+  let contentEncoding: string | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === 13 && authorization === undefined && name.toLowerCase() === 'authorization') authorization = raw[i + 1]
+    else if (name.length === 12 && contentType === undefined && name.toLowerCase() === 'content-type') contentType = raw[i + 1]
+    else if (name.length === 14 && contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1]
+    else if (name.length === 16 && contentEncoding === undefined && name.toLowerCase() === 'content-encoding') contentEncoding = raw[i + 1]
+  }
+  return { authorization, 'content-type': contentType, 'content-length': contentLength, 'content-encoding': contentEncoding }
+}
+
+const memos = new WeakMap<Socket, ConnectionMemo>()
+
+function memoOf(socket: Socket): ConnectionMemo {
+  let memo = memos.get(socket)
+  if (!memo) memos.set(socket, (memo = {}))
+  return memo
+}
+
+/** Streams the body up to the app's limit; past it, stops buffering and answers 400 at once. */
+function readBody(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  wanted: BodyWanted,
+  continued: boolean,
+  declared: number,
+  done: (response: AppResponse | undefined, unread?: IncomingMessage) => void,
+): void {
+  if (declared > app.maxBody) return done(app.tooLarge(), req)
+  if (continued) res.writeContinue()
+  const chunks: Buffer[] = []
+  let size = 0
+  let settled = false
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return
+    size += chunk.length
+    if (size <= app.maxBody) return void chunks.push(chunk)
+    settled = true
+    chunks.length = 0
+    done(app.tooLarge(), req)
+  })
+  req.on('end', () => {
+    if (settled) return
+    settled = true
+    let answer
+    try {
+      answer = wanted.accept(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    } catch (error) {
+      answer = app.failure(error, wanted.operationId)
+    }
+    if (answer instanceof Promise) answer.then(done, (error: unknown) => done(app.failure(error, wanted.operationId)))
+    else done(answer)
+  })
+  // A client that gives up mid-body gets no answer; its socket is already gone.
+  const abandoned = () => {
+    if (settled) return
+    settled = true
+    done(undefined)
+  }
+  req.on('error', abandoned)
+  req.on('close', abandoned)
+}
+
+function send(res: ServerResponse, response: AppResponse, state: State, unread?: IncomingMessage): void {
+  if (res.destroyed || res.headersSent) return
+  if (response.action === 'drop') return void res.socket?.destroy()
+  if (response.action === 'hang') return
+  const headers = state.closing ? response.headers.concat('Connection', 'close') : response.headers
+  if (unread) {
+    res.writeHead(response.status, headers.includes('Connection') ? headers : headers.concat('Connection', 'close'))
+    return linger(unread, res, response.body)
+  }
+  res.writeHead(response.status, headers)
+  res.end(response.body)
+}
+
+/**
+ * Answers now but closes only once the client stopped sending (or after a bound): closing a socket with
+ * unread data makes the kernel send a reset, and many clients then lose the answer they were sent.
+ */
+function linger(req: IncomingMessage, res: ServerResponse, body: string): void {
+  res.write(body)
+  let discarded = 0
+  const finish = () => {
+    clearTimeout(timer)
+    if (!res.writableEnded) res.end()
+  }
+  const timer = setTimeout(finish, LINGER_MS)
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length
+    if (discarded > LINGER_BYTES) finish()
+  })
+  req.on('end', finish)
+  req.on('close', finish)
+  req.resume()
+}
+
+function finished(state: State): void {
+  state.inFlight--
+  if (state.closing && state.inFlight === 0) state.drained?.()
+}
+
+function onClientError(app: App, error: NodeJS.ErrnoException, socket: Socket): void {
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage
+  if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) return void socket.destroy()
+  const response =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? app.protocolError(408, 'request_timeout', 'the request took too long to arrive')
+    : error.code === 'HPE_HEADER_OVERFLOW' ? app.protocolError(431, 'headers_too_large', 'the request headers are too large')
+    : app.protocolError(400, 'bad_request', 'the request is not valid HTTP/1.1')
+  socket.end(rawResponse(response))
+}
+
+/** A whole HTTP/1.1 response as text, for sockets that never got as far as a request object. */
+function rawResponse(response: AppResponse): string {
+  const reasons: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
+  let head = `HTTP/1.1 ${response.status} ${reasons[response.status] ?? 'Error'}\r\n`
+  for (let i = 0; i < response.headers.length; i += 2) head += `${response.headers[i]}: ${response.headers[i + 1]}\r\n`
+  return head + '\r\n' + response.body
+}
+
+/** The request target as a log can show it: control characters escaped, so one request is one line. */
+function printable(url: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\x00-\x1f\x7f]/.test(url) ? JSON.stringify(url) : url
+}
+
+async function shutDown(server: Server, state: State, graceMs = 1_000): Promise<void> {
+  state.closing = true
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  if (state.inFlight > 0) {
+    let timer: NodeJS.Timeout | undefined
+    const drained = new Promise<void>((resolve) => (state.drained = resolve))
+    await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))])
+    clearTimeout(timer)
+  }
+  server.closeAllConnections()
+  await closed
+}

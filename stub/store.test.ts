@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { parseJson, spec, stringifyJson } from '../spec/index.js'
+import { isPlainPet, loadSeed } from './seed.js'
+import { PetStore, StoreError, petJson, toInt64, type PetRecord } from './store.js'
+
+const pet = (id: number | bigint, status?: string): PetRecord => ({ id, name: `Pet ${id}`, categoryId: 1, ...(status ? { status } : {}) })
+
+describe('PetStore', () => {
+  it('assigns ids from the largest seed id + 1, ascending', () => {
+    const store = new PetStore([pet(5), pet(2), pet(9)])
+    expect(store.nextId).toBe(10)
+    expect([store.add({ name: 'a', categoryId: 1 }).pet.id, store.add({ name: 'b', categoryId: 1 }).pet.id]).toEqual([10, 11])
+    expect(store.size).toBe(5)
+  })
+
+  it('starts at 1 with no seed, and with only negative seed ids', () => {
+    expect(new PetStore().nextId).toBe(1)
+    expect(new PetStore([pet(-7)]).nextId).toBe(1)
+  })
+
+  it('finds pets in dense runs and across gaps, and nothing else', () => {
+    const store = new PetStore([pet(1), pet(2), pet(3), pet(10), pet(2n ** 62n), pet(-4)])
+    for (const id of [1, 2, 3, 10, -4, toInt64(2n ** 62n)]) expect(parseJson(store.find(id)!)).toMatchObject({ id: id })
+    for (const id of [0, 4, 9, 11, 2 ** 40, -5, toInt64(2n ** 62n + 1n)]) expect(store.find(id)).toBeUndefined()
+  })
+
+  it('lists the first `limit` pets in id order, per status from its own index', () => {
+    const store = new PetStore([pet(3, 'sold'), pet(1, 'available'), pet(2), pet(4, 'sold')])
+    store.add({ name: 'n', categoryId: 1, status: 'sold' })
+    const ids = (json: string[]) => json.map((j) => (parseJson(j) as { id: number }).id)
+    expect(ids(store.page(10))).toEqual([1, 2, 3, 4, 5])
+    expect(ids(store.page(2))).toEqual([1, 2])
+    expect(ids(store.page(10, 'sold'))).toEqual([3, 4, 5])
+    expect(ids(store.page(10, 'pending'))).toEqual([])
+    expect([store.count(), store.count('sold'), store.count('pending')]).toEqual([5, 3, 0])
+  })
+
+  it('keeps a pet without status without it', () => {
+    const store = new PetStore()
+    const { json } = store.add({ name: 'Coco', categoryId: 2 })
+    expect(parseJson(json)).toEqual({ id: 1, name: 'Coco', categoryId: 2 })
+  })
+
+  it('keeps int64 values exact', () => {
+    const store = new PetStore([{ id: 2n ** 63n - 2n, name: 'Max', categoryId: -(2n ** 63n) }])
+    const { json } = store.add({ name: 'Big', categoryId: 2n ** 63n - 1n })
+    expect(json).toBe('{"id":9223372036854775807,"name":"Big","categoryId":9223372036854775807}')
+    expect(store.find(2n ** 63n - 1n)).toBe(json)
+    expect(store.find(2n ** 63n - 2n)).toContain('"categoryId":-9223372036854775808')
+    expect(store.nextId).toBeUndefined()
+    expect(() => store.add({ name: 'One too many', categoryId: 1 })).toThrow(StoreError)
+  })
+
+  it('rejects a seed with a repeated id or an id outside int64', () => {
+    expect(() => new PetStore([pet(1), pet(1)])).toThrow(/appears twice/)
+    expect(() => new PetStore([pet(2n ** 63n)])).toThrow(/outside int64/)
+  })
+
+  it('keeps ids ordered when a pet is stored under an id taken earlier', () => {
+    const store = new PetStore([pet(1)])
+    const early = store.nextId!
+    store.add({ name: 'a', categoryId: 1 })
+    const late = store.addWithId({ name: 'b', categoryId: 1 }, early)
+    expect(late.pet.id).toBe(2) // raised to the largest id, never below it
+    expect(store.page(10).map((j) => (parseJson(j) as { id: number }).id)).toEqual([1, 2, 2])
+  })
+
+  it('writes each pet as stringifyJson would', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          id: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+          name: fc.string({ unit: 'binary' }),
+          categoryId: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+          status: fc.option(fc.constantFrom(...spec().enumOf('PetStatus')), { nil: undefined }),
+        }),
+        (record) => {
+          const value = { id: toInt64(record.id), name: record.name, categoryId: toInt64(record.categoryId), ...(record.status ? { status: record.status } : {}) }
+          expect(petJson(value)).toBe(stringifyJson(value))
+        },
+      ),
+    )
+  })
+
+  it('adds pets cheaply enough to hold a million (bulk add in a loop)', () => {
+    const store = new PetStore()
+    for (let i = 0; i < 100_000; i++) store.add({ name: `Pet ${i}`, categoryId: i, status: 'sold' })
+    expect(store.size).toBe(100_000)
+    expect(store.page(3, 'sold')).toHaveLength(3)
+    expect(parseJson(store.find(100_000)!)).toMatchObject({ name: 'Pet 99999' })
+  })
+})
+
+describe('seed', () => {
+  it('loads the fixture seed with its int64 values exact', () => {
+    const seed = loadSeed(undefined)
+    expect(seed.length).toBeGreaterThan(20)
+    expect(seed.find((p) => p.id === 7)?.categoryId).toBe(2n ** 63n - 1n)
+    expect(seed.find((p) => p.id === 8)?.categoryId).toBe(-(2n ** 63n))
+  })
+
+  it('names the file and the pet when a seed is not valid', () => {
+    expect(() => loadSeed('/nonexistent/seed.json')).toThrow(/cannot read the seed file \/nonexistent\/seed.json/)
+    expect(() => loadSeed([{ id: 1, name: 'x' } as PetRecord])).toThrow(/pet #1: .*categoryId/)
+    expect(() => loadSeed([{ id: 1, name: 'x', categoryId: 1, status: 'lost' }])).toThrow(/pet #1/)
+    expect(loadSeed(false)).toEqual([])
+  })
+
+  it('drops fields that are not the Pet’s own', () => {
+    expect(loadSeed([{ id: 1, name: 'x', categoryId: 1, extra: true } as PetRecord])).toEqual([{ id: 1, name: 'x', categoryId: 1 }])
+  })
+
+  it('takes the quick path only for pets the schema accepts', () => {
+    const validate = spec().schema('Pet')
+    const statuses = spec().enumOf('PetStatus')
+    const anything = fc.record(
+      { id: fc.oneof(fc.integer(), fc.bigInt(), fc.double(), fc.string()), name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), categoryId: fc.oneof(fc.integer(), fc.bigInt(), fc.double()), status: fc.oneof(fc.constantFrom(...statuses), fc.string()) },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(anything, (value) => {
+        if (isPlainPet(value, statuses)) expect(validate(value as never)).toEqual([])
+      }),
+    )
+  })
+})
