@@ -40,7 +40,10 @@ export function validationView(value: JsonValue): unknown {
   if (value !== null && typeof value === 'object') {
     const view: Record<string, unknown> = {}
     for (const key of Object.keys(value)) {
-      Object.defineProperty(view, key, { value: validationView(value[key]!), enumerable: true, writable: true })
+      const item = validationView(value[key]!)
+      // Assigning `__proto__` would set the prototype; define it as an own property instead.
+      if (key === '__proto__') Object.defineProperty(view, key, { value: item, enumerable: true, writable: true, configurable: true })
+      else view[key] = item
     }
     return view
   }

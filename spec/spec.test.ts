@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
-import { parseJson, SPEC_PATH, spec, stringifyJson } from './index.js'
+import { parseJson, SPEC_PATH, spec, stringifyJson, validationView } from './index.js'
 
 const run = promisify(execFile)
 
@@ -85,5 +85,14 @@ describe('validators compiled from the spec', () => {
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(Object.keys(value)).toEqual(['__proto__'])
+  })
+})
+
+describe('validationView', () => {
+  it('keeps a __proto__ key as an own property that the schema sees', () => {
+    const view = validationView(parseJson('{"__proto__":{"name":1},"categoryId":1}')) as Record<string, unknown>
+    expect(Object.getPrototypeOf(view)).toBe(Object.prototype)
+    expect(Object.keys(view)).toEqual(['__proto__', 'categoryId'])
+    expect((view as { name?: unknown }).name).toBeUndefined()
   })
 })
