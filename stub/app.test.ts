@@ -172,6 +172,36 @@ describe('createPet', () => {
     expect(list.text).toContain('-9223372036854775808')
   })
 
+  it.each([
+    ['9007199254740993.0', '9007199254740993'],
+    ['9.007199254740993e15', '9007199254740993'],
+    ['9223372036854775807.000', '9223372036854775807'],
+    ['922337203685477580.7E1', '9223372036854775807'],
+    ['-9.223372036854775808e18', '-9223372036854775808'],
+    ['1e2', '100'],
+    ['100E-2', '1'],
+    ['-0.0', '0'],
+  ])('reads the integer categoryId %s exactly, whatever its notation: %s', async (literal, digits) => {
+    const answer = await create(makeApp({ seed: false }), `{"name":"Exact","categoryId":${literal}}`)
+    expect(answer.status).toBe(201)
+    expect(answer.text).toBe(`{"id":1,"name":"Exact","categoryId":${digits}}`)
+  })
+
+  it.each([
+    ['9223372036854775808.0', 'out_of_range', '9223372036854775808.0'],
+    ['9.3e18', 'out_of_range', '9.3e18'],
+    ['-9223372036854775809e0', 'out_of_range', '-9223372036854775809e0'],
+    ['1e400', 'out_of_range', '1e400'],
+    ['of 50,000 nines', 'out_of_range', '9'.repeat(50_000)],
+    ['1.5e0', 'wrong_type', '1.5e0'],
+    ['12345678901234567.5', 'wrong_type', '12345678901234567.5'],
+    ['1e-400', 'wrong_type', '1e-400'],
+  ])('refuses the categoryId %s with %s, in a message of bounded length', async (_title, code, literal) => {
+    const answer = await create(makeApp({ seed: false }), `{"name":"Exact","categoryId":${literal}}`)
+    expectError(answer, 400, code)
+    expect(answer.text.length).toBeLessThan(300)
+  })
+
   it('accepts JSON with a charset, +json types and a byte order mark', async () => {
     const app = makeApp({ seed: false })
     for (const type of ['application/json; charset=utf-8', 'application/vnd.petstore+json', 'APPLICATION/JSON']) {
@@ -323,6 +353,21 @@ describe('authentication', () => {
         if (operationId === 'getPet') expect(answer.headers.deprecation).toBe(DEPRECATION)
       })
 
+      it.each([
+        ['valid, then wrong', [`Bearer ${KEY}`, 'Bearer wrong-key']],
+        ['wrong, then valid', ['Bearer wrong-key', `Bearer ${KEY}`]],
+        ['valid twice', [`Bearer ${KEY}`, `Bearer ${KEY}`]],
+      ])('answers 401 for two Authorization headers (%s): ambiguous credentials, and does nothing', async (_title, values) => {
+        const app = makeApp()
+        const connection = {}
+        await app.handle({ method: 'GET', url: '/v1/pets', headers: AUTH, connection }) // a key this connection already proved
+        const answer = toAnswer(await app.handle({ method, url, headers: { authorization: values, 'content-type': 'application/json' }, body, connection }))
+        expectDocumented(operationId, answer)
+        expectError(answer, 401, 'multiple_credentials')
+        expect(answer.headers['www-authenticate']).toBe('Bearer realm="petstore", error="invalid_request"')
+        expect(app.store.size).toBe(SEED.length)
+      })
+
       it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('accepts the scheme written %s', async (scheme) => {
         const answer = await call(makeApp(), method, url, { headers: { authorization: `${scheme} ${KEY}`, 'content-type': 'application/json' }, body })
         expect(answer.status).toBeLessThan(300)
@@ -381,6 +426,7 @@ describe('routing', () => {
     expect(answer.status).toBe(204)
     expect(answer.text).toBe('')
     expect(answer.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8', // every answer says JSON, even one with no body
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, POST, OPTIONS',
       'access-control-allow-headers': 'Authorization, Content-Type',
@@ -388,7 +434,7 @@ describe('routing', () => {
     })
   })
 
-  it('puts the CORS headers on every answer, and JSON on every answer but the preflight', async () => {
+  it('puts the CORS headers and the JSON content type on every answer', async () => {
     const answers = [
       await call(app, 'GET', '/v1/pets', { headers: AUTH }),
       await call(app, 'GET', '/v1/pets?limit=0', { headers: AUTH }),

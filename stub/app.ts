@@ -225,7 +225,8 @@ export class App {
   }
 
   #preflight(route: Route): AppResponse {
-    const headers = ['Allow', route.allow, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Methods', CORS_METHODS]
+    // No body, but every answer says JSON: clients and checks that read Content-Type on every response agree.
+    const headers = ['Content-Type', this.#contentType, 'Allow', route.allow, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Methods', CORS_METHODS]
     headers.push('Access-Control-Allow-Headers', CORS_HEADERS, 'Access-Control-Max-Age', CORS_MAX_AGE, 'Access-Control-Expose-Headers', EXPOSED)
     return { status: 204, headers, body: '' }
   }
@@ -238,16 +239,20 @@ export class App {
   /** The 401 of an operation when the request does not carry an accepted key, else `undefined`. */
   #unauthorized(request: AppRequest, operationId: OperationId): AppResponse | undefined {
     const header = request.headers.authorization
-    const text = (Array.isArray(header) ? header[0] : header)?.trim() ?? ''
-    if (text === '') return this.#challenge('missing_credentials', 'an API key is required: send Authorization: Bearer <API_KEY>', false, operationId)
+    // Authorization is a singleton field (RFC 9110 §11.6.2): two of them are ambiguous credentials, never accepted.
+    if (Array.isArray(header)) {
+      return this.#challenge('multiple_credentials', 'send exactly one Authorization header: Bearer <API_KEY>', 'invalid_request', operationId)
+    }
+    const text = header?.trim() ?? ''
+    if (text === '') return this.#challenge('missing_credentials', 'an API key is required: send Authorization: Bearer <API_KEY>', undefined, operationId)
     const space = text.search(/[ \t]/)
     const scheme = space < 0 ? text : text.slice(0, space)
     // RFC 6750 §3: a request with another authentication scheme gets the challenge without an error code.
     if (scheme.toLowerCase() !== 'bearer') {
-      return this.#challenge('unsupported_scheme', 'the Authorization header must use the Bearer scheme: Bearer <API_KEY>', false, operationId)
+      return this.#challenge('unsupported_scheme', 'the Authorization header must use the Bearer scheme: Bearer <API_KEY>', undefined, operationId)
     }
     const token = space < 0 ? '' : text.slice(space + 1).trim()
-    if (token === '') return this.#challenge('invalid_token', 'the Bearer token is empty', true, operationId)
+    if (token === '') return this.#challenge('invalid_token', 'the Bearer token is empty', 'invalid_token', operationId)
     if (this.fault === 'wrong-key-accepted') return undefined
     const memo = request.connection
     if (memo?.acceptedToken !== undefined && sameText(token, memo.acceptedToken)) return undefined
@@ -255,7 +260,7 @@ export class App {
       if (memo) memo.acceptedToken = token
       return undefined
     }
-    return this.#challenge('invalid_token', 'the API key is not valid', true, operationId)
+    return this.#challenge('invalid_token', 'the API key is not valid', 'invalid_token', operationId)
   }
 
   /** Compares SHA-256 digests with timingSafeEqual: equal lengths, and no early exit on the first differing key. */
@@ -266,8 +271,9 @@ export class App {
     return known
   }
 
-  #challenge(code: string, message: string, invalidToken: boolean, operationId: OperationId): AppResponse {
-    const challenge = invalidToken ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`
+  /** A 401 with the RFC 6750 §3 challenge; `error` only when credentials came (§3.1 error codes). */
+  #challenge(code: string, message: string, error: 'invalid_token' | 'invalid_request' | undefined, operationId: OperationId): AppResponse {
+    const challenge = error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`
     return this.#error(new ApiError(401, code, message), operationId, ['WWW-Authenticate', challenge])
   }
 

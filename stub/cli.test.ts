@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
@@ -70,6 +70,15 @@ function run(args: string[], env: Record<string, string> = {}) {
   return { child, ready, exited, output: () => ({ stdout, stderr }) }
 }
 
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 function stop(child: ChildProcess): void {
   if (child.exitCode === null) child.kill('SIGTERM')
 }
@@ -105,6 +114,51 @@ describe('the petstore-stub command', () => {
     } finally {
       stop(stub.child)
     }
+  })
+
+  it('exits 0 when two stop signals arrive at once (the terminal signals the group, and npm passes it on)', async () => {
+    const stub = run(['--port', '0', '--quiet'])
+    try {
+      await stub.ready
+      stub.child.kill('SIGINT')
+      stub.child.kill('SIGTERM')
+      expect(await stub.exited).toBe(0)
+    } finally {
+      stop(stub.child)
+    }
+  })
+
+  it('keeps serving, and still stops on SIGTERM, when the reader of its output goes away', async () => {
+    const stub = run(['--port', '0', '--api-key', 'cli-key'])
+    onTestFinished(() => void stub.child.kill('SIGKILL')) // one that ignores SIGTERM must not outlive the test
+    const url = /listening on (\S+)/.exec(await stub.ready)![1]!
+    stub.child.stderr!.destroy() // every log line now meets a closed pipe (EPIPE)
+    for (let i = 0; i < 20; i++) expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer cli-key' } })).status).toBe(200)
+    stub.child.kill('SIGTERM')
+    expect(await stub.exited).toBe(0)
+  })
+
+  it('stops when the npm shell it runs under goes away, since that shell dies on SIGTERM without passing it on', async () => {
+    // npx and npm start run the bin below `sh -c`; `& wait` keeps the stub a separate child of the shell, as dash does.
+    const script = `"${process.execPath}" "${BIN}" --port 0 --quiet --api-key cli-key & echo "pid $!"; wait`
+    const shell = spawn('sh', ['-c', script], { env: { ...process.env, npm_lifecycle_event: 'npx' }, stdio: ['ignore', 'pipe', 'inherit'] })
+    let stdout = ''
+    shell.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+    while (!/listening on \S+/.test(stdout) && shell.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20))
+    const url = /listening on (\S+)/.exec(stdout)![1]!
+    const pid = Number(/pid (\d+)/.exec(stdout)![1])
+    let finished = false
+    onTestFinished(() => {
+      finished = true // also after a timeout, which never reaches a finally block
+      if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+    })
+    expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer cli-key' } })).status).toBe(200)
+    shell.kill('SIGTERM')
+    await once(shell, 'exit')
+    // The stub is now an orphan; it must notice and stop, releasing its port (the test times out otherwise).
+    while (!finished && (await fetch(`${url}/pets`).then(() => true, () => false))) await new Promise((resolve) => setTimeout(resolve, 50))
+    while (!finished && isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(isRunning(pid)).toBe(false)
   })
 
   it('prints help and exits 0', async () => {

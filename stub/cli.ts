@@ -3,12 +3,16 @@ import { App } from './app.js'
 import { resolveConfig, USAGE, UsageError } from './config.js'
 import { FAULTS } from './faults.js'
 import { loadSeed } from './seed.js'
-import { bufferedLog, ListenError, serve } from './server.js'
+import { bufferedLog, ListenError, serve, type RunningServer } from './server.js'
 import { PetStore, StoreError } from './store.js'
 
 const COMMAND = 'petstore-stub'
 /** How long requests in flight may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 5_000
+/** Signals this close together are one stop delivered twice, not an impatient second one. */
+const REPEAT_WINDOW_MS = 1_000
+/** How often a stub started by npm looks whether npm's shell is still its parent. */
+const PARENT_CHECK_MS = 250
 
 function fail(message: string): never {
   process.stderr.write(`${COMMAND}: ${message}\n`)
@@ -16,6 +20,24 @@ function fail(message: string): never {
 }
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  // Signals are handled from the start: a supervisor may stop the stub the moment it prints its URL, or before.
+  let running: RunningServer | undefined
+  let stoppedAt: number | undefined
+  const stop = () => {
+    if (stoppedAt !== undefined) {
+      // The same stop often arrives twice at once (the terminal signals the process group, and npm passes it on).
+      if (performance.now() - stoppedAt < REPEAT_WINDOW_MS) return
+      process.exit(1) // a second signal, later, does not wait
+    }
+    stoppedAt = performance.now()
+    if (!running) process.exit(0) // nothing is served yet
+    void running
+      .close(SHUTDOWN_GRACE_MS)
+      .then(() => new Promise((resolve) => setImmediate(resolve))) // the last buffered log lines
+      .then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
   let config
   try {
     config = resolveConfig(argv, env)
@@ -36,7 +58,6 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   }
   const app = new App({ store, apiKeys: config.apiKeys, maxBody: config.maxBody, fault: config.fault })
   const log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
-  let running
   try {
     running = await serve(app, { port: config.port, host: config.host, log })
   } catch (error) {
@@ -48,20 +69,26 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   process.stdout.write(`API key: ${key}  (send Authorization: Bearer ${key})\n`)
   if (config.fault) process.stdout.write(`Fault injected: ${config.fault}: ${FAULTS[config.fault]}\n`)
 
+  // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
   // A bug must not take the stub down in front of its users: report it and keep serving.
   process.on('uncaughtException', (error) => process.stderr.write(`${COMMAND}: unexpected error: ${error.stack ?? String(error)}\n`))
   process.on('unhandledRejection', (error) => process.stderr.write(`${COMMAND}: unexpected error: ${String(error)}\n`))
-  let stopping = false
-  const stop = () => {
-    if (stopping) process.exit(1) // a second signal does not wait
-    stopping = true
-    void running
-      .close(SHUTDOWN_GRACE_MS)
-      .then(() => new Promise((resolve) => setImmediate(resolve))) // the last buffered log lines
-      .then(() => process.exit(0))
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  if (env.npm_lifecycle_event !== undefined) stopWithParent(stop)
+}
+
+/**
+ * Under `npx` or `npm start` the stub runs below npm's `sh -c`, which dies on SIGTERM without passing it
+ * on: when that parent goes away, the stub stops as if it had the signal, instead of holding its port.
+ */
+function stopWithParent(stop: () => void): void {
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    stop()
+  }, PARENT_CHECK_MS)
+  timer.unref()
 }
 
 await main(process.argv.slice(2), process.env)

@@ -2,10 +2,11 @@
  * Reads a createPet body into the NewPet to store. Each kind of trouble has its own Error code, as
  * fixtures/new-pets.json lists them; the spec's compiled NewPet schema has the last word.
  */
-import { isInt64, parseJson, type JsonValue, type Spec } from '../spec/index.js'
+import { parse } from 'lossless-json'
+import { isInt64, type JsonValue, type Spec } from '../spec/index.js'
 import { ApiError } from './errors.js'
 import type { FaultName } from './faults.js'
-import { describe, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
+import { describe, exactNumber, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
 import { toInt64, type NewPetRecord } from './store.js'
 
 /** One field rule of NewPet, read from the spec. */
@@ -58,12 +59,12 @@ export class NewPetReader {
     const where = `request body: ${rule.name}`
     if (rule.type === 'integer') {
       const kind = rule.format === 'int64' ? 'an int64 integer' : 'an integer'
-      if (typeof value === 'number' && !Number.isFinite(value)) throw new ApiError(400, 'out_of_range', `${where} must be ${kind}; got a number too large`)
+      if (typeof value === 'number' && Math.abs(value) === Infinity) throw new ApiError(400, 'out_of_range', `${where} must be ${kind}; got a number too large`)
       if (typeof value !== 'bigint' && !(typeof value === 'number' && Number.isInteger(value))) {
         throw new ApiError(400, 'wrong_type', `${where} must be ${kind}; got ${describe(value)}`)
       }
       if (rule.format === 'int64' && !isInt64(BigInt(value))) {
-        throw new ApiError(400, 'out_of_range', `${where} must be ${kind} (${INT64_RANGE}); got ${BigInt(value)}`)
+        throw new ApiError(400, 'out_of_range', `${where} must be ${kind} (${INT64_RANGE}); got ${digitsOf(BigInt(value))}`)
       }
     } else if (rule.type === 'string') {
       if (typeof value !== 'string') throw new ApiError(400, 'wrong_type', `${where} must be a string; got ${describe(value)}`)
@@ -84,6 +85,12 @@ export class NewPetReader {
   }
 }
 
+/** An integer's digits for a message, cut short so that no message grows with the input. */
+function digitsOf(value: bigint): string {
+  const digits = String(value)
+  return digits.length <= 40 ? digits : `${digits.slice(0, 40)}... (${digits.length} digits)`
+}
+
 /** Refuses a body the stub cannot read as JSON: another media type, or a content coding. */
 function checkRepresentation(headers: RequestHeaders): void {
   const contentType = headerOf(headers, 'content-type')
@@ -98,10 +105,13 @@ function checkRepresentation(headers: RequestHeaders): void {
   }
 }
 
-/** Parses the body without losing int64 digits; `__proto__` and `constructor` keys stay plain data. */
+/**
+ * Parses the body without losing int64 digits in any notation (lossless-json, as `parseJson` of spec/ does);
+ * `__proto__` and `constructor` keys stay plain data.
+ */
 function parseBody(body: Uint8Array | string): JsonValue {
   try {
-    return parseJson(typeof body === 'string' ? body : utf8.decode(body))
+    return parse(typeof body === 'string' ? body : utf8.decode(body), null, exactNumber) as JsonValue
   } catch (error) {
     const why = error instanceof RangeError ? 'it is nested too deeply' : error instanceof SyntaxError ? error.message : 'it is not UTF-8'
     throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${why}`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeComponent, describe as describeValue, isBlank, isJsonMediaType, parsePetId, quote, readQuery, sameText, splitTarget } from './request.js'
+import { decodeComponent, describe as describeValue, exactNumber, isBlank, isJsonMediaType, parsePetId, quote, readQuery, sameText, splitTarget } from './request.js'
 
 describe('request parsing helpers', () => {
   it('splits targets by hand, absolute form included', () => {
@@ -19,6 +19,21 @@ describe('request parsing helpers', () => {
     const query = readQuery('limit=5&x=%zz&status=sold&limit=6&&status', ['limit', 'status'])
     expect(Object.fromEntries(query)).toEqual({ limit: ['5', '6'], status: ['sold', ''] })
     expect(readQuery('lim%69t=3', ['limit']).get('limit')).toEqual(['3'])
+  })
+
+  it('reads JSON number literals exactly, in any notation', () => {
+    expect(exactNumber('42')).toBe(42)
+    expect(exactNumber('-9223372036854775808')).toBe(-(2n ** 63n))
+    expect(exactNumber('9007199254740993.00')).toBe(2n ** 53n + 1n)
+    expect(exactNumber('9.007199254740993E+15')).toBe(2n ** 53n + 1n)
+    expect(exactNumber('4.2e1')).toBe(42)
+    expect(exactNumber('0.0e5')).toBe(0)
+    expect(exactNumber('1.5')).toBe(1.5)
+    expect(exactNumber('12345678901234567.5')).toBeNaN() // the nearest double is an integer: never read as one
+    expect(exactNumber('1e-400')).toBeNaN()
+    expect(exactNumber('1e400')).toBe(Infinity)
+    expect(exactNumber('1e99999999999')).toBe(Infinity) // no ten-to-the-billion bigint is ever built
+    expect(exactNumber('12345678901234567890123')).toBe(12345678901234567890123n)
   })
 
   it('reads petIds as int64 only', () => {

@@ -202,6 +202,31 @@ describe('the stub over HTTP', () => {
     }
   })
 
+  it.each([
+    ['valid, then wrong', KEY, 'wrong-key'],
+    ['wrong, then valid', 'wrong-key', KEY],
+  ])('refuses two Authorization headers (%s) with 401', async (_title, first, second) => {
+    const text = await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`)
+    expect(parseRaw(text)).toMatchObject({ status: 401, body: { code: 'multiple_credentials', status: 401 } })
+    expect(text).toMatch(/www-authenticate: Bearer realm="petstore", error="invalid_request"/i)
+  })
+
+  it.each([
+    [`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n`, 404, 'not_found'],
+    [`CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n`, 405, 'method_not_allowed'],
+  ])('answers CONNECT with an Error body and closes: %j', async (request, status, code) => {
+    const text = await raw(stub.port, request) // resolves when the server closes the connection
+    expect(parseRaw(text)).toMatchObject({ status, body: { code, status } })
+    expect(text).toMatch(/content-type: application\/json; charset=utf-8/i)
+    if (status === 405) expect(text).toMatch(/allow: GET, POST, OPTIONS/i)
+  })
+
+  it('answers an Expect other than 100-continue like any request, not with a bare 417', async () => {
+    const body = '{"name":"Expected","categoryId":1}'
+    const text = await raw(stub.port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: something-else\r\nConnection: close\r\n\r\n${body}`)
+    expect(parseRaw(text)).toMatchObject({ status: 201, body: { name: 'Expected', categoryId: 1 } })
+  })
+
   it('answers oversized headers with 431 and an Error body', async () => {
     const { status, body } = parseRaw(await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
     expect(status).toBe(431)
@@ -307,6 +332,20 @@ describe('the server edge', () => {
     expect(lines[1]).toMatch(/^POST \/v1\/pets 201 /)
     expect(lines[2]).toMatch(/^GET \/v1\/pets\/1 401 /)
     expect(lines.join('\n')).not.toContain(KEY)
+  })
+
+  it('logs requests Node could not parse and CONNECT requests too, one line each', async () => {
+    const lines: string[] = []
+    const running = await serve(app(), { port: 0, host: '127.0.0.1', log: (line) => lines.push(line), headersTimeout: 200, requestTimeout: 200 })
+    try {
+      await raw(running.port, 'NONSENSE\r\n\r\n')
+      await raw(running.port, `CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n`)
+      await raw(running.port, 'GET /v1/pets HTTP/1.1\r\n') // headers never end: 408
+      await raw(running.port, '') // a connection that sends nothing carries no request: no line
+    } finally {
+      await running.close()
+    }
+    expect(lines).toEqual([expect.stringMatching(/^- - 400 HPE_/), expect.stringMatching(/^CONNECT \/v1\/pets 405 /), '- - 408 ERR_HTTP_REQUEST_TIMEOUT'])
   })
 
   it('fails with a ListenError naming the port when it is taken', async () => {

@@ -80,7 +80,11 @@ export function serve(app: App, options: ServerOptions): Promise<RunningServer> 
   server.on('request', (req, res) => handle(req, res, false))
   // `Expect: 100-continue`: the app decides (auth, size) before the client sends the body.
   server.on('checkContinue', (req, res) => handle(req, res, true))
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => onClientError(app, error, socket))
+  // `Expect` with anything but 100-continue: answered like any request (RFC 9110 §10.1.1 lets a server ignore it),
+  // not with Node's bodiless 417, which no operation documents.
+  server.on('checkExpectation', (req, res) => handle(req, res, false))
+  server.on('connect', (req: IncomingMessage, socket: Socket) => onConnect(app, log, req, socket))
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => onClientError(app, log, error, socket))
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`
@@ -136,17 +140,20 @@ function respond(
 
 /**
  * The few request headers the app reads, taken from the raw list: Node builds `req.headers` lazily, and
- * skipping that saves work on every request. The first occurrence wins, as in `req.headers`.
+ * skipping that saves work on every request. The first occurrence wins, as in `req.headers`, except that
+ * every `Authorization` is kept (the app refuses more than one).
  */
 function pickHeaders(raw: string[]): RequestHeaders {
-  let authorization: string | undefined
+  let authorization: string | string[] | undefined
   let contentType: string | undefined
   let contentLength: string | undefined
   let contentEncoding: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
-    if (name.length === 13 && authorization === undefined && name.toLowerCase() === 'authorization') authorization = raw[i + 1]
-    else if (name.length === 12 && contentType === undefined && name.toLowerCase() === 'content-type') contentType = raw[i + 1]
+    if (name.length === 13 && name.toLowerCase() === 'authorization') {
+      const value = raw[i + 1]!
+      authorization = authorization === undefined ? value : typeof authorization === 'string' ? [authorization, value] : [...authorization, value]
+    } else if (name.length === 12 && contentType === undefined && name.toLowerCase() === 'content-type') contentType = raw[i + 1]
     else if (name.length === 14 && contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1]
     else if (name.length === 16 && contentEncoding === undefined && name.toLowerCase() === 'content-encoding') contentEncoding = raw[i + 1]
   }
@@ -245,7 +252,7 @@ function finished(state: State): void {
   if (state.closing && state.inFlight === 0) state.drained?.()
 }
 
-function onClientError(app: App, error: NodeJS.ErrnoException, socket: Socket): void {
+function onClientError(app: App, log: ((line: string) => void) | undefined, error: NodeJS.ErrnoException, socket: Socket): void {
   const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage
   if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) return void socket.destroy()
   const response =
@@ -253,11 +260,29 @@ function onClientError(app: App, error: NodeJS.ErrnoException, socket: Socket): 
     : error.code === 'HPE_HEADER_OVERFLOW' ? app.protocolError(431, 'headers_too_large', 'the request headers are too large')
     : app.protocolError(400, 'bad_request', 'the request is not valid HTTP/1.1')
   socket.end(rawResponse(response))
+  // A request Node could not parse has no method or target to show; it still gets its one line. A connection
+  // that never sent a byte (a browser's preconnect timing out) carried no request, so it gets none.
+  if (log && socket.bytesRead > 0) log(`- - ${response.status} ${error.code ?? 'malformed'}`)
+}
+
+/** CONNECT (a tunnel request, which Node hands over as a bare socket): answered by the app, then closed. */
+function onConnect(app: App, log: ((line: string) => void) | undefined, req: IncomingMessage, socket: Socket): void {
+  socket.on('error', () => socket.destroy()) // a client gone before the answer is no error of ours
+  const request: AppRequest = { method: req.method ?? 'CONNECT', url: req.url ?? '', headers: pickHeaders(req.rawHeaders) }
+  let response: AppResponse
+  try {
+    const routed = app.route(request)
+    response = 'kind' in routed ? app.failure(undefined) : routed // no operation takes CONNECT, so no body is ever wanted
+  } catch (error) {
+    response = app.failure(error)
+  }
+  socket.end(rawResponse({ ...response, headers: response.headers.concat('Connection', 'close') }))
+  if (log) log(`${request.method} ${printable(request.url)} ${response.status} 0.0ms`)
 }
 
 /** A whole HTTP/1.1 response as text, for sockets that never got as far as a request object. */
 function rawResponse(response: AppResponse): string {
-  const reasons: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
+  const reasons: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
   let head = `HTTP/1.1 ${response.status} ${reasons[response.status] ?? 'Error'}\r\n`
   for (let i = 0; i < response.headers.length; i += 2) head += `${response.headers[i]}: ${response.headers[i + 1]}\r\n`
   return head + '\r\n' + response.body
