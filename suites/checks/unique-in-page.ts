@@ -1,0 +1,22 @@
+import type { Check } from './check.js'
+import { idOf, listedPets, requestLine } from './util.js'
+
+/** A page of listPets holds each pet once. */
+export const uniqueInPage: Check = {
+  id: 'listPets.unique-in-page',
+  title: 'A page of listPets holds each pet once',
+  severity: 'fail',
+  operationId: 'listPets',
+  applies: ({ exchange }) => exchange?.operationId === 'listPets' && exchange.response?.status === 200 && listedPets(exchange) !== undefined,
+  run: ({ exchange }) => {
+    const seen = new Set<string>()
+    const repeated = new Set<string>()
+    for (const id of listedPets(exchange)!.map(idOf)) {
+      if (id === undefined) continue
+      if (seen.has(id)) repeated.add(id)
+      seen.add(id)
+    }
+    if (!repeated.size) return []
+    return [`${requestLine(exchange!)} listed ${repeated.size} pet(s) more than once, e.g. id ${[...repeated][0]}; documented: an array of pets`]
+  },
+}
