@@ -360,7 +360,9 @@ export class Recorder {
     const failing: string[] = []
     for (const state of this.#checks.values()) {
       if (state.error) failing.push(`${state.id}: ${state.error}`)
-      for (const f of state.findings) if (f.severity === 'fail' || (strict && f.severity === 'advice')) failing.push(`${state.id}: ${f.message}`)
+      for (const f of state.findings) {
+        if (f.severity === 'fail' || (strict && f.severity === 'advice')) failing.push([`${state.id}: ${f.message}`, ...reproduction(f)].join('\n'))
+      }
     }
     return failing
   }
@@ -511,11 +513,20 @@ export function conformanceTest(name: string, plan: Plan & { area: Area }, body:
     context.task.meta.conformance = r.toRecord()
     const failures = r.failures()
     if (failures.length) {
-      const shown = failures.slice(0, 8).map((f) => `  - ${f.split('\n')[0]}`)
+      // The thrown message is what JUnit shows: each finding with its request and a curl line to replay it.
+      const shown = failures.slice(0, 8).map((f) => `  - ${f.replace(/\n/g, '\n    ')}`)
       const more = failures.length > shown.length ? [`  ... and ${failures.length - shown.length} more`] : []
       throw new ConformanceFailure([`${failures.length} finding(s):`, ...shown, ...more].join('\n'))
     }
   })
+}
+
+/** The request a finding rests on and the curl line that replays it, for the failure message. */
+function reproduction(finding: Finding): string[] {
+  const exchange = finding.exchange
+  if (!exchange) return []
+  const outcome = exchange.response ? String(exchange.response.status) : (exchange.error ?? 'no answer')
+  return [`${exchange.request.method} ${exchange.request.url} -> ${outcome}`, ...(finding.curl ? [finding.curl] : [])]
 }
 
 /** The test's verdict: the target broke a documented rule (or a check broke). */

@@ -70,7 +70,7 @@ export function reportersFor(run: SuiteRun): unknown[] {
       reporters.push('default')
     }
   }
-  if (config.reporters.includes('junit')) reporters.push(['junit', { outputFile: join(config.outputDir, 'junit.xml') }])
+  if (config.reporters.includes('junit')) reporters.push(['junit', { outputFile: join(config.outputDir, 'junit.xml'), suiteName: 'petstore-conformance' }])
   return reporters
 }
 
