@@ -66,6 +66,8 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true })
 const MAX_RATE_LIMIT_RETRIES = 5
 const MAX_SINGLE_WAIT_MS = 10_000
+/** The shortest wait after a 429, doubled on each further 429 of the same request. */
+const MIN_RATE_LIMIT_WAIT_MS = 250
 
 /** Parses a response body without losing int64 digits. */
 export function parseBody(raw: string): Parsed {
@@ -166,7 +168,9 @@ export class Client {
       }
       const status = exchange.response?.status
       if (status === 429 && attempt <= MAX_RATE_LIMIT_RETRIES) {
-        const wait = Math.min(MAX_SINGLE_WAIT_MS, retryAfterMs(exchange.response?.headers['retry-after'], Date.now()))
+        // Retry-After rounds down to 0 on limiters counting in seconds: back off at least 250 ms, doubling.
+        const backoff = MIN_RATE_LIMIT_WAIT_MS * 2 ** (attempt - 1)
+        const wait = Math.min(MAX_SINGLE_WAIT_MS, Math.max(backoff, retryAfterMs(exchange.response?.headers['retry-after'], Date.now())))
         if (waited + wait <= (this.options.maxRateLimitWaitMs ?? 20_000)) {
           waited += wait
           this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + wait)

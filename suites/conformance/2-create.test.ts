@@ -105,7 +105,8 @@ conformanceTest(
   async (r) => {
     // A valid NewPet (the schema allows more fields) that names an id no pet has; it must stay unused.
     const id = unknownId(r, [], 7_777_777n)
-    await r.createPet({ name: `${r.s.prefix}with-id`, categoryId: 13n, id: BigInt(id) })
+    const sent = { name: `${r.s.prefix}with-id`, categoryId: 13n, id: BigInt(id) }
+    r.check('createPet.assigns-id', { exchange: await r.createPet(sent), sent })
     r.check('createPet.assigns-id', { exchange: await r.getPet(id) })
   },
 )
