@@ -1,25 +1,45 @@
-import { isSafeNumber, parse, stringify } from 'lossless-json'
+import { parse, stringify } from 'lossless-json'
 
 /** A JSON value as parsed without loss: integers beyond 2^53 are `bigint`, other numbers `number`. */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue }
 
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
-const PLAIN_INTEGER = /^-?\d+$/
+const PLAIN_INTEGER = /^-?[0-9]+$/
+const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/
 
 /** True when `value` is an integer that fits in a signed 64-bit integer. */
 export function isInt64(value: bigint): boolean {
   return value >= INT64_MIN && value <= INT64_MAX
 }
 
-function parseNumber(text: string): number | bigint {
-  if (isSafeNumber(text) || !PLAIN_INTEGER.test(text)) return Number(text)
-  return BigInt(text) // an integer with more digits than a double keeps
+/** An integer as `number` when a double holds it exactly, else as `bigint`. */
+function exactInteger(value: bigint): number | bigint {
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value
 }
 
 /**
- * Parses JSON text without losing int64 digits. Throws `SyntaxError` on malformed JSON (duplicate keys
- * included). `__proto__` and `constructor` keys become own properties, never prototypes.
+ * A JSON number literal as its exact value: integers as `number` when safe and `bigint` beyond, whatever
+ * their notation (`9007199254740993.0` and `9.007199254740993e15` are that integer, not the nearest double);
+ * fractions, and integers in decimal notation with more than 19 digits (outside int64 anyway), as `number`; `NaN` for a
+ * fraction that no double tells from an integer (`1.0000000000000001`), so it is never read as one.
+ */
+function parseNumber(text: string): number | bigint {
+  if (PLAIN_INTEGER.test(text)) return text.length <= 15 ? Number(text) : exactInteger(BigInt(text))
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = DECIMAL.exec(text) ?? []
+  const significant = (whole + fraction).replace(/^0+/, '')
+  const digits = significant.replace(/0+$/, '')
+  if (digits === '') return 0
+  const scale = Number(exponent) - fraction.length + (significant.length - digits.length) // value = digits * 10^scale
+  if (scale < 0) return Number.isInteger(Number(text)) ? NaN : Number(text)
+  if (digits.length + scale > 19) return Number(text) // far outside int64: a double says enough
+  return exactInteger(BigInt(sign + digits) * 10n ** BigInt(scale))
+}
+
+/**
+ * Parses JSON text without losing int64 digits, in any notation (`9007199254740993.0` is that integer).
+ * Throws `SyntaxError` on malformed JSON (duplicate keys included). `__proto__` and `constructor` keys
+ * become own properties, never prototypes.
  */
 export function parseJson(text: string): JsonValue {
   return parse(text, null, parseNumber) as JsonValue

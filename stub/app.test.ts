@@ -238,6 +238,31 @@ describe('createPet', () => {
     expectError(await create(app, '{"name":"a","name":"b","categoryId":1}'), 400, 'invalid_json')
   })
 
+  it.each([
+    ['a duplicate key after an escaped quote', '{"name":"a\\":b","name":"c","categoryId":1}'],
+    ['a duplicate key after colons and braces in strings', '{"name":"{:}[:]","categoryId":1,"categoryId":2}'],
+    ['a duplicate key spelled with an escape', '{"name":"a","n\\u0061me":"b","categoryId":1}'],
+    ['a duplicate __proto__ key', '{"__proto__":1,"name":"a","categoryId":1,"__proto__":2}'],
+    ['a trailing second object', '{"name":"a","categoryId":1}{"name":"b"}'],
+  ])('answers 400 invalid_json for a flat object with %s', async (_title, body) => {
+    expectError(await create(makeApp({ seed: false }), body), 400, 'invalid_json')
+  })
+
+  it.each([
+    ['colons, braces and escaped quotes in the name', '{"name":"a\\":{[b]}:","categoryId":7}', '"name":"a\\":{[b]}:","categoryId":7'],
+    ['a scalar __proto__ key, ignored', '{"__proto__":"x","name":"p","categoryId":1,"status":"sold"}', '"name":"p","categoryId":1,"status":"sold"'],
+    ['15-digit numbers', '{"name":"n","categoryId":123456789012345,"x":1.23456789012345}', '"name":"n","categoryId":123456789012345'],
+  ])('creates from a flat object with %s', async (_title, body, expected) => {
+    const answer = await create(makeApp({ seed: false }), body)
+    expect(answer.status).toBe(201)
+    expect(answer.text).toBe(`{"id":1,${expected}}`)
+    expect(Object.prototype).not.toHaveProperty('name')
+  })
+
+  it('refuses a 16-digit fraction that a double rounds to an integer', async () => {
+    expectError(await create(makeApp({ seed: false }), '{"name":"f","categoryId":1234567890.0000001}'), 400, 'wrong_type')
+  })
+
   it('answers 400 missing_body for a body of blanks only', async () => {
     expectError(await create(makeApp(), ' \n\t '), 400, 'missing_body')
   })

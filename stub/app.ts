@@ -74,6 +74,8 @@ const EXPOSED = 'Deprecation, Sunset, Link, WWW-Authenticate'
 const CORS_METHODS = 'GET, POST, OPTIONS'
 const CORS_HEADERS = 'Authorization, Content-Type'
 const CORS_MAX_AGE = '600'
+/** Where the Content-Length value sits in the prepared header lists. */
+const LENGTH_AT = 7
 
 /** A path template of the spec and the operation behind each of its methods. */
 interface Route {
@@ -106,6 +108,13 @@ export class App {
   readonly #routes: Route[]
   readonly #contentType: string
   readonly #deprecated: string[]
+  /** The headers of every JSON answer, Content-Length left blank; getPet's add the deprecation headers. */
+  readonly #head: string[]
+  readonly #getPetHead: string[]
+  /** Routes by exact path, for the paths with no parameter (the usual spelling skips decoding). */
+  readonly #fixedRoutes: Map<string, { route: Route }>
+  /** Routes whose one parameter is their last segment, by the path before it (`/v1/pets/`). */
+  readonly #lastParamRoutes: { prefix: string; route: Route }[]
   readonly #limit: { minimum: number; maximum: number; default: number }
   readonly #statusFilter: string[]
   readonly #queryNames: string[]
@@ -128,6 +137,16 @@ export class App {
     const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets').split(' ').pop()
     this.#deprecated = ['Deprecation', DEPRECATION, 'Link', `<${BASE_PATH}${successor}>; rel="successor-version"`]
     if (getPet.sunset) this.#deprecated.push('Sunset', getPet.sunset.toUTCString())
+    this.#head = ['Content-Type', this.#contentType, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', '']
+    this.#getPetHead = this.#head.concat(this.#deprecated)
+    this.#fixedRoutes = new Map()
+    this.#lastParamRoutes = []
+    for (const route of this.#routes) {
+      const params = route.segments.filter((segment) => segment.startsWith('{')).length
+      const parent = BASE_PATH + '/' + route.segments.slice(0, -1).join('/') + '/'
+      if (params === 0) this.#fixedRoutes.set(BASE_PATH + '/' + route.segments.join('/'), { route })
+      else if (params === 1 && route.segments.at(-1)!.startsWith('{')) this.#lastParamRoutes.push({ prefix: parent, route })
+    }
     const limit = s.parameter('listPets', 'limit')
     this.#limit = { minimum: Number(limit.minimum), maximum: Number(limit.maximum), default: Number(limit.default) }
     this.#statusFilter = s.parameter('listPets', 'status').enum ?? []
@@ -192,10 +211,9 @@ export class App {
   }
 
   #respond(status: number, body: string, operationId?: OperationId, extra?: string[]): AppResponse {
-    const length = String(Buffer.byteLength(body))
-    // One array literal, which writeHead takes as is: cheaper than concatenating arrays.
-    const headers = ['Content-Type', this.#contentType, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', length]
-    if (operationId === 'getPet') for (const item of this.#deprecated) headers.push(item)
+    // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
+    const headers = operationId === 'getPet' ? this.#getPetHead.slice() : this.#head.slice()
+    headers[LENGTH_AT] = String(Buffer.byteLength(body))
     if (extra) for (const item of extra) headers.push(item)
     return { status, headers, body }
   }
@@ -205,6 +223,14 @@ export class App {
   }
 
   #match(path: string): { route: Route; param?: string } | undefined {
+    const fixed = this.#fixedRoutes.get(path)
+    if (fixed) return fixed
+    // `/v1/pets/42`: a plain last segment (no escapes, so no other spelling of a fixed path) is the parameter.
+    for (const { prefix, route } of this.#lastParamRoutes) {
+      if (path.length > prefix.length && path.startsWith(prefix) && !path.includes('/', prefix.length) && !path.includes('%', prefix.length)) {
+        return { route, param: path.slice(prefix.length) }
+      }
+    }
     if (!path.startsWith(BASE_PATH + '/')) return undefined
     const segments = path.slice(BASE_PATH.length + 1).split('/')
     for (const route of this.#routes) {
@@ -364,8 +390,11 @@ export class App {
       return { kind: 'body', operationId: 'createPet', accept }
     }
     if (denied) return denied
-    return { kind: 'body', operationId: 'createPet', accept: (body) => this.#create(body, headers) }
+    return new PendingCreate(headers, this.#createWith)
   }
+
+  /** Made once per app: each pending create holds it, so no closure is made per request. */
+  readonly #createWith = (body: Uint8Array | string, headers: RequestHeaders) => this.#create(body, headers)
 
   #create(body: Uint8Array | string, headers: RequestHeaders): AppResponse | Promise<AppResponse> {
     try {
@@ -398,6 +427,21 @@ export class App {
     if (this.fault === 'id-missing') echo = '{' + json.slice(json.indexOf(',') + 1) // the id is the first field
     if (this.fault === 'status-dropped') echo = petJson({ id: pet.id, name: pet.name, categoryId: pet.categoryId })
     return this.#respond(this.fault === 'create-200' ? 200 : 201, echo, 'createPet')
+  }
+}
+
+/** An authenticated createPet waiting for its body. */
+class PendingCreate implements BodyWanted {
+  readonly kind = 'body'
+  readonly operationId = 'createPet'
+
+  constructor(
+    readonly headers: RequestHeaders,
+    readonly create: (body: Uint8Array | string, headers: RequestHeaders) => AppResponse | Promise<AppResponse>,
+  ) {}
+
+  accept(body: Uint8Array | string): AppResponse | Promise<AppResponse> {
+    return this.create(body, this.headers)
   }
 }
 

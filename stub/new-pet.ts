@@ -2,11 +2,10 @@
  * Reads a createPet body into the NewPet to store. Each kind of trouble has its own Error code, as
  * fixtures/new-pets.json lists them; the spec's compiled NewPet schema has the last word.
  */
-import { parse } from 'lossless-json'
-import { isInt64, type JsonValue, type Spec } from '../spec/index.js'
+import { isInt64, parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ApiError } from './errors.js'
 import type { FaultName } from './faults.js'
-import { describe, exactNumber, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
+import { describe, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
 import { toInt64, type NewPetRecord } from './store.js'
 
 /** One field rule of NewPet, read from the spec. */
@@ -106,14 +105,67 @@ function checkRepresentation(headers: RequestHeaders): void {
 }
 
 /**
- * Parses the body without losing int64 digits in any notation (lossless-json, as `parseJson` of spec/ does);
- * `__proto__` and `constructor` keys stay plain data.
+ * Parses the body without losing int64 digits in any notation (`parseJson` of spec/); `__proto__` and
+ * `constructor` keys stay plain data. A flat object whose numbers a double holds exactly goes through
+ * `JSON.parse`, about three times faster, when it kept every member (it keeps the last of duplicate
+ * keys, which `parseJson` refuses); everything else, and every malformed body, goes to `parseJson`.
  */
 function parseBody(body: Uint8Array | string): JsonValue {
   try {
-    return parse(typeof body === 'string' ? body : utf8.decode(body), null, exactNumber) as JsonValue
+    const text = typeof body === 'string' ? body : utf8.decode(body)
+    const members = plainMembers(text)
+    if (members >= 0) {
+      try {
+        const value = JSON.parse(text) as Record<string, JsonValue>
+        if (Object.keys(value).length === members) return value
+      } catch {
+        // malformed: parseJson below says how
+      }
+    }
+    return parseJson(text)
   } catch (error) {
     const why = error instanceof RangeError ? 'it is nested too deeply' : error instanceof SyntaxError ? error.message : 'it is not UTF-8'
     throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${why}`)
   }
+}
+
+/**
+ * How many members `text` has, if it is an object with no nested object or array and no number that a
+ * double could round (an exponent, or more than 15 digits); else -1. Valid JSON is assumed: JSON.parse
+ * checks that afterwards, and the count (colons outside strings) only holds for valid JSON.
+ */
+function plainMembers(text: string): number {
+  let i = 0
+  while (i < text.length && isJsonSpace(text.charCodeAt(i))) i++
+  if (text.charCodeAt(i) !== 0x7b /* { */) return -1
+  let members = 0
+  let digits = 0 // digits of the number being read, on both sides of its decimal point
+  for (i++; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0x30 && c <= 0x39) {
+      if (++digits > 15) return -1
+    } else if (c === 0x2e /* . */) continue
+    else if (digits > 0 && (c === 0x65 || c === 0x45) /* e E */) return -1
+    else {
+      digits = 0
+      if (c === 0x22 /* " */) i = stringEnd(text, i)
+      else if (c === 0x3a /* : */) members++
+      else if (c === 0x7b || c === 0x5b /* { [ */) return -1
+    }
+  }
+  return members
+}
+
+/** The index of the quote that closes the string opening at `start`. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x5c /* \ */) i++
+    else if (c === 0x22) return i
+  }
+  return text.length
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 }

@@ -73,27 +73,6 @@ export function parsePetId(text: string): Int64 | undefined {
   return isInt64(value) ? toInt64(value) : undefined
 }
 
-const PLAIN_INTEGER = /^-?[0-9]+$/
-const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/
-
-/**
- * A JSON number literal as its exact value: integers as `number` when safe and `bigint` beyond, whatever
- * their notation (`9007199254740993.0` and `9.007199254740993e15` are that integer, not the nearest double);
- * integers with more than 19 digits (outside int64 anyway) and fractions as `number`, and `NaN` for a
- * fraction that no double tells from an integer (`1.0000000000000001`), so it is never read as one.
- */
-export function exactNumber(text: string): number | bigint {
-  if (PLAIN_INTEGER.test(text)) return text.length <= 15 ? Number(text) : toInt64(BigInt(text))
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = DECIMAL.exec(text) ?? []
-  const significant = (whole + fraction).replace(/^0+/, '')
-  const digits = significant.replace(/0+$/, '')
-  if (digits === '') return 0
-  const scale = Number(exponent) - fraction.length + (significant.length - digits.length) // value = digits * 10^scale
-  if (scale < 0) return Number.isInteger(Number(text)) ? NaN : Number(text)
-  if (digits.length + scale > 19) return Number(text) // far outside int64: a double says enough
-  return toInt64(BigInt(sign + digits) * 10n ** BigInt(scale))
-}
-
 /** The first value of a header. */
 export function headerOf(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[name]
