@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CONFORMANT, CORE_FAULTS, FAULT_CASES as ALL_FAULT_CASES } from '../fixtures/targets/catalogue.js'
 import { runConformance, type Verdict } from '../fixtures/targets/run-conformance.js'
-import { startTarget, type Target, type TargetFault, type TargetOptions } from '../fixtures/targets/server.js'
+import { startTarget, type TargetFault, type TargetOptions } from '../fixtures/targets/server.js'
 
 // The default effort, as a user runs it (fewer runs miss faults that only generated names reveal); the
 // seed makes every run replayable.
@@ -103,13 +103,6 @@ const EXPECTED_CHECK: Partial<Record<TargetFault, string>> = {
   'error-text-plain': 'response.content-type',
 }
 
-/**
- * Faults the suite does not catch yet, each shown to be real by a direct request. Their conformance test
- * is expected to fail until the suite catches them; then vitest reports it, and the entry goes.
- */
-const KNOWN_MISSES: Partial<Record<TargetFault, (target: Target) => Promise<void>>> = {
-}
-
 interface Case {
   name: string
   options: TargetOptions
@@ -163,8 +156,7 @@ describe('conformant targets: the command exits 0', () => {
 
 describe('faulty targets: the command exits 1 and names the failed check', () => {
   for (const { fault } of FAULT_CASES) {
-    const test = fault in KNOWN_MISSES ? it.fails : it
-    test(fault, () => {
+    it(fault, () => {
       const verdict = verdictOf(`fault ${fault}`)
       expect(verdict.code, `failed: ${verdict.failed.join(', ')}`).toBe(1)
       expect(verdict.failed.length).toBeGreaterThan(0)
@@ -173,24 +165,3 @@ describe('faulty targets: the command exits 1 and names the failed check', () =>
     })
   }
 })
-
-describe('the faults the suite misses are real faults', () => {
-  for (const [fault, show] of Object.entries(KNOWN_MISSES) as [TargetFault, (t: Target) => Promise<void>][]) {
-    it(fault, async () => {
-      const target = await startTarget(ALL_FAULT_CASES.find((c) => c.fault === fault)!.options)
-      try {
-        await show(target)
-      } finally {
-        await target.close()
-      }
-    })
-  }
-})
-
-/** One request to a target; `key` null sends no Authorization header. */
-async function call(target: Target, method: string, path: string, body?: string, key: string | null = target.key): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (key !== null) headers.authorization = `Bearer ${key}`
-  const response = await fetch(`${target.url}${path}`, { method, headers, body })
-  return { status: response.status, text: await response.text() }
-}
