@@ -14,7 +14,7 @@ import { toHtml } from './html.js'
 import { toJson } from './json.js'
 import { toMarkdown } from './markdown.js'
 
-export { buildRunResult, standing, breaksConformance, NOT_PROVOKABLE } from './build-run-result.js'
+export { buildRunResult, standing, breaksConformance } from './build-run-result.js'
 export type { CaseResult, CaseState, RunFacts, RunOptions, Standing } from './build-run-result.js'
 export { progressLine, runHeader, toConsole, type ConsoleOptions } from './console.js'
 export { matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'

@@ -24,6 +24,11 @@ export interface Operation {
   path: string
   /** Documented statuses, as strings, in the spec's order. */
   statuses: string[]
+  /**
+   * Statuses the spec records for a case the interface does not describe (`x-interface-silent`), e.g. listPets
+   * 400 for an out-of-range limit: a conformant target may never give them.
+   */
+  silentStatuses: string[]
   deprecated: boolean
   /** Removal date (`x-sunset`) of a deprecated operation. */
   sunset?: Date
@@ -98,6 +103,9 @@ export class Spec {
           method: method.toUpperCase() as 'GET' | 'POST',
           path,
           statuses: Object.keys(op.responses ?? {}),
+          silentStatuses: Object.entries<Doc>(op.responses ?? {})
+            .filter(([, response]) => this.resolve(response)['x-interface-silent'] === true)
+            .map(([status]) => status),
           deprecated: op.deprecated === true,
           sunset: op['x-sunset'] ? new Date(op['x-sunset']) : undefined,
           parameters,

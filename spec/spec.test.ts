@@ -80,6 +80,11 @@ describe('validators compiled from the spec', () => {
     expect(stringifyJson(parseJson(text))).toBe(text)
   })
 
+  it('reads an integer written with a fraction or exponent exactly', () => {
+    expect(parseJson('9007199254740993.0')).toBe(9007199254740993n)
+    expect(parseJson('1e2')).toBe(100)
+  })
+
   it('keeps __proto__ keys as own properties', () => {
     const value = parseJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
