@@ -21,15 +21,7 @@ export interface CaseResult {
 }
 
 /** Facts about the run that the command passes to the reporter (never the API key). */
-export interface RunOptions {
-  tool: { name: string; version: string }
-  target: { baseUrl: string; embedded: boolean }
-  runId: string
-  seed: number
-  runs: number
-  recordBudget: number
-  viaPrism: boolean
-  strict: boolean
+export type RunOptions = Pick<RunResult, 'tool' | 'target' | 'runId' | 'seed' | 'runs' | 'recordBudget' | 'viaPrism' | 'strict'> & {
   /** Notices the command wants said up front, e.g. about its own configuration. */
   notices?: string[]
 }
