@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { spec } from '../spec/index.js'
 import type { CheckResult, Finding, TestRecord } from '../suites/model.js'
 import { RUN_ERROR_ID, buildRunResult, mergeChecks, standing, type CaseResult, type RunFacts } from './build-run-result.js'
+import { check } from './test-support/results.js'
 
 const facts = (over: Partial<RunFacts['options']> = {}, rest: Partial<RunFacts> = {}): RunFacts => ({
   options: {
@@ -30,19 +31,6 @@ const finding = (checkId: string, message: string, status?: number): Finding => 
   ...(status === undefined
     ? {}
     : { exchange: { request: { method: 'GET', url: 'http://x/v1/pets', headers: {} }, response: { status, headers: {}, rawBody: '' }, durationMs: 1 } }),
-})
-
-const check = (id: string, over: Partial<CheckResult> = {}): CheckResult => ({
-  id,
-  title: `${id} holds`,
-  operationId: 'listPets',
-  severity: 'fail',
-  source: 'suite',
-  outcome: 'passed',
-  findings: [],
-  exchanges: 1,
-  durationMs: 1,
-  ...over,
 })
 
 const record = (checks: CheckResult[], over: Partial<TestRecord> = {}): TestRecord => ({
