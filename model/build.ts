@@ -1,0 +1,2 @@
+// placeholder: buildRunResult(records, facts) -> RunResult (owned by the reporters work)
+export {}
