@@ -28,6 +28,7 @@ function characterPattern(char: string): string {
 /** Finds secrets by value and replaces them, wherever and however they are written. */
 export class Redactor {
   readonly #pattern: RegExp | undefined
+  readonly #tail: RegExp | undefined
 
   constructor(secrets: readonly (string | undefined)[]) {
     const usable = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))]
@@ -36,11 +37,23 @@ export class Redactor {
     this.#pattern = usable.length
       ? new RegExp(usable.map((secret) => [...secret].map(characterPattern).join('')).join('|'), 'giu')
       : undefined
+    const tails = usable.filter((secret) => [...secret].length > TAIL_MIN).map(prefixPattern)
+    this.#tail = tails.length ? new RegExp(`(?:${tails.join('|')})$`, 'iu') : undefined
   }
 
   /** The text with every secret replaced by `[REDACTED]`. */
   text(text: string): string {
     return this.#pattern ? text.replace(this.#pattern, REDACTED) : text
+  }
+
+  /**
+   * The text, cut before it was redacted, without the first characters of a secret left at its end (the cut
+   * took the rest). Only for cut texts: a whole text is redacted with `text`.
+   */
+  tail(text: string): string {
+    if (!this.#tail) return text
+    const match = this.#tail.exec(text.slice(-TAIL_WINDOW))
+    return match ? `${text.slice(0, text.length - match[0].length)}${REDACTED}` : text
   }
 
   /** A deep copy of plain data (JSON-like) with every string redacted, object keys included. */
@@ -59,6 +72,23 @@ export class Redactor {
     }
     return value
   }
+}
+
+// A secret's beginning left at a cut is redacted from this many characters on; fewer tell nothing.
+const TAIL_MIN = 4
+// Longest text a secret's beginning may take at the end of a cut text, escaped (`&#x00000061;` per character).
+const TAIL_WINDOW = 4096
+
+/** Matches any beginning of `secret` of at least TAIL_MIN characters, in every form `characterPattern` knows. */
+function prefixPattern(secret: string): string {
+  const chars = [...secret].slice(0, -1).map(characterPattern)
+  const nested = chars.slice(TAIL_MIN).reduceRight((inner, char) => `(?:${char}${inner})?`, '')
+  return `${chars.slice(0, TAIL_MIN).join('')}${nested}`
+}
+
+/** The text with the user information (`user:password@`) of every URL in it removed. */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]*@/gi, '$1')
 }
 
 /** A writable whose every write is redacted first (stdout, stderr, a report file's text). */

@@ -4,7 +4,7 @@
  * task meta and is written as the JSON report. `reporters/result.schema.json` describes it.
  */
 import type { OperationId } from '../spec/index.js'
-import type { RecordedExchange } from './exchange.js'
+import type { Credential, RecordedExchange } from './exchange.js'
 
 export type { OperationId }
 
@@ -37,6 +37,15 @@ export interface Finding {
   /** fast-check seed and path that replay it. */
   seed?: number
   path?: string
+  /** What `--replay` needs to send the request again and judge it the same way. */
+  replay?: Replayable
+}
+
+/** A finding's request as `--replay` sends it again: the credential it carried, and the facts it was judged on. */
+export interface Replayable {
+  credential: Credential
+  /** The facts the check was given, as lossless JSON text (int64 digits kept); absent when there were none. */
+  facts?: string
 }
 
 /** What the target chose where the interface is silent, e.g. `limit=0 -> 400 Error`. */
@@ -62,6 +71,8 @@ export interface CheckResult {
   /** Why a check was skipped, unjudged or broke. */
   reason?: string
   findings: Finding[]
+  /** Distinct findings beyond those kept: evidence is bounded (`LIMITS.findingsPerCheck`). */
+  findingsLeftOut?: number
   /** Exchanges (or run-level facts) the check judged. */
   exchanges: number
 }
@@ -121,8 +132,12 @@ export interface RunResult {
   viaPrism: boolean
   strict: boolean
   verdict: Verdict
-  /** When the verdict is `incomplete`: one line saying why, e.g. `incomplete: 3 checks not judged`. */
+  /** When the verdict is `incomplete`: one line saying why, e.g. `incomplete: 3 checks not judged (a, b, c)`. */
   incomplete?: string
+  /** Why the run ended early, e.g. `--max-time 30 s reached`; what was found before still stands. */
+  stopped?: string
+  /** Errors of the kit outside any scenario (a file that did not load, an unhandled error). */
+  runErrors: string[]
   totals: { checks: number; passed: number; failed: number; warned: number; skipped: number; unjudged: number; errors: number }
   checks: CheckResult[]
   observations: Observation[]
