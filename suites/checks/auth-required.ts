@@ -1,6 +1,6 @@
+import type { Credential } from '../../model/index.js'
 import type { OperationId } from '../../spec/index.js'
-import type { Credential } from '../curl.js'
-import type { Check } from './check.js'
+import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
 const WHAT: Record<Credential, string> = {
@@ -12,6 +12,7 @@ const WHAT: Record<Credential, string> = {
   extended: 'the key with a character appended',
   truncated: 'the key without its last character',
   'lowercase-scheme': 'the key under the scheme written "bearer"',
+  'uppercase-scheme': 'the key under the scheme written "BEARER"',
   'case-changed': 'the key with the case of its letters swapped',
 }
 
@@ -20,22 +21,16 @@ export function describeCredential(credential: Credential): string {
   return WHAT[credential]
 }
 
-// Not a valid credential: the interface asks for `Bearer <API_KEY>` and 401 otherwise.
-const invalid = (credential: Credential) => credential !== 'key' && credential !== 'lowercase-scheme'
-
-function authRequired(operationId: OperationId): Check {
-  return {
-    id: `${operationId}.auth.required`,
+/** The interface asks for `Bearer <API_KEY>` on every operation, and 401 otherwise. */
+function authRequired<const Op extends OperationId>(operationId: Op) {
+  return exchangeCheck({
+    id: `${operationId}.auth.required` as const,
     title: `${operationId} answers 401 without a valid Bearer key`,
     severity: 'fail',
-    operationId,
-    applies: ({ exchange }) => exchange?.operationId === operationId && exchange.response !== undefined && invalid(exchange.credential),
-    run: ({ exchange }) => {
-      const status = exchange!.response!.status
-      if (status === 401) return []
-      return [`${requestLine(exchange!)} with ${describeCredential(exchange!.credential)} answered ${status}; documented: 401 Error`]
-    },
-  }
+    on: { operation: operationId, credential: 'invalid' },
+    run: ({ exchange, response }) =>
+      response.status === 401 ? [] : [`${requestLine(exchange)} with ${describeCredential(exchange.credential)} answered ${response.status}; documented: 401 Error`],
+  })
 }
 
 /** listPets refuses a missing or invalid key. */

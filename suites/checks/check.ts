@@ -1,46 +1,144 @@
-/** The shape of a check: one small pure function from what the suite saw to messages. */
+/**
+ * The shape of a check: one small pure function from what the suite saw to messages, and a declaration of
+ * what it judges (scope, operation, statuses, the facts it needs), which the engine reads to call it
+ * wherever it applies. `[]` means the property holds; for `observed` checks each message is what the target chose.
+ */
+import type { Credential, Exchange, RecordedResponse, Severity, StatusCoverage } from '../../model/index.js'
 import type { JsonValue, OperationId, Spec } from '../../spec/index.js'
-import type { Exchange } from '../client.js'
-import type { Severity, StatusCoverage } from '../model.js'
 
-/** What a check judges: an exchange, and what the suite knows that the exchange alone does not say. */
-export interface CheckInput {
-  exchange?: Exchange
-  /** The request is outside the documented input (e.g. `limit=0`): the status is the target's choice. */
-  undocumentedInput?: boolean
-  /** createPet: the NewPet sent, as the suite built it. */
+/** What is known about an exchange beyond the exchange itself: stated by a scenario, or derived by the engine. */
+export interface Facts {
+  // Stated by scenarios.
+  /** createPet: the body sent is a valid NewPet (this one, as the suite built it). */
   sent?: JsonValue
-  /** The pet as createPet returned it: what getPet must show. */
-  expected?: JsonValue
-  /** listPets: the `limit` asked, when one was. */
+  /** createPet: the body sent is invalid, for this reason: the answer must be 400. */
+  invalid?: string
+  /** getPet: the id identifies no pet. */
+  unknown?: true
+  /** createPet: whether a pet was found stored afterwards (`null`: looked, none was). */
+  storedAfter?: JsonValue | null
+  /** createPet: the body is a valid NewPet plus these fields the schema does not describe (accepting them is the target's choice). */
+  undescribed?: readonly string[]
+  /** createPet or getPet: the id the client wrote into an earlier create's body, which the service must not use. */
+  clientId?: string
+  // Derived by the engine from the request and from what the run has seen.
+  /** listPets: the documented `limit` sent. */
   limit?: number
-  /** listPets: pets the target held before the request, at least. */
-  atLeast?: number
-  /** listPets: the `status` filter asked, when one was. */
+  /** listPets: the documented `status` filter sent. */
   status?: string
-  /** listPets: pets this run created, as createPet returned them. */
-  created?: JsonValue[]
-  /** createPet: ids (as decimal text) already given to other pets. */
+  /** listPets: the query parameters outside their documented range (`limit`, `status`), by name. */
+  outOfRange?: readonly string[]
+  /** listPets: pets known to exist (matching the filter) when the request was sent: the page holds min(limit, this). */
+  atLeast?: number
+  /** listPets: pets this run created, complete before the request was sent, as createPet returned them. */
+  created?: readonly JsonValue[]
+  /** createPet: ids (decimal text) already given to other pets of this run. */
   takenIds?: ReadonlySet<string>
-  /** A stored pet that should not exist, found after a request that must store nothing. */
-  found?: JsonValue
-  /** Ids of pets the target created, in creation order. */
-  ids?: JsonValue[]
-  /** Which documented statuses the run provoked. */
-  coverage?: StatusCoverage[]
+  /** getPet: the pet as createPet returned it, when this run created the id asked for. */
+  expected?: JsonValue
+  /** getPet: the pet as first listed, when the target held it before the run created anything. */
+  existing?: JsonValue
 }
 
-/** One entry of the catalogue. */
-export interface Check {
-  /** Stable id naming the property that must hold, e.g. `listPets.limit.max`. */
-  id: string
+/** The name of one fact. */
+export type Fact = keyof Facts
+
+/** Facts with the needed ones present. */
+export type With<N extends Fact> = Facts & { [K in N]-?: Exclude<Facts[K], undefined> }
+
+/** What an exchange check judges: an answered exchange and the facts known about it. */
+export interface ExchangeInput<N extends Fact = never> {
+  exchange: Exchange
+  response: RecordedResponse
+  /** The operation the request called; set for every check but those declared on `any`. */
+  operationId: OperationId
+  facts: With<N>
+}
+
+/** Which exchanges a check applies to. */
+export interface Applies<N extends Fact> {
+  /**
+   * The operation, `all` for every documented operation, or `any` for every exchange, the requests that call no
+   * documented operation too (other methods, path variants); for those, `operationId` is not set.
+   */
+  operation: OperationId | 'all' | 'any'
+  /** Response statuses it judges; omitted: every answered exchange. */
+  statuses?: readonly number[]
+  /** Facts it needs: it applies only where all are known. */
+  needs?: readonly N[]
+  /** `valid`: only requests with the real key; `invalid`: only requests without a valid credential. */
+  credential?: 'valid' | 'invalid'
+  /** A finer condition, read after the others hold. */
+  when?: (input: ExchangeInput<N>, spec: Spec) => boolean
+}
+
+/** A check judged on every exchange it applies to. */
+export interface ExchangeCheck<Id extends string = string, N extends Fact = Fact> {
+  id: Id
   title: string
   severity: Severity
-  operationId: OperationId | 'all'
-  /** For observed checks judged on many exchanges: what their observations are about, instead of each request line. */
+  scope: 'exchange'
+  on: Applies<N>
+  /** For observed checks: what an observation is about; the request line by default. */
+  subject?: (input: ExchangeInput<N>) => string
+  run: (input: ExchangeInput<N>, spec: Spec) => string[]
+}
+
+/** A check judged on every exchange, answered or not (the transport's own verdict). */
+export interface TransportCheck<Id extends string = string> {
+  id: Id
+  title: string
+  severity: Severity
+  scope: 'transport'
+  on: { operation: 'any' }
+  run: (exchange: Exchange) => string[]
+}
+
+/** What the run as a whole shows, computed once by the engine at its end. */
+export interface RunInput {
+  /** Which documented statuses the run provoked. */
+  coverage: readonly StatusCoverage[]
+  /** Ids (decimal text) of the pets the run created one at a time, in creation order. */
+  idsInOrder: readonly string[]
+}
+
+/** A check judged once, on the run as a whole. */
+export interface RunCheck<Id extends string = string> {
+  id: Id
+  title: string
+  severity: Severity
+  scope: 'run'
+  on: { operation: OperationId | 'all' }
+  /** What its observation is about, for observed checks. */
   subject?: string
-  /** False when the check says nothing about this input (outcome `skipped` if it never applies). */
-  applies?: (input: CheckInput, spec: Spec) => boolean
-  /** One message per violation (for `observed`: what the target chose); `[]` means the property holds. */
-  run: (input: CheckInput, spec: Spec) => string[]
+  /** False when the run gives it nothing to judge. */
+  applies: (input: RunInput) => boolean
+  run: (input: RunInput, spec: Spec) => string[]
+}
+
+/** One entry of the catalogue (over every fact: a check that needs fewer is handed all, so each one fits). */
+export type Check = ExchangeCheck | TransportCheck | RunCheck
+
+/** Declares an exchange check, keeping its id's literal type and typing `facts` by what it needs. */
+export function exchangeCheck<const Id extends string, const N extends Fact = never>(
+  check: Omit<ExchangeCheck<Id, N>, 'scope'>,
+): ExchangeCheck<Id, N> {
+  return { scope: 'exchange', ...check }
+}
+
+/** Declares a transport check. */
+export function transportCheck<const Id extends string>(check: Omit<TransportCheck<Id>, 'scope' | 'on'>): TransportCheck<Id> {
+  return { scope: 'transport', on: { operation: 'any' }, ...check }
+}
+
+/** Declares a run-level check. */
+export function runCheck<const Id extends string>(check: Omit<RunCheck<Id>, 'scope'>): RunCheck<Id> {
+  return { scope: 'run', ...check }
+}
+
+/** Whether a credential is one the interface accepts (`bearer` in lower case is the target's choice, not invalid). */
+export function credentialKind(credential: Credential): 'valid' | 'invalid' | 'scheme-case' {
+  if (credential === 'key') return 'valid'
+  if (credential === 'lowercase-scheme' || credential === 'uppercase-scheme') return 'scheme-case'
+  return 'invalid'
 }

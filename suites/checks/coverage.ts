@@ -1,14 +1,12 @@
-import type { Check } from './check.js'
+import { runCheck } from './check.js'
 
 /** Every documented status the suite can provoke from a conformant target was seen. */
-export const documentedStatusesSeen: Check = {
+export const documentedStatusesSeen = runCheck({
   id: 'coverage.documented-statuses',
   title: 'Every documented status the suite can provoke was seen',
   severity: 'fail',
-  operationId: 'all',
-  applies: ({ coverage }) => coverage !== undefined,
+  on: { operation: 'all' },
+  applies: ({ coverage }) => coverage.length > 0,
   run: ({ coverage }) =>
-    coverage!
-      .filter((c) => c.provokable && !c.seen)
-      .map((c) => `${c.operationId} never answered ${c.status}, though the suite sent requests that call for it`),
-}
+    coverage.filter((c) => c.provokable && !c.seen).map((c) => `${c.operationId} never answered ${c.status}, though the suite sent requests that call for it`),
+})

@@ -1,17 +1,16 @@
-import type { Check } from './check.js'
-import { requestLine } from './util.js'
+import { spec } from '../../spec/index.js'
+import { exchangeCheck } from './check.js'
+import { deprecatedOperation, requestLine } from './util.js'
 
-/** Only the deprecated operation says it is deprecated: listPets and createPet carry no Deprecation or Sunset. */
-export const deprecationScoped: Check = {
+/** Only the deprecated operation says it is deprecated: the others carry no Deprecation or Sunset. */
+export const deprecationScoped = exchangeCheck({
   id: 'headers.deprecation-scoped',
-  title: 'Deprecation and Sunset appear only on the deprecated getPet',
+  title: `Deprecation and Sunset appear only on the deprecated ${deprecatedOperation(spec())}`,
   severity: 'advice',
-  operationId: 'all',
-  applies: ({ exchange }, spec) => exchange?.response !== undefined && !spec.operation(exchange.operationId).deprecated,
-  run: ({ exchange }) => {
-    const headers = exchange!.response!.headers
-    const found = ['deprecation', 'sunset'].filter((name) => headers[name] !== undefined)
+  on: { operation: 'all', when: ({ operationId }, spec) => !spec.operation(operationId).deprecated },
+  run: ({ exchange, response, operationId }) => {
+    const found = ['deprecation', 'sunset'].filter((name) => response.headers[name] !== undefined)
     if (!found.length) return []
-    return [`${requestLine(exchange!)} (${exchange!.operationId}, not deprecated) answered with ${found.map((n) => `${n} "${headers[n]}"`).join(' and ')}`]
+    return [`${requestLine(exchange)} (${operationId}, not deprecated) answered with ${found.map((n) => `${n} "${response.headers[n]}"`).join(' and ')}`]
   },
-}
+})

@@ -1,19 +1,17 @@
-import type { Check } from './check.js'
+import { exchangeCheck } from './check.js'
 import { bodyOf, integerText, isObject, requestLine } from './util.js'
 
+/** The `status` an Error-like body says, as decimal text, when it says one. */
+const saidStatus = (body: ReturnType<typeof bodyOf>) => (isObject(body) ? integerText(body.status) : undefined)
+
 /** An Error body's `status` repeats the HTTP status. */
-export const errorStatusEchoed: Check = {
+export const errorStatusEchoed = exchangeCheck({
   id: 'error.status-echoed',
   title: 'Error.status repeats the HTTP status',
   severity: 'fail',
-  operationId: 'all',
-  applies: ({ exchange }) => {
-    const body = bodyOf(exchange)
-    return (exchange?.response?.status ?? 0) >= 400 && isObject(body) && integerText(body.status) !== undefined
+  on: { operation: 'all', when: ({ exchange, response }) => response.status >= 400 && saidStatus(bodyOf(exchange)) !== undefined },
+  run: ({ exchange, response }) => {
+    const said = saidStatus(bodyOf(exchange))
+    return said === String(response.status) ? [] : [`${requestLine(exchange)} answered ${response.status} with Error.status ${said}; documented: the HTTP status`]
   },
-  run: ({ exchange }) => {
-    const said = integerText((bodyOf(exchange) as { status: number }).status)
-    const status = exchange!.response!.status
-    return said === String(status) ? [] : [`${requestLine(exchange!)} answered ${status} with Error.status ${said}; documented: the HTTP status`]
-  },
-}
+})

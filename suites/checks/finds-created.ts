@@ -1,32 +1,37 @@
-import type { Check } from './check.js'
-import { fieldsToMatch, idOf, isObject, listedPets, pageSize, petDifferences, requestLine } from './util.js'
+import { exchangeCheck } from './check.js'
+import { fieldsToMatch, idOf, isObject, listedPets, pageSize, petDifferences, requestLine, withinDocumentedInput } from './util.js'
 
 /**
  * listPets shows the pets this run created as they were created, and, when the page is not full (so it
  * holds every matching pet), lists each of them. Ordering is not described, so a full page proves nothing.
  */
-export const findsCreated: Check = {
+export const findsCreated = exchangeCheck({
   id: 'listPets.finds-created',
   title: 'listPets lists created pets as created, whenever the page has room for them',
   severity: 'fail',
-  operationId: 'listPets',
-  applies: ({ exchange, created }) => created !== undefined && exchange?.response?.status === 200 && listedPets(exchange) !== undefined,
-  run: ({ exchange, created, limit, status }, spec) => {
+  on: {
+    operation: 'listPets',
+    statuses: [200],
+    needs: ['created'],
+    when: ({ exchange, facts }) => withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
+  },
+  run: ({ exchange, facts: { created, limit, status } }, spec) => {
     const listed = listedPets(exchange)!
     const byId = new Map(listed.map((pet) => [idOf(pet), pet]))
     const messages: string[] = []
-    for (const pet of created!) {
+    for (const pet of created) {
       const shown = byId.get(idOf(pet))
-      if (shown !== undefined) {
-        const differences = petDifferences(shown, pet, fieldsToMatch(pet, ['name', 'categoryId', 'status']))
-        if (differences.length) messages.push(`${requestLine(exchange!)} lists pet ${idOf(pet)} differently from how it was created: ${differences.join('; ')}`)
-      }
+      if (shown === undefined) continue
+      const differences = petDifferences(shown, pet, fieldsToMatch(pet, ['name', 'categoryId', 'status']))
+      if (differences.length) messages.push(`${requestLine(exchange)} lists pet ${idOf(pet)} differently from how it was created: ${differences.join('; ')}`)
     }
     const room = listed.length < pageSize(spec, limit)
-    const missing = created!.filter((pet) => (status === undefined || (isObject(pet) && pet.status === status)) && !byId.has(idOf(pet)))
+    const missing = created.filter((pet) => (status === undefined || (isObject(pet) && pet.status === status)) && !byId.has(idOf(pet)))
     if (room && missing.length) {
-      messages.push(`${requestLine(exchange!)} returned ${listed.length} pets (page not full) without ${missing.length} pet(s) this run created, e.g. id ${idOf(missing[0])}; documented: every matching pet fits the page`)
+      messages.push(
+        `${requestLine(exchange)} returned ${listed.length} pets (page not full) without ${missing.length} pet(s) this run created, e.g. id ${idOf(missing[0])}; documented: every matching pet fits the page`,
+      )
     }
     return messages
   },
-}
+})

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { spec } from '../../spec/index.js'
-import { errorBody, exchangeOf } from '../test-support/exchanges.js'
-import type { Check, CheckInput } from './check.js'
 import { deprecationHeader } from './deprecation-header.js'
 import { deprecationScoped } from './deprecation-scoped.js'
 import { parseChallenges, parseImfFixdate, parseSfDate } from './http-grammar.js'
 import { successorLink } from './successor-link.js'
 import { sunsetHeader } from './sunset-header.js'
+import { errorBody, exchangeOf, judge } from './test-support.js'
+import { deprecatedOperation } from './util.js'
 import { wwwAuthenticate } from './www-authenticate.js'
 
-const s = spec()
-const judge = (check: Check, input: CheckInput) => (check.applies && !check.applies(input, s) ? 'n/a' : check.run(input, s))
-const getPet = (headers: Record<string, string>) => exchangeOf({ operationId: 'getPet', body: { id: 1, name: 'a', categoryId: 1 }, headers })
+const DEPRECATED = deprecatedOperation(spec())
+const deprecated = (headers: Record<string, string>, status = 200) =>
+  exchangeOf({ operationId: DEPRECATED, status, body: status === 200 ? { id: 1, name: 'a', categoryId: 1 } : errorBody(status), headers })
 const GOOD = { deprecation: '@1764892800', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' }
 
 describe('header grammars', () => {
@@ -37,35 +37,88 @@ describe('header grammars', () => {
   })
 })
 
-describe('getPet deprecation advice', () => {
-  it('passes the documented headers', () => {
-    for (const check of [deprecationHeader, sunsetHeader, successorLink]) expect(judge(check, { exchange: getPet(GOOD) })).toEqual([])
+describe('the deprecated operation', () => {
+  it('is the one the spec marks, and the ids of its checks name it', () => {
+    expect(spec().operation(DEPRECATED).deprecated).toBe(true)
+    for (const check of [deprecationHeader, sunsetHeader, successorLink]) {
+      expect(check.id.startsWith(`${DEPRECATED}.`)).toBe(true)
+      expect(check.on.operation).toBe(DEPRECATED)
+      expect(check.title.startsWith(DEPRECATED)).toBe(true)
+    }
   })
-  it('flags a boolean Deprecation, two field lines, and a missing one', () => {
-    expect(judge(deprecationHeader, { exchange: getPet({ ...GOOD, deprecation: 'true' }) })).toHaveLength(1)
-    expect(judge(deprecationHeader, { exchange: getPet({ ...GOOD, deprecation: '@1, @2' }) })[0]).toContain('more than one')
-    expect(judge(deprecationHeader, { exchange: getPet({}) })).toHaveLength(1)
+  it('passes the documented headers, on a found and on an unknown pet', () => {
+    for (const check of [deprecationHeader, sunsetHeader, successorLink]) {
+      expect(judge(check, deprecated(GOOD))).toEqual([])
+      expect(judge(check, deprecated(GOOD, 404))).toEqual([])
+    }
   })
-  it("flags a Sunset that is not an IMF-fixdate, not the spec's date, or before the deprecation", () => {
-    expect(judge(sunsetHeader, { exchange: getPet({ ...GOOD, sunset: '2030-12-05' }) })).toHaveLength(1)
-    expect(judge(sunsetHeader, { exchange: getPet({ ...GOOD, sunset: 'Wed, 04 Dec 2030 00:00:00 GMT' }) })).toHaveLength(1)
-    const early = judge(sunsetHeader, { exchange: getPet({ deprecation: '@1924992001', sunset: GOOD.sunset }) }) as string[]
-    expect(early.some((m) => m.includes('before its Deprecation date'))).toBe(true)
-  })
-  it('does not judge a 401, and flags Deprecation on operations that are not deprecated', () => {
-    expect(judge(deprecationHeader, { exchange: exchangeOf({ operationId: 'getPet', status: 401, body: errorBody(401) }) })).toBe('n/a')
-    expect(judge(deprecationScoped, { exchange: exchangeOf({ body: [], headers: { deprecation: '@1' } }) })).toHaveLength(1)
-    expect(judge(deprecationScoped, { exchange: exchangeOf({ body: [] }) })).toEqual([])
+  it('does not judge a 401 (no header is documented there) nor another operation', () => {
+    for (const check of [deprecationHeader, sunsetHeader, successorLink]) {
+      expect(judge(check, deprecated({}, 401))).toBe('n/a')
+      expect(judge(check, exchangeOf({ operationId: 'createPet', status: 201, body: { id: 1, name: 'a', categoryId: 1 } }))).toBe('n/a')
+    }
   })
 })
 
-describe('auth.www-authenticate', () => {
+describe(deprecationHeader.id, () => {
+  it('flags a boolean Deprecation, two field lines, and a missing one', () => {
+    expect(judge(deprecationHeader, deprecated({ ...GOOD, deprecation: 'true' }))).toEqual([
+      'GET /pets/1 answered 200 with Deprecation "true", not a structured-field date such as @1764892800 (RFC 9745 §2)',
+    ])
+    expect((judge(deprecationHeader, deprecated({ ...GOOD, deprecation: '@1, @2' })) as string[])[0]).toContain('more than one')
+    expect(judge(deprecationHeader, deprecated({}))).toEqual([
+      'GET /pets/1 answered 200 without a Deprecation header; the operation is deprecated (RFC 9745: Deprecation: @<unix-seconds>)',
+    ])
+  })
+})
+
+describe(sunsetHeader.id, () => {
+  it("flags a Sunset that is missing, not an IMF-fixdate, not the spec's date, or before the deprecation", () => {
+    expect(judge(sunsetHeader, deprecated({}))).toEqual([
+      'GET /pets/1 answered 200 without a Sunset header; the operation is removed on Thu, 05 Dec 2030 00:00:00 GMT (RFC 8594)',
+    ])
+    expect(judge(sunsetHeader, deprecated({ ...GOOD, sunset: '2030-12-05' }))).toHaveLength(1)
+    expect(judge(sunsetHeader, deprecated({ ...GOOD, sunset: 'Wed, 04 Dec 2030 00:00:00 GMT' }))).toHaveLength(1)
+    const early = judge(sunsetHeader, deprecated({ deprecation: '@1924992001', sunset: GOOD.sunset })) as string[]
+    expect(early.some((m) => m.includes('before its Deprecation date'))).toBe(true)
+  })
+})
+
+describe(successorLink.id, () => {
+  it('wants a successor-version link, naming the replacement the spec gives', () => {
+    expect(judge(successorLink, deprecated({ ...GOOD, link: '</v1/pets>; rel="next"' }))).toEqual([
+      'GET /pets/1 answered 200 with Link "</v1/pets>; rel="next""; documented: a link with rel="successor-version" to GET /pets',
+    ])
+    expect(judge(successorLink, deprecated({}, 404))).toHaveLength(1)
+  })
+})
+
+describe(deprecationScoped.id, () => {
+  it('flags Deprecation or Sunset on operations that are not deprecated', () => {
+    expect(judge(deprecationScoped, exchangeOf({ body: [], headers: { deprecation: '@1' } }))).toEqual([
+      'GET /pets (listPets, not deprecated) answered with deprecation "@1"',
+    ])
+    expect(judge(deprecationScoped, exchangeOf({ body: [] }))).toEqual([])
+  })
+  it('does not judge the deprecated operation', () => {
+    expect(judge(deprecationScoped, deprecated(GOOD))).toBe('n/a')
+    expect(deprecationScoped.title).toBe(`Deprecation and Sunset appear only on the deprecated ${DEPRECATED}`)
+  })
+})
+
+describe(wwwAuthenticate.id, () => {
   const unauthorized = (headers: Record<string, string>) => exchangeOf({ status: 401, body: errorBody(401), headers })
   it('wants a Bearer challenge with an auth-param on every 401', () => {
-    expect(judge(wwwAuthenticate, { exchange: unauthorized({ 'www-authenticate': 'Bearer realm="petstore"' }) })).toEqual([])
-    expect(judge(wwwAuthenticate, { exchange: unauthorized({ 'www-authenticate': 'Basic realm="x", Bearer scope="pets"' }) })).toEqual([])
-    expect(judge(wwwAuthenticate, { exchange: unauthorized({}) })).toHaveLength(1)
-    expect(judge(wwwAuthenticate, { exchange: unauthorized({ 'www-authenticate': 'Bearer' }) })[0]).toContain('no auth-param')
-    expect(judge(wwwAuthenticate, { exchange: unauthorized({ 'www-authenticate': 'Basic realm="x"' }) })[0]).toContain('no Bearer challenge')
+    expect(judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Bearer realm="petstore"' }))).toEqual([])
+    expect(judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Basic realm="x", Bearer scope="pets"' }))).toEqual([])
+    expect(judge(wwwAuthenticate, unauthorized({}))).toEqual([
+      'GET /pets answered 401 without WWW-Authenticate; RFC 6750 §3 asks for a Bearer challenge, e.g. Bearer realm="petstore"',
+    ])
+    expect((judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Bearer' })) as string[])[0]).toContain('no auth-param')
+    expect((judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Basic realm="x"' })) as string[])[0]).toContain('no Bearer challenge')
+  })
+  it('judges 401s of requests that call no documented operation too, and nothing but 401s', () => {
+    expect(judge(wwwAuthenticate, exchangeOf({ operationId: null, method: 'PUT', path: '/pets', status: 401 }))).toHaveLength(1)
+    expect(judge(wwwAuthenticate, exchangeOf({ status: 403, body: errorBody(403) }))).toBe('n/a')
   })
 })

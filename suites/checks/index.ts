@@ -1,11 +1,11 @@
 /**
- * The catalogue: every check the suite runs, in one table. Tests, reports and `--check` selection read it.
- * Adding a check means one file and one line here.
+ * The catalogue: every check the suite runs, in one table. The engine runs each where its `on` says it applies;
+ * tests, reports and `--check` selection read it. Adding a check means one file, one line here and its unit test.
  */
 import { acceptsValid } from './accepts-valid.js'
-import { authSchemeCase } from './auth-scheme-case.js'
-import { createPetAuthRequired, getPetAuthRequired, listPetsAuthRequired } from './auth-required.js'
 import { assignsId } from './assigns-id.js'
+import { createPetAuthRequired, getPetAuthRequired, listPetsAuthRequired } from './auth-required.js'
+import { authSchemeCase } from './auth-scheme-case.js'
 import { authStoresNothing } from './auth-stores-nothing.js'
 import type { Check } from './check.js'
 import { contentTypeJson } from './content-type.js'
@@ -14,90 +14,113 @@ import { deprecationHeader } from './deprecation-header.js'
 import { deprecationScoped } from './deprecation-scoped.js'
 import { echoesNewPet } from './echo.js'
 import { errorStatusEchoed } from './error-status-echoed.js'
+import { extraFields } from './extra-fields.js'
 import { findsCreated } from './finds-created.js'
+import { idScheme } from './id-scheme.js'
 import { idsUnique } from './ids-unique.js'
 import { invalidStoresNothing } from './invalid-stores-nothing.js'
 import { keepsExisting } from './keeps-existing.js'
 import { limitDefault } from './limit-default.js'
 import { limitFills } from './limit-fills.js'
 import { limitMax } from './limit-max.js'
+import { limitOutOfRange } from './limit-out-of-range.js'
+import { longName } from './long-name.js'
 import { noServerError } from './no-server-error.js'
 import { noStackTrace } from './no-stack-trace.js'
-import * as observed from './observed-checks.js'
+import { ordering } from './ordering.js'
 import { rejectsInvalid } from './rejects-invalid.js'
 import { responseSchema } from './response-schema.js'
 import { returnsCreated } from './returns-created.js'
+import { statusDefault } from './status-default.js'
 import { statusDocumented } from './status-documented.js'
 import { statusFilter } from './status-filter.js'
+import { statusOutOfRange } from './status-out-of-range.js'
 import { successorLink } from './successor-link.js'
 import { sunsetHeader } from './sunset-header.js'
 import { transportOk } from './transport-ok.js'
 import { uniqueInPage } from './unique-in-page.js'
 import { unknown404 } from './unknown-404.js'
+import { unknownField } from './unknown-field.js'
 import { validQueryAccepted } from './valid-query-accepted.js'
 import { wwwAuthenticate } from './www-authenticate.js'
 
-export type { Check, CheckInput } from './check.js'
+export type { Check, ExchangeCheck, ExchangeInput, Fact, Facts, RunCheck, RunInput, TransportCheck } from './check.js'
+export { appliesTo, exchangeInput, judgeExchange, subjectOf, type PerExchangeCheck } from './applies.js'
+export { credentialKind } from './check.js'
+export { bodyOf, idOf, isObject, listedPets, queryOutsideRange, requestLine, show } from './util.js'
 
-/** Checks judged on every exchange the suite receives. */
-export const CROSS_CUTTING = [
-  transportOk, // a complete HTTP response, no timeout or reset
-  noServerError, // never a 5xx
+/** Every check, in the order reports list them: cross-cutting first, then by operation, the run-level last. */
+export const CHECKS = [
+  transportOk, // any request: a complete HTTP response, no timeout or reset
+  noServerError, // any request: never a 5xx
   statusDocumented, // the status is listed for the operation
   contentTypeJson, // application/json
   responseSchema, // the body validates against the documented schema
   errorStatusEchoed, // Error.status repeats the HTTP status
-  noStackTrace, // advice: no stack trace in error bodies
-  wwwAuthenticate, // advice: 401 carries a Bearer challenge
-  deprecationScoped, // advice: Deprecation/Sunset only on getPet
-  deprecationHeader, // advice: getPet says Deprecation
-  sunsetHeader, // advice: getPet says Sunset at x-sunset
-  successorLink, // advice: getPet links to GET /pets
-  observed.extraFields, // observed: fields beyond the documented ones
+  noStackTrace, // advice, any request: no stack trace in error bodies
+  wwwAuthenticate, // advice, any request: 401 carries a Bearer challenge
+  deprecationScoped, // advice: Deprecation/Sunset only on the deprecated operation
+  deprecationHeader, // advice: the deprecated operation says Deprecation
+  sunsetHeader, // advice: ... and Sunset at x-sunset
+  successorLink, // advice: ... and links to its successor
+  extraFields, // observed: fields beyond the documented ones
   validQueryAccepted, // listPets: a documented query gets 200
   uniqueInPage, // listPets: each pet once per page
-] as const satisfies readonly Check[]
-
-/** Every check, cross-cutting first. */
-export const CHECKS = [
-  ...CROSS_CUTTING,
   listPetsAuthRequired, // 401 without a valid key
   createPetAuthRequired,
   getPetAuthRequired,
   authStoresNothing, // an unauthenticated create stores nothing
-  authSchemeCase, // observed: "bearer" in lower case
+  authSchemeCase, // observed: the scheme in another letter case
   acceptsValid, // valid NewPet -> 201
   echoesNewPet, // the Pet echoes what was sent
   rejectsInvalid, // invalid body -> 400
   invalidStoresNothing, // ... and nothing stored
   idsUnique, // distinct ids, also concurrently
   assignsId, // an id in the body is not used
-  observed.statusDefault, // observed: status when omitted
-  observed.idScheme, // observed: how ids are assigned
-  observed.longName, // observed: a long name
-  observed.unknownField, // observed: an undescribed field
+  statusDefault, // observed: status when omitted
+  idScheme, // observed, run: how ids are assigned
+  longName, // observed: a long name
+  unknownField, // observed: an undescribed field
   returnsCreated, // getPet returns the created pet
-  keepsExisting, // pets listed at the start are still there at the end
+  keepsExisting, // pets held before the run are still there
   unknown404, // getPet of an unknown id -> 404
   limitMax, // at most `limit` pets
   limitFills, // min(limit, held) pets
-  limitDefault, // 20 without limit
+  limitDefault, // the default page without limit
   statusFilter, // only that status
   findsCreated, // created pets listed as created when the page has room
-  observed.ordering, // observed: order of the list
-  observed.limitOutOfRange, // observed: limit outside 1..100
-  observed.statusOutOfRange, // observed: status outside the enum
-  documentedStatusesSeen, // every provokable documented status seen
+  ordering, // observed: order of the list
+  limitOutOfRange, // observed: limit outside its range
+  statusOutOfRange, // observed: status outside the enum
+  documentedStatusesSeen, // run: every provokable documented status seen
 ] as const satisfies readonly Check[]
 
-/** The id of a check of the catalogue. */
-export type CheckId = (typeof CHECKS)[number]['id']
+/** One entry of the table, with its literal id. */
+export type CatalogueCheck = (typeof CHECKS)[number]
 
-const BY_ID = new Map<string, Check>(CHECKS.map((c) => [c.id, c]))
+/** The id of a check of the catalogue: a mistyped id is a compile error. */
+export type CheckId = CatalogueCheck['id']
 
-/** The check with this id; throws on an id the catalogue does not hold (a bug in the suite). */
-export function checkById(id: string): Check {
-  const check = BY_ID.get(id)
-  if (!check) throw new Error(`no check ${id} in the catalogue`)
-  return check
+/** The check of the table with this id, typed as exactly that check. */
+export type CheckOf<Id extends CheckId> = Extract<CatalogueCheck, { id: Id }>
+
+const BY_ID = new Map<string, CatalogueCheck>(CHECKS.map((c) => [c.id, c]))
+
+/** The check with this id. */
+export function checkById<Id extends CheckId>(id: Id): CheckOf<Id> {
+  return BY_ID.get(id) as CheckOf<Id>
 }
+
+/** True when a text (a `--check` flag, a report) names a check of the table. */
+export function isCheckId(id: string): id is CheckId {
+  return BY_ID.has(id)
+}
+
+/** Checks judged on every answered exchange they apply to. */
+export const EXCHANGE_CHECKS = CHECKS.filter((c): c is Extract<CatalogueCheck, { scope: 'exchange' }> => c.scope === 'exchange')
+
+/** Checks judged on every exchange, answered or not. */
+export const TRANSPORT_CHECKS = CHECKS.filter((c): c is Extract<CatalogueCheck, { scope: 'transport' }> => c.scope === 'transport')
+
+/** Checks judged once, on the run as a whole. */
+export const RUN_CHECKS = CHECKS.filter((c): c is Extract<CatalogueCheck, { scope: 'run' }> => c.scope === 'run')

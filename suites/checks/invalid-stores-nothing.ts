@@ -1,14 +1,15 @@
-import type { Check } from './check.js'
+import { exchangeCheck } from './check.js'
 import { show } from './util.js'
 
-/** A refused createPet stores nothing. */
-export const invalidStoresNothing: Check = {
+/** A createPet refused as invalid stores nothing. */
+export const invalidStoresNothing = exchangeCheck({
   id: 'createPet.invalid-stores-nothing',
   title: 'A createPet refused as invalid stores nothing',
   severity: 'fail',
-  operationId: 'createPet',
-  run: ({ exchange, found }) =>
-    found === undefined
+  // Without a valid key, createPet.auth.stores-nothing judges it.
+  on: { operation: 'createPet', needs: ['invalid', 'storedAfter'], credential: 'valid' },
+  run: ({ exchange, response, facts: { storedAfter } }) =>
+    storedAfter === null
       ? []
-      : [`createPet with the invalid body ${exchange?.request.body?.slice(0, 200) ?? '(none)'} answered ${exchange?.response?.status ?? 'nothing'}, yet a pet was stored: ${show(found)}`],
-}
+      : [`createPet with the invalid body ${exchange.request.body?.slice(0, 200) ?? '(none)'} answered ${response.status}, yet a pet was stored: ${show(storedAfter)}`],
+})

@@ -1,21 +1,19 @@
-import type { Check } from './check.js'
-import { bodyOf, idOf, petDifferences, requestLine } from './util.js'
+import { exchangeCheck } from './check.js'
+import { bodyOf, petDifferences, requestLine } from './util.js'
 
 /**
- * A pet the target listed at the start of the run is still there at its end, with its name and category.
- * Its status is not compared: transitions between statuses are not described and may happen at any time.
+ * A pet the target held before the run is still there later, with its name and category. Its status is not
+ * compared: transitions between statuses are not described and may happen at any time.
  */
-export const keepsExisting: Check = {
+export const keepsExisting = exchangeCheck({
   id: 'getPet.keeps-existing',
   title: 'Pets listed at the start of the run are still returned at its end',
   severity: 'fail',
-  operationId: 'getPet',
-  applies: ({ exchange, expected }) => exchange?.response !== undefined && idOf(expected) !== undefined,
-  run: ({ exchange, expected }) => {
-    const status = exchange!.response!.status
-    const where = `${requestLine(exchange!)} of a pet listed at the start of the run`
-    if (status !== 200) return [`${where} answered ${status}; documented: 200 Pet (pets are never removed by the described operations)`]
-    const differences = petDifferences(bodyOf(exchange), expected!, ['id', 'name', 'categoryId'])
+  on: { operation: 'getPet', needs: ['existing'], credential: 'valid' },
+  run: ({ exchange, response, facts: { existing } }) => {
+    const where = `${requestLine(exchange)} of a pet listed at the start of the run`
+    if (response.status !== 200) return [`${where} answered ${response.status}; documented: 200 Pet (pets are never removed by the described operations)`]
+    const differences = petDifferences(bodyOf(exchange), existing, ['id', 'name', 'categoryId'])
     return differences.length ? [`${where} returned a different pet: ${differences.join('; ')}`] : []
   },
-}
+})

@@ -1,20 +1,25 @@
-import type { Check } from './check.js'
-import { listedPets, pageSize, requestLine } from './util.js'
+import { spec } from '../../spec/index.js'
+import { exchangeCheck } from './check.js'
+import { listedPets, pageSize, requestLine, withinDocumentedInput } from './util.js'
 
-/** Without `limit`, listPets returns the documented default number of pets: at most 20, exactly 20 when there are more. */
-export const limitDefault: Check = {
+/** Without `limit`, listPets returns the documented default number of pets: at most that, exactly that when there are more. */
+export const limitDefault = exchangeCheck({
   id: 'listPets.limit.default',
-  title: 'Without limit, listPets returns the default page (20)',
+  title: `Without limit, listPets returns the default page (${pageSize(spec(), undefined)})`,
   severity: 'fail',
-  operationId: 'listPets',
-  applies: ({ exchange, limit }) => limit === undefined && exchange?.response?.status === 200 && listedPets(exchange) !== undefined,
-  run: ({ exchange, atLeast }, spec) => {
+  on: {
+    operation: 'listPets',
+    statuses: [200],
+    // No limit sent: a documented one is a fact, an undocumented one is named in outOfRange.
+    when: ({ exchange, facts }) => facts.limit === undefined && withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
+  },
+  run: ({ exchange, facts: { atLeast } }, spec) => {
     const count = listedPets(exchange)!.length
     const size = pageSize(spec, undefined)
-    if (count > size) return [`${requestLine(exchange!)} without limit returned ${count} pets; documented default: ${size}`]
+    if (count > size) return [`${requestLine(exchange)} without limit returned ${count} pets; documented default: ${size}`]
     if (atLeast !== undefined && count < Math.min(size, atLeast)) {
-      return [`${requestLine(exchange!)} without limit returned ${count} pets while the target holds at least ${atLeast}; documented default: ${size}`]
+      return [`${requestLine(exchange)} without limit returned ${count} pets while the target holds at least ${atLeast}; documented default: ${size}`]
     }
     return []
   },
-}
+})

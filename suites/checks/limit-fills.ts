@@ -1,17 +1,21 @@
-import type { Check } from './check.js'
-import { listedPets, requestLine } from './util.js'
+import { exchangeCheck } from './check.js'
+import { listedPets, requestLine, withinDocumentedInput } from './util.js'
 
 /** listPets fills the page: min(limit, pets held) pets, not fewer. */
-export const limitFills: Check = {
+export const limitFills = exchangeCheck({
   id: 'listPets.limit.fills',
   title: 'listPets returns min(limit, pets held) pets, not fewer',
   severity: 'fail',
-  operationId: 'listPets',
-  applies: ({ exchange, limit, atLeast }) =>
-    limit !== undefined && atLeast !== undefined && exchange?.response?.status === 200 && listedPets(exchange) !== undefined,
-  run: ({ exchange, limit, atLeast }) => {
-    const count = listedPets(exchange)!.length
-    const expected = Math.min(limit!, atLeast!)
-    return count >= expected ? [] : [`${requestLine(exchange!)} returned ${count} pets while the target holds at least ${atLeast}; documented: ${expected} (min of limit and pets held)`]
+  on: {
+    operation: 'listPets',
+    statuses: [200],
+    needs: ['limit', 'atLeast'],
+    when: ({ exchange, facts }) => withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
   },
-}
+  run: ({ exchange, facts: { limit, atLeast } }) => {
+    const count = listedPets(exchange)!.length
+    const expected = Math.min(limit, atLeast)
+    if (count >= expected) return []
+    return [`${requestLine(exchange)} returned ${count} pets while the target holds at least ${atLeast}; documented: ${expected} (min of limit and pets held)`]
+  },
+})

@@ -1,15 +1,19 @@
-import type { Check } from './check.js'
-import { listedPets, requestLine } from './util.js'
+import { exchangeCheck } from './check.js'
+import { listedPets, requestLine, withinDocumentedInput } from './util.js'
 
 /** listPets returns at most `limit` pets. */
-export const limitMax: Check = {
+export const limitMax = exchangeCheck({
   id: 'listPets.limit.max',
   title: 'listPets returns at most `limit` pets',
   severity: 'fail',
-  operationId: 'listPets',
-  applies: ({ exchange, limit }) => limit !== undefined && exchange?.response?.status === 200 && listedPets(exchange) !== undefined,
-  run: ({ exchange, limit }) => {
-    const count = listedPets(exchange)!.length
-    return count <= limit! ? [] : [`${requestLine(exchange!)} returned ${count} pets; documented: at most ${limit}`]
+  on: {
+    operation: 'listPets',
+    statuses: [200],
+    needs: ['limit'],
+    when: ({ exchange, facts }) => withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
   },
-}
+  run: ({ exchange, facts }) => {
+    const count = listedPets(exchange)!.length
+    return count <= facts.limit ? [] : [`${requestLine(exchange)} returned ${count} pets; documented: at most ${facts.limit}`]
+  },
+})

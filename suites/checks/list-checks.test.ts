@@ -1,56 +1,121 @@
 import { describe, expect, it } from 'vitest'
 import { spec, type JsonValue } from '../../spec/index.js'
-import { exchangeOf } from '../test-support/exchanges.js'
-import type { Check, CheckInput } from './check.js'
 import { findsCreated } from './finds-created.js'
 import { limitDefault } from './limit-default.js'
 import { limitFills } from './limit-fills.js'
 import { limitMax } from './limit-max.js'
 import { statusFilter } from './status-filter.js'
+import { errorBody, exchangeOf, judge } from './test-support.js'
+import { uniqueInPage } from './unique-in-page.js'
+import { validQueryAccepted } from './valid-query-accepted.js'
 
 const s = spec()
-const judge = (check: Check, input: CheckInput) => (check.applies && !check.applies(input, s) ? 'n/a' : check.run(input, s))
+const LIMIT = s.parameter('listPets', 'limit')
+const DEFAULT = Number(LIMIT.default)
 const pets = (n: number, status = 'available'): JsonValue[] => Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `p${i}`, categoryId: 1, status }))
-const page = (body: JsonValue[], path = '/pets') => exchangeOf({ body, path })
+const page = (body: JsonValue, path = '/pets') => exchangeOf({ body, path })
 
-describe('listPets.limit.max and limit.fills', () => {
-  it('wants exactly min(limit, pets held)', () => {
-    expect(judge(limitMax, { exchange: page(pets(5)), limit: 5 })).toEqual([])
-    expect(judge(limitMax, { exchange: page(pets(6), '/pets?limit=5'), limit: 5 })).toEqual(['GET /pets?limit=5 returned 6 pets; documented: at most 5'])
-    expect(judge(limitFills, { exchange: page(pets(4)), limit: 5, atLeast: 100 })).toHaveLength(1)
-    expect(judge(limitFills, { exchange: page(pets(3)), limit: 5, atLeast: 3 })).toEqual([])
+describe(limitMax.id, () => {
+  it('wants at most `limit` pets', () => {
+    expect(judge(limitMax, page(pets(5)), { limit: 5 })).toEqual([])
+    expect(judge(limitMax, page(pets(6), '/pets?limit=5'), { limit: 5 })).toEqual(['GET /pets?limit=5 returned 6 pets; documented: at most 5'])
   })
-  it('does not judge a body that is not a list (the schema check does)', () => {
-    expect(judge(limitMax, { exchange: exchangeOf({ body: { pets: pets(9) } }), limit: 5 })).toBe('n/a')
-  })
-})
-
-describe('listPets.limit.default', () => {
-  it('wants at most 20, and 20 when more are held', () => {
-    expect(judge(limitDefault, { exchange: page(pets(20)), atLeast: 100 })).toEqual([])
-    expect(judge(limitDefault, { exchange: page(pets(50)) })).toHaveLength(1)
-    expect(judge(limitDefault, { exchange: page(pets(19)), atLeast: 100 })).toHaveLength(1)
-    expect(judge(limitDefault, { exchange: page(pets(7)), atLeast: 7 })).toEqual([])
+  it('does not judge without a documented limit, outside the documented input, or a body that is not a list', () => {
+    expect(judge(limitMax, page(pets(9)))).toBe('n/a')
+    expect(judge(limitMax, page(pets(9)), { limit: 5, outOfRange: ['status'] })).toBe('n/a')
+    expect(judge(limitMax, page({ pets: pets(9) }), { limit: 5 })).toBe('n/a')
+    expect(judge(limitMax, exchangeOf({ status: 401, body: errorBody(401) }), { limit: 5 })).toBe('n/a')
   })
 })
 
-describe('listPets.status.filter', () => {
+describe(limitFills.id, () => {
+  it('wants min(limit, pets held) pets', () => {
+    expect(judge(limitFills, page(pets(4)), { limit: 5, atLeast: 100 })).toEqual([
+      'GET /pets returned 4 pets while the target holds at least 100; documented: 5 (min of limit and pets held)',
+    ])
+    expect(judge(limitFills, page(pets(3)), { limit: 5, atLeast: 3 })).toEqual([])
+  })
+  it('does not judge without both facts', () => {
+    expect(judge(limitFills, page(pets(1)), { limit: 5 })).toBe('n/a')
+    expect(judge(limitFills, page(pets(1)), { atLeast: 5 })).toBe('n/a')
+  })
+})
+
+describe(limitDefault.id, () => {
+  it('wants at most the default, and the default when more are held', () => {
+    expect(judge(limitDefault, page(pets(DEFAULT)), { atLeast: 100 })).toEqual([])
+    expect(judge(limitDefault, page(pets(DEFAULT + 30)))).toEqual([`GET /pets without limit returned ${DEFAULT + 30} pets; documented default: ${DEFAULT}`])
+    expect(judge(limitDefault, page(pets(DEFAULT - 1)), { atLeast: 100 })).toHaveLength(1)
+    expect(judge(limitDefault, page(pets(7)), { atLeast: 7 })).toEqual([])
+  })
+  it('does not judge a request that sent a limit, documented or not', () => {
+    expect(judge(limitDefault, page(pets(DEFAULT + 30)), { limit: 50 })).toBe('n/a')
+    expect(judge(limitDefault, page(pets(DEFAULT + 30)), { outOfRange: ['limit'] })).toBe('n/a')
+  })
+  it('says the default in its title, read from the spec', () => {
+    expect(limitDefault.title).toBe(`Without limit, listPets returns the default page (${DEFAULT})`)
+  })
+})
+
+describe(statusFilter.id, () => {
   it('fails a pet of another status, or without one', () => {
-    expect(judge(statusFilter, { exchange: page(pets(3, 'sold')), status: 'sold' })).toEqual([])
-    expect(judge(statusFilter, { exchange: page([...pets(2, 'sold'), { id: 9, name: 'x', categoryId: 1 }]), status: 'sold' })).toHaveLength(1)
+    expect(judge(statusFilter, page(pets(3, 'sold')), { status: 'sold' })).toEqual([])
+    expect(judge(statusFilter, page([...pets(2, 'sold'), { id: 9, name: 'x', categoryId: 1 }]), { status: 'sold' })).toEqual([
+      'GET /pets returned 1 pets of another status, e.g. {"id":9,"name":"x","categoryId":1}; documented: only status "sold"',
+    ])
+  })
+  it('does not judge without a documented status', () => {
+    expect(judge(statusFilter, page(pets(3, 'sold')))).toBe('n/a')
+    expect(judge(statusFilter, page(pets(3, 'sold')), { status: 'pending', outOfRange: ['limit'] })).toBe('n/a')
   })
 })
 
-describe('listPets.finds-created', () => {
+describe(findsCreated.id, () => {
   const mine = [{ id: 1000, name: 'mine', categoryId: 1, status: 'sold' }]
+  const max = Number(LIMIT.maximum)
   it('wants created pets in a page with room, and as created', () => {
-    expect(judge(findsCreated, { exchange: page(pets(3, 'sold')), status: 'sold', limit: 100, created: mine })).toHaveLength(1)
-    expect(judge(findsCreated, { exchange: page([...pets(3, 'sold'), ...mine]), status: 'sold', limit: 100, created: mine })).toEqual([])
-    const changed = [{ ...mine[0]!, name: 'other' }]
-    expect(judge(findsCreated, { exchange: page(changed), limit: 100, created: mine })).toHaveLength(1)
+    expect(judge(findsCreated, page(pets(3, 'sold')), { status: 'sold', limit: max, created: mine })).toEqual([
+      'GET /pets returned 3 pets (page not full) without 1 pet(s) this run created, e.g. id 1000; documented: every matching pet fits the page',
+    ])
+    expect(judge(findsCreated, page([...pets(3, 'sold'), ...mine]), { status: 'sold', limit: max, created: mine })).toEqual([])
+    expect(judge(findsCreated, page([{ ...mine[0]!, name: 'other' }]), { limit: max, created: mine })).toEqual([
+      'GET /pets lists pet 1000 differently from how it was created: name "other"; expected "mine"',
+    ])
   })
   it('asks nothing of a full page (ordering is not described) or of pets of another status', () => {
-    expect(judge(findsCreated, { exchange: page(pets(5, 'sold')), status: 'sold', limit: 5, created: mine })).toEqual([])
-    expect(judge(findsCreated, { exchange: page(pets(2, 'pending')), status: 'pending', limit: 100, created: mine })).toEqual([])
+    expect(judge(findsCreated, page(pets(5, 'sold')), { status: 'sold', limit: 5, created: mine })).toEqual([])
+    expect(judge(findsCreated, page(pets(2, 'pending')), { status: 'pending', limit: max, created: mine })).toEqual([])
+  })
+  it('does not judge without the created pets', () => {
+    expect(judge(findsCreated, page(pets(3, 'sold')), { status: 'sold' })).toBe('n/a')
+  })
+})
+
+describe(validQueryAccepted.id, () => {
+  const list = (query: string, status = 200) => exchangeOf({ path: `/pets${query}`, status, body: status === 200 ? [] : errorBody(status) })
+  it('wants 200 for every documented query', () => {
+    expect(judge(validQueryAccepted, list(`?limit=${LIMIT.maximum}&status=sold`))).toEqual([])
+    expect(judge(validQueryAccepted, list(`?limit=${LIMIT.minimum}`, 400))).toEqual([`GET /pets?limit=${LIMIT.minimum} (a documented query) answered 400; documented: 200 Pets`])
+    expect(judge(validQueryAccepted, list('', 400))).toHaveLength(1)
+  })
+  it('does not judge a query outside the documented range, an unknown or repeated parameter, or another credential', () => {
+    for (const query of [`?limit=${Number(LIMIT.maximum) + 1}`, '?limit=0', '?limit=05', '?limit=1.0', '?status=SOLD', '?page=2', '?limit=1&limit=2']) {
+      expect(judge(validQueryAccepted, list(query, 400))).toBe('n/a')
+    }
+    expect(judge(validQueryAccepted, exchangeOf({ status: 401, body: errorBody(401), credential: 'none' }))).toBe('n/a')
+  })
+  it('says the documented values in its title, read from the spec', () => {
+    expect(validQueryAccepted.title).toBe(`listPets answers 200 to every limit from ${LIMIT.minimum} to ${LIMIT.maximum} and every status of the enumeration`)
+  })
+})
+
+describe(uniqueInPage.id, () => {
+  it('fails a pet listed twice', () => {
+    expect(judge(uniqueInPage, page([...pets(2), ...pets(1)]))).toEqual(['GET /pets listed 1 pet(s) more than once, e.g. id 1; documented: an array of pets'])
+    expect(judge(uniqueInPage, page(pets(3)))).toEqual([])
+  })
+  it('judges listPets 200 lists only', () => {
+    expect(judge(uniqueInPage, page({ pets: pets(2) }))).toBe('n/a')
+    expect(judge(uniqueInPage, exchangeOf({ status: 401, body: errorBody(401) }))).toBe('n/a')
   })
 })

@@ -1,4 +1,4 @@
-import type { Check } from './check.js'
+import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
 // Frames of the common runtimes: Node/V8, Python, Java/.NET, Go, Ruby, PHP.
@@ -12,16 +12,14 @@ const STACK_TRACE = [
   /#\d+ \/.+\.php\(\d+\)/,
 ]
 
-/** Error bodies do not leak stack traces (good practice, not in the interface). */
-export const noStackTrace: Check = {
+/** Error bodies do not leak stack traces (good practice, not in the interface), whatever the request. */
+export const noStackTrace = exchangeCheck({
   id: 'error.no-stack-trace',
   title: 'Error bodies carry no stack trace',
   severity: 'advice',
-  operationId: 'all',
-  applies: ({ exchange }) => (exchange?.response?.status ?? 0) >= 400,
-  run: ({ exchange }) => {
-    const raw = exchange!.response!.rawBody
-    const match = STACK_TRACE.map((p) => p.exec(raw)).find(Boolean)
-    return match ? [`${requestLine(exchange!)} answered ${exchange!.response!.status} with a stack trace in the body ("${match[0].slice(0, 80)}")`] : []
+  on: { operation: 'any', when: ({ response }) => response.status >= 400 },
+  run: ({ exchange, response }) => {
+    const match = STACK_TRACE.map((p) => p.exec(response.rawBody)).find(Boolean)
+    return match ? [`${requestLine(exchange)} answered ${response.status} with a stack trace in the body ("${match[0].slice(0, 80)}")`] : []
   },
-}
+})

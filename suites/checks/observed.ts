@@ -1,5 +1,5 @@
 /** How observed checks describe what a target chose, in a few words. */
-import type { Exchange } from '../client.js'
+import type { Exchange } from '../../model/index.js'
 import { bodyOf, idOf, isObject, listedPets, show } from './util.js'
 
 /** `400 Error (code "invalid_limit")`, `200, 3 pets`, `timeout`: what an answer was, briefly. */

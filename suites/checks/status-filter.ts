@@ -1,17 +1,21 @@
-import type { Check } from './check.js'
-import { isObject, listedPets, requestLine, show } from './util.js'
+import { exchangeCheck } from './check.js'
+import { isObject, listedPets, requestLine, show, withinDocumentedInput } from './util.js'
 
 /** With `status`, listPets returns only pets of that status. */
-export const statusFilter: Check = {
+export const statusFilter = exchangeCheck({
   id: 'listPets.status.filter',
   title: 'With status, listPets returns only pets of that status',
   severity: 'fail',
-  operationId: 'listPets',
-  applies: ({ exchange, status }) => status !== undefined && exchange?.response?.status === 200 && listedPets(exchange) !== undefined,
-  run: ({ exchange, status }) => {
+  on: {
+    operation: 'listPets',
+    statuses: [200],
+    needs: ['status'],
+    when: ({ exchange, facts }) => withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
+  },
+  run: ({ exchange, facts: { status } }) => {
     const others = listedPets(exchange)!.filter((pet) => !isObject(pet) || pet.status !== status)
     if (!others.length) return []
     const sample = others.slice(0, 3).map((pet) => show(pet)).join(', ')
-    return [`${requestLine(exchange!)} returned ${others.length} pets of another status, e.g. ${sample}; documented: only status "${status}"`]
+    return [`${requestLine(exchange)} returned ${others.length} pets of another status, e.g. ${sample}; documented: only status "${status}"`]
   },
-}
+})

@@ -1,17 +1,26 @@
-import type { Check } from './check.js'
-import { requestLine } from './util.js'
+import { spec, type OperationId, type Spec } from '../../spec/index.js'
+import { exchangeCheck } from './check.js'
+import { deprecatedOperation, requestLine, statusesWithHeader } from './util.js'
 
-/** The deprecated getPet links to its replacement: `Link: <...>; rel="successor-version"` (as the spec documents). */
-export const successorLink: Check = {
-  id: 'getPet.successor-link',
-  title: 'getPet links to its replacement (Link rel="successor-version")',
-  severity: 'advice',
-  operationId: 'getPet',
-  applies: ({ exchange }, spec) =>
-    exchange?.operationId === 'getPet' && exchange.response !== undefined && spec.response('getPet', exchange.response.status) !== undefined && exchange.response.status !== 401,
-  run: ({ exchange }) => {
-    const value = exchange!.response!.headers['link']
-    if (value !== undefined && /<[^>]*>[^,]*;\s*rel\s*=\s*"?[^",;]*\bsuccessor-version\b/i.test(value)) return []
-    return [`${requestLine(exchange!)} answered ${exchange!.response!.status} with ${value === undefined ? 'no Link header' : `Link "${value}"`}; documented: a link with rel="successor-version" to GET /pets`]
-  },
+const DEPRECATED = deprecatedOperation(spec())
+
+/** The replacement the spec names for a deprecated operation (`x-successor`, e.g. `GET /pets`). */
+function successorOf(spec: Spec, operationId: OperationId): string {
+  const op = spec.operation(operationId)
+  const successor: unknown = spec.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
+  return typeof successor === 'string' ? successor : 'its replacement'
 }
+
+/** The deprecated operation links to its replacement: `Link: <...>; rel="successor-version"` (as the spec documents). */
+export const successorLink = exchangeCheck({
+  id: 'getPet.successor-link',
+  title: `${DEPRECATED} links to its replacement (Link rel="successor-version")`,
+  severity: 'advice',
+  on: { operation: DEPRECATED, statuses: statusesWithHeader(spec(), DEPRECATED, 'Link') },
+  run: ({ exchange, response, operationId }, spec) => {
+    const value = response.headers['link']
+    if (value !== undefined && /<[^>]*>[^,]*;\s*rel\s*=\s*"?[^",;]*\bsuccessor-version\b/i.test(value)) return []
+    const got = value === undefined ? 'no Link header' : `Link "${value}"`
+    return [`${requestLine(exchange)} answered ${response.status} with ${got}; documented: a link with rel="successor-version" to ${successorOf(spec, operationId)}`]
+  },
+})

@@ -1,13 +1,12 @@
-import type { Check } from './check.js'
+import { exchangeCheck } from './check.js'
 import { idOf, listedPets, requestLine } from './util.js'
 
 /** A page of listPets holds each pet once. */
-export const uniqueInPage: Check = {
+export const uniqueInPage = exchangeCheck({
   id: 'listPets.unique-in-page',
   title: 'A page of listPets holds each pet once',
   severity: 'fail',
-  operationId: 'listPets',
-  applies: ({ exchange }) => exchange?.operationId === 'listPets' && exchange.response?.status === 200 && listedPets(exchange) !== undefined,
+  on: { operation: 'listPets', statuses: [200], when: ({ exchange }) => listedPets(exchange) !== undefined },
   run: ({ exchange }) => {
     const seen = new Set<string>()
     const repeated = new Set<string>()
@@ -17,6 +16,6 @@ export const uniqueInPage: Check = {
       seen.add(id)
     }
     if (!repeated.size) return []
-    return [`${requestLine(exchange!)} listed ${repeated.size} pet(s) more than once, e.g. id ${[...repeated][0]}; documented: an array of pets`]
+    return [`${requestLine(exchange)} listed ${repeated.size} pet(s) more than once, e.g. id ${[...repeated][0]}; documented: an array of pets`]
   },
-}
+})

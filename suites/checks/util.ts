@@ -1,6 +1,7 @@
-/** Small readers shared by the checks: bodies, pets and int64-exact comparisons. */
-import { stringifyJson, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
-import type { Exchange } from '../client.js'
+/** Small readers shared by the checks: bodies, pets, int64-exact comparisons and what the spec documents. */
+import type { Exchange } from '../../model/index.js'
+import { isInt64, spec, stringifyJson, type JsonValue, type OperationId, type ParameterSchema, type Spec } from '../../spec/index.js'
+import type { Facts } from './check.js'
 
 /** A JSON object (not an array, not null). */
 export type JsonObject = { [key: string]: JsonValue }
@@ -38,11 +39,21 @@ export function show(value: JsonValue | undefined): string {
   return value === undefined ? 'absent' : stringifyJson(value)
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+// Where the path relative to the base address starts: the first segment of a documented path (in any letter
+// case, after any number of slashes, so path variants show as sent). The record keeps only the absolute URL.
+const ROOT = new RegExp(
+  `/+(?:${[...new Set(Object.values(spec().operations).map((op) => op.path.split('/')[1]!))].map(escapeRegExp).join('|')})(?=[/?#]|$)`,
+  'i',
+)
+
 /** `GET /pets?limit=5`: the request line as messages quote it, path relative to the base address. */
 export function requestLine(exchange: Exchange): string {
-  const url = exchange.request.url
-  const at = url.indexOf('/pets')
-  return `${exchange.request.method} ${at >= 0 ? url.slice(at) : url}`
+  const { method, url } = exchange.request
+  const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
+  const at = target.search(ROOT)
+  return `${method} ${at >= 0 ? target.slice(at) : target}`
 }
 
 /** True when the response status is documented for the exchange's operation. */
@@ -92,4 +103,63 @@ export function codePoints(text: string): number {
 /** The effective page size: the limit asked, or the documented default. */
 export function pageSize(spec: Spec, limit: number | undefined): number {
   return limit ?? Number(spec.parameter('listPets', 'limit').default)
+}
+
+/** Fields of a body that the NewPet schema does not name (the interface is silent on them). */
+export function undescribedFields(spec: Spec, body: JsonValue): string[] {
+  if (!isObject(body)) return []
+  const described = spec.propertiesOf('NewPet')
+  return Object.keys(body).filter((key) => !Object.hasOwn(described, key))
+}
+
+const INT32 = 2n ** 31n
+
+/** Whether one parameter value, as sent, is one its schema documents (canonical integers only, in range; enum members). */
+export function documentedValue(parameter: ParameterSchema, value: string): boolean {
+  if (parameter.enum) return parameter.enum.includes(value)
+  if (parameter.type !== 'integer') return true
+  if (!/^(0|-?[1-9][0-9]*)$/.test(value)) return false
+  const n = BigInt(value)
+  if (parameter.format === 'int64' && !isInt64(n)) return false
+  if (parameter.format === 'int32' && (n < -INT32 || n >= INT32)) return false
+  if (parameter.minimum !== undefined && n < BigInt(parameter.minimum)) return false
+  return parameter.maximum === undefined || n <= BigInt(parameter.maximum)
+}
+
+/**
+ * Names of the query parameters of a request outside the operation's documented input: unknown to the
+ * operation, repeated, or with a value the schema does not allow. `[]`: the query is documented.
+ */
+export function queryOutsideRange(spec: Spec, operationId: OperationId, url: string): string[] {
+  const query = new URL(url).searchParams
+  const { parameters } = spec.operation(operationId)
+  return [...new Set(query.keys())].filter((name) => {
+    const values = query.getAll(name)
+    const parameter = parameters[name]
+    return parameter?.in !== 'query' || values.length !== 1 || !documentedValue(parameter, values[0]!)
+  })
+}
+
+/** True unless the engine found query parameters outside their documented range, where the interface is silent. */
+export function withinDocumentedInput(facts: Facts): boolean {
+  return !facts.outOfRange?.length
+}
+
+/** The operation the spec marks `deprecated`; throws when it marks none or several (a spec the checks do not fit). */
+export function deprecatedOperation(spec: Spec): OperationId {
+  const deprecated = Object.values(spec.operations).filter((op) => op.deprecated)
+  if (deprecated.length !== 1) throw new Error(`the spec marks ${deprecated.length} operations deprecated; the deprecation checks expect one`)
+  return deprecated[0]!.operationId
+}
+
+/** The statuses for which the spec documents a response header (e.g. `Deprecation`) on an operation. */
+export function statusesWithHeader(spec: Spec, operationId: OperationId, header: string): number[] {
+  const op = spec.operation(operationId)
+  const responses: Record<string, object> = spec.doc.paths[op.path][op.method.toLowerCase()].responses ?? {}
+  return Object.entries(responses)
+    .filter(([status, response]) => {
+      const headers = Object.keys(spec.resolve<{ headers?: object }>(response).headers ?? {})
+      return /^[0-9]{3}$/.test(status) && headers.some((name) => name.toLowerCase() === header.toLowerCase())
+    })
+    .map(([status]) => Number(status))
 }

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { spec } from '../../spec/index.js'
+import { exchangeOf } from './test-support.js'
+import { deprecatedOperation, documentedValue, queryOutsideRange, requestLine, statusesWithHeader, undescribedFields } from './util.js'
+
+const s = spec()
+const URL = 'http://127.0.0.1:4010/v1/pets'
+
+describe('requestLine', () => {
+  it('quotes the path relative to the base address, as sent', () => {
+    expect(requestLine(exchangeOf({ path: '/pets?limit=5' }))).toBe('GET /pets?limit=5')
+    expect(requestLine(exchangeOf({ operationId: 'getPet', path: '/pets/9223372036854775807' }))).toBe('GET /pets/9223372036854775807')
+    expect(requestLine(exchangeOf({ operationId: null, method: 'GET', path: '//pets/' }))).toBe('GET //pets/')
+    expect(requestLine(exchangeOf({ operationId: null, method: 'GET', path: '/PETS' }))).toBe('GET /PETS')
+    expect(requestLine(exchangeOf({ operationId: null, method: 'GET', path: '/petshop' }))).toBe('GET /v1/petshop')
+  })
+})
+
+describe('queryOutsideRange', () => {
+  const { minimum, maximum } = s.parameter('listPets', 'limit')
+  it('names parameters outside the documented input: out of range, not canonical, unknown, repeated', () => {
+    expect(queryOutsideRange(s, 'listPets', `${URL}?limit=${minimum}&status=sold`)).toEqual([])
+    expect(queryOutsideRange(s, 'listPets', `${URL}?limit=${maximum}`)).toEqual([])
+    expect(queryOutsideRange(s, 'listPets', URL)).toEqual([])
+    for (const limit of [Number(minimum) - 1, Number(maximum) + 1, '05', '1e1', '+5', ' 5', '', 'abc', '99999999999999999999']) {
+      expect(queryOutsideRange(s, 'listPets', `${URL}?limit=${encodeURIComponent(limit)}`)).toEqual(['limit'])
+    }
+    expect(queryOutsideRange(s, 'listPets', `${URL}?status=Sold&limit=2`)).toEqual(['status'])
+    expect(queryOutsideRange(s, 'listPets', `${URL}?limit=2&limit=3&page=2`)).toEqual(['limit', 'page'])
+  })
+  it('reads int64 path parameters by their format', () => {
+    const petId = s.parameter('getPet', 'petId')
+    expect(documentedValue(petId, '9223372036854775807')).toBe(true)
+    expect(documentedValue(petId, '-9223372036854775808')).toBe(true)
+    expect(documentedValue(petId, '9223372036854775808')).toBe(false)
+    expect(documentedValue(petId, '1.0')).toBe(false)
+  })
+})
+
+describe('what the spec documents', () => {
+  it('names the deprecated operation and where its headers are documented', () => {
+    const deprecated = deprecatedOperation(s)
+    expect(s.operation(deprecated).deprecated).toBe(true)
+    const statuses = statusesWithHeader(s, deprecated, 'deprecation')
+    expect(statuses.length).toBeGreaterThan(0)
+    expect(statuses).not.toContain(401)
+    expect(statusesWithHeader(s, 'listPets', 'Deprecation')).toEqual([])
+  })
+  it('names the fields of a body that NewPet does not describe', () => {
+    expect(undescribedFields(s, { name: 'a', categoryId: 1, status: 'sold' })).toEqual([])
+    expect(undescribedFields(s, { name: 'a', categoryId: 1, id: 1, nickname: 'b' })).toEqual(['id', 'nickname'])
+  })
+})
