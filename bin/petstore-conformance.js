@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api'
 
 register()
-await import('../suites/cli.ts')
+await import('../command/conformance/main.ts')

@@ -36,8 +36,8 @@ export interface Request {
   headers?: Record<string, string>
   /** Defaults to the real key. */
   credential?: Credential
-  /** True when replaying it could change state (a create): never retried blindly. */
-  unsafe?: boolean
+  /** This request's timeout in ms, when not the transport's own. */
+  timeoutMs?: number
 }
 
 /** One HTTP request as sent, `Authorization` redacted. */
@@ -79,8 +79,11 @@ export interface Exchange extends RecordedExchange {
   attempts: number
   /** Response body bytes received, before any bound was applied. */
   bodyBytes?: number
-  /** A second judge's findings on this exchange (Prism's violations); undefined when it gave no verdict. */
-  secondOpinion?: { checkId: string; title: string; message: string }[]
+  /**
+   * A second judge's verdict on this exchange (Prism's violations): one entry per check it judged, with a message
+   * where it found a violation; undefined when it gave no verdict.
+   */
+  secondOpinion?: { checkId: string; title: string; message?: string }[]
 }
 
 /** The exchange as reports hold it: plain JSON, no parsed body, no bigint. */

@@ -1,17 +1,11 @@
 import { parse, stringify } from 'lossless-json'
+import { isInt64 } from './int64.js'
 
 /** A JSON value as parsed without loss: integers beyond 2^53 are `bigint`, other numbers `number`. */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue }
 
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
 const PLAIN_INTEGER = /^-?[0-9]+$/
 const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/
-
-/** True when `value` is an integer that fits in a signed 64-bit integer. */
-export function isInt64(value: bigint): boolean {
-  return value >= INT64_MIN && value <= INT64_MAX
-}
 
 /** An integer as `number` when a double holds it exactly, else as `bigint`. */
 function exactInteger(value: bigint): number | bigint {
@@ -25,7 +19,8 @@ function exactInteger(value: bigint): number | bigint {
  * fraction that no double tells from an integer (`1.0000000000000001`), so it is never read as one.
  */
 function parseNumber(text: string): number | bigint {
-  if (PLAIN_INTEGER.test(text)) return text.length <= 15 ? Number(text) : exactInteger(BigInt(text))
+  // Past 40 digits an integer is far outside int64: a double says enough, and BigInt of a huge literal is slow.
+  if (PLAIN_INTEGER.test(text)) return text.length <= 15 || text.length > 40 ? Number(text) : exactInteger(BigInt(text))
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = DECIMAL.exec(text) ?? []
   const significant = (whole + fraction).replace(/^0+/, '')
   const digits = significant.replace(/0+$/, '')

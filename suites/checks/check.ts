@@ -9,7 +9,10 @@ import type { JsonValue, OperationId, Spec } from '../../spec/index.js'
 /** What is known about an exchange beyond the exchange itself: stated by a scenario, or derived by the engine. */
 export interface Facts {
   // Stated by scenarios.
-  /** createPet: the body sent is a valid NewPet (this one, as the suite built it). */
+  /**
+   * createPet: the body sent is a valid NewPet (this one, as the suite built it; fields the schema does not describe
+   * make accepting it the target's choice). With `clientId` on getPet: the body of the create that carried that id.
+   */
   sent?: JsonValue
   /** createPet: the body sent is invalid, for this reason: the answer must be 400. */
   invalid?: string
@@ -17,8 +20,6 @@ export interface Facts {
   unknown?: true
   /** createPet: whether a pet was found stored afterwards (`null`: looked, none was). */
   storedAfter?: JsonValue | null
-  /** createPet: the body is a valid NewPet plus these fields the schema does not describe (accepting them is the target's choice). */
-  undescribed?: readonly string[]
   /** createPet or getPet: the id the client wrote into an earlier create's body, which the service must not use. */
   clientId?: string
   // Derived by the engine from the request and from what the run has seen.

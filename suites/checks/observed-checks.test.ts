@@ -95,14 +95,17 @@ describe(extraFields.id, () => {
 })
 
 describe(ordering.id, () => {
-  it('records the order of the listed pets', () => {
-    const descending = exchangeOf({ path: '/pets?limit=3', body: [{ id: 3 }, { id: 2 }, { id: 1 }] })
-    expect(judge(ordering, descending)).toEqual(['descending by id (3 pets, ids 3..1)'])
-    expect(subjectOf(ordering, descending, {})).toBe('order of GET /pets?limit=3')
-    expect(judge(ordering, exchangeOf({ body: [{ id: 1 }, { id: 3 }, { id: 2 }] }))).toEqual(['not ordered by id (3 pets, first ids 1, 3, 2)'])
+  it('records the order of the largest unfiltered page', () => {
+    const full = { limit: 100 }
+    const descending = exchangeOf({ path: '/pets?limit=100', body: [{ id: 3 }, { id: 2 }, { id: 1 }] })
+    expect(judge(ordering, descending, full)).toEqual(['descending by id'])
+    expect(subjectOf(ordering, descending, full)).toBe('order of GET /pets?limit=100')
+    expect(judge(ordering, exchangeOf({ path: '/pets?limit=100', body: [{ id: 1 }, { id: 3 }, { id: 2 }] }), full)).toEqual(['not ordered by id (first ids 1, 3, 2)'])
+    expect(judge(ordering, exchangeOf({ path: '/pets?limit=3', body: [{ id: 3 }, { id: 2 }] }), { limit: 3 })).toBe('n/a')
+    expect(judge(ordering, exchangeOf({ path: '/pets?limit=100&status=sold', body: [{ id: 3 }, { id: 2 }] }), { ...full, status: 'sold' })).toBe('n/a')
   })
   it('needs two pets at least', () => {
-    expect(judge(ordering, exchangeOf({ body: [{ id: 1 }] }))).toBe('n/a')
+    expect(judge(ordering, exchangeOf({ path: '/pets?limit=100', body: [{ id: 1 }] }), { limit: 100 })).toBe('n/a')
   })
 })
 

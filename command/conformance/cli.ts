@@ -1,0 +1,174 @@
+/**
+ * The `petstore-conformance` command: resolves the configuration, picks the target (or starts the embedded
+ * stub), makes sure the run can be judged, runs the scenarios in vitest with the reporter, and exits with the
+ * code of the run's verdict: 0 conformant, 1 at least one failing check, 2 could not run or could not finish.
+ * Everything it prints passes through one redactor that knows the key by value.
+ */
+import { randomBytes } from 'node:crypto'
+import { constants, readFileSync } from 'node:fs'
+import { access, mkdir } from 'node:fs/promises'
+import { exitCode, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
+import { spec } from '../../spec/index.js'
+import { CHECKS, type RunConfig } from '../../suites/index.js'
+import { UsageError } from '../usage-error.js'
+import { resolveConfig, type Config } from './config.js'
+import { preflight } from './preflight.js'
+import { usage } from './usage.js'
+
+export const NAME = 'petstore-conformance'
+
+/** The command's version, from package.json. */
+export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+
+/** Things to stop when the command ends, last started first. */
+type Stopper = () => Promise<void>
+
+/** The target a run goes to. */
+interface Target {
+  baseUrl: string
+  apiKey: string
+  embedded: boolean
+}
+
+async function startTarget(config: Config, stoppers: Stopper[]): Promise<Target> {
+  if (config.baseUrl) return { baseUrl: config.baseUrl, apiKey: config.apiKey!, embedded: false }
+  const { startStub } = await import('../../stub/index.js')
+  const apiKey = config.apiKey ?? `pcs-${randomBytes(12).toString('hex')}`
+  const stub = await startStub({ port: 0, host: '127.0.0.1', apiKeys: [apiKey], quiet: true })
+  stoppers.push(() => stub.close())
+  return { baseUrl: stub.url, apiKey, embedded: true }
+}
+
+async function startPrism(target: Target, stoppers: Stopper[]): Promise<string> {
+  const { startPrismProxy } = await import('../../suites/prism/index.js')
+  const { SPEC_PATH } = await import('../../spec/index.js')
+  let proxy
+  try {
+    proxy = await startPrismProxy({ upstream: target.baseUrl, specPath: SPEC_PATH })
+  } catch (error) {
+    throw new UsageError(`cannot start Prism's proxy: ${String((error as Error).message).split('\n')[0]}`)
+  }
+  stoppers.push(() => proxy.close())
+  return proxy.url
+}
+
+// Reports are written at the very end; an unwritable directory must stop the run before it starts.
+async function ensureOutputDir(config: Config): Promise<void> {
+  if (!config.reporters.some((r) => r !== 'console')) return
+  try {
+    await mkdir(config.outputDir, { recursive: true })
+    await access(config.outputDir, constants.W_OK)
+  } catch (error) {
+    throw new UsageError(`cannot write reports to ${config.outputDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+}
+
+/** Sends everything written to stdout and stderr through the redactor; returns how to undo it. */
+function redactOutput(redactor: Redactor): () => void {
+  const streams = [process.stdout, process.stderr]
+  const originals = streams.map((stream) => stream.write.bind(stream))
+  streams.forEach((stream, i) => {
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      (originals[i] as (...args: unknown[]) => boolean)(typeof chunk === 'string' ? redactor.text(chunk) : Buffer.isBuffer(chunk) ? redactor.text(chunk.toString('utf8')) : chunk, ...rest)) as typeof stream.write
+  })
+  return () => streams.forEach((stream, i) => (stream.write = originals[i] as typeof stream.write))
+}
+
+/** Runs the command with `argv` and `env`; resolves to the exit code. Never throws. */
+export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const started = Date.now()
+  const stoppers: Stopper[] = []
+  const stopAll = async () => {
+    for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => undefined)
+  }
+  const interrupted = () => {
+    void stopAll().finally(() => process.exit(130))
+  }
+  process.once('SIGINT', interrupted)
+  process.once('SIGTERM', interrupted)
+  let restore = () => {}
+  try {
+    const config = resolveConfig(argv, env)
+    if (config.help) {
+      process.stdout.write(usage())
+      return 0
+    }
+    if (config.version) {
+      process.stdout.write(`${VERSION}\n`)
+      return 0
+    }
+    restore = redactOutput(new Redactor([config.apiKey]))
+    await ensureOutputDir(config)
+    if (config.replay !== undefined) {
+      const { replay } = await import('./replay.js')
+      return await replay(config)
+    }
+    const target = await startTarget(config, stoppers)
+    restore()
+    restore = redactOutput(new Redactor([target.apiKey]))
+    const sendBaseUrl = config.viaPrism ? await startPrism(target, stoppers) : undefined
+    const run: RunConfig = {
+      baseUrl: target.baseUrl,
+      ...(sendBaseUrl ? { sendBaseUrl } : {}),
+      apiKey: target.apiKey,
+      seed: config.seed,
+      runs: config.runs,
+      timeoutMs: config.timeoutMs,
+      concurrency: config.concurrency,
+      checks: config.checks,
+      operations: config.operations,
+      strict: config.strict,
+      viaPrism: config.viaPrism,
+      runId: config.runId,
+      allowances: config.allowances,
+      ...(config.maxTimeS !== undefined ? { deadline: started + config.maxTimeS * 1000 } : {}),
+    }
+    await preflight(run)
+    const result = await judge(config, run, target)
+    if (!result) throw new Error('the run ended without a result')
+    if (result.verdict === 'incomplete') process.stderr.write(`${NAME}: ${result.incomplete ?? 'incomplete: not every check was judged'}\n`)
+    return exitCode(result)
+  } catch (error) {
+    const message = error instanceof UsageError ? error.message : `could not run: ${(error as Error)?.message ?? String(error)}`
+    process.stderr.write(`${NAME}: ${message.split('\n')[0]}\n`)
+    return 2
+  } finally {
+    await stopAll()
+    restore()
+    process.off('SIGINT', interrupted)
+    process.off('SIGTERM', interrupted)
+  }
+}
+
+/** Runs the scenarios in vitest with the reporter; resolves to the run's result. */
+async function judge(config: Config, run: RunConfig, target: Target): Promise<RunResult | undefined> {
+  const [{ runInVitest }, { default: ConformanceReporter }] = await Promise.all([import('./vitest.js'), import('../../reporters/index.js')])
+  const reporter = new ConformanceReporter({
+    formats: config.reporters,
+    outputDir: config.outputDir,
+    redactor: new Redactor([target.apiKey]),
+    ...(config.quiet ? { progress: 'none' as const } : {}),
+    facts: {
+      tool: { name: NAME, version: VERSION },
+      target: { baseUrl: target.baseUrl, embedded: target.embedded },
+      runId: config.runId,
+      seed: config.seed,
+      runs: config.runs,
+      recordBudget: config.recordBudget,
+      viaPrism: config.viaPrism,
+      strict: config.strict,
+      specVersion: spec().version,
+      notices: [],
+      catalogue: catalogue(config),
+      operationOrder: Object.keys(spec().operations),
+    },
+  })
+  return runInVitest(run, reporter, () => reporter.result)
+}
+
+/** The selected checks, as the reporter lists them: each must be judged, or the run is incomplete. */
+export function catalogue(config: Pick<Config, 'checks' | 'operations'>): CatalogueEntry[] {
+  return CHECKS.filter((c) => !config.checks.length || config.checks.includes(c.id))
+    .filter((c) => !config.operations.length || c.on.operation === 'all' || c.on.operation === 'any' || config.operations.includes(c.on.operation))
+    .map((c) => ({ id: c.id, title: c.title, operationId: c.on.operation === 'any' ? 'all' : c.on.operation, severity: c.severity, source: 'suite' }))
+}

@@ -1,0 +1,153 @@
+/**
+ * The conformance command's configuration: flags merged over the environment (flags win) into one frozen
+ * `Config` with every default filled in. Code below the command takes it and never reads argv or env.
+ */
+import { randomBytes } from 'node:crypto'
+import { resolve } from 'node:path'
+import { spec, type OperationId } from '../../spec/index.js'
+import { CHECKS, recordAllowances, recordBudget, type Allowances } from '../../suites/index.js'
+import { integerFlag, parseFlags } from '../flags.js'
+import { UsageError } from '../usage-error.js'
+
+/** The report formats the command can write. */
+export const REPORTERS = ['console', 'junit', 'json', 'html', 'markdown'] as const
+
+/** One report format. */
+export type ReporterName = (typeof REPORTERS)[number]
+
+/** Formats written when no `--reporter` is given. */
+export const DEFAULT_REPORTERS: readonly ReporterName[] = ['console', 'junit', 'json', 'html']
+
+/** fast-check runs per property when `--runs` is not given: enough to find the usual bugs, quick on a local target. */
+export const DEFAULT_RUNS = 30
+
+/** Per-request timeout when `--timeout` is not given. */
+export const DEFAULT_TIMEOUT_MS = 10_000
+
+/** Requests in flight at most when `--concurrency` is not given: a few, as suits a shared staging. */
+export const DEFAULT_CONCURRENCY = 8
+
+/** The flags both parsing and `--help` know. */
+export const FLAGS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  timeout: { type: 'string' },
+  concurrency: { type: 'string' },
+  'max-time': { type: 'string' },
+  check: { type: 'string', multiple: true },
+  operation: { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
+  'via-prism': { type: 'boolean' },
+  reporter: { type: 'string', multiple: true },
+  'output-dir': { type: 'string' },
+  replay: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
+/** The resolved configuration of one run. */
+export interface Config {
+  /** The target's base address (ends with /v1), or undefined to run against the embedded stub. */
+  baseUrl: string | undefined
+  apiKey: string | undefined
+  seed: number
+  runs: number
+  timeoutMs: number
+  concurrency: number
+  /** Seconds after the start at which the run stops sending, when `--max-time` is given. */
+  maxTimeS: number | undefined
+  /** Selected check ids; empty selects every check. */
+  checks: string[]
+  /** Selected operations; empty selects every operation. */
+  operations: OperationId[]
+  strict: boolean
+  viaPrism: boolean
+  reporters: ReporterName[]
+  outputDir: string
+  /** No progress lines. */
+  quiet: boolean
+  /** A report.json whose failing requests are to be sent again, with `--replay`. */
+  replay: string | undefined
+  /** Names every pet this run creates (`pcs-<runId>-...`), so they can be recognised on a shared target. */
+  runId: string
+  allowances: Allowances
+  recordBudget: number
+  help: boolean
+  version: boolean
+}
+
+function baseUrlOf(text: string | undefined): string | undefined {
+  if (text === undefined || text === '') return undefined
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new UsageError(`--base-url must be an absolute http(s) URL, got "${text}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must use http or https, got "${url.protocol}"`)
+  if (url.search || url.hash) throw new UsageError(`--base-url must not carry a query or fragment, got "${text}"`)
+  if (url.username || url.password) throw new UsageError('--base-url must not carry a user name or password; the key goes in --api-key')
+  return text.replace(/\/+$/, '') // paths are appended: `/v1` + `/pets`
+}
+
+function oneOf<T extends string>(flag: string, values: readonly string[] | undefined, allowed: readonly T[]): T[] {
+  const chosen = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+  for (const value of chosen) if (!allowed.includes(value as T)) throw new UsageError(`${flag} "${value}" is not one of: ${allowed.join(', ')}`)
+  return [...new Set(chosen)] as T[]
+}
+
+// `--check listPets.limit` selects every check whose id starts with `listPets.limit.`.
+function checkSelection(values: readonly string[] | undefined): string[] {
+  const ids: string[] = CHECKS.map((c) => c.id)
+  const chosen = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+  const matching = chosen.flatMap((value) => {
+    const found = ids.filter((id) => id === value || id.startsWith(`${value}.`))
+    if (!found.length) throw new UsageError(`--check "${value}" names no check; see --help for the catalogue`)
+    return found
+  })
+  return [...new Set(matching)]
+}
+
+/** A short random id that names this run's pets. */
+export function newRunId(): string {
+  return randomBytes(5).readUInt32BE(0).toString(36).padStart(7, '0').slice(0, 7)
+}
+
+/** Merges the command line over the environment into a frozen `Config`; throws `UsageError` on bad input. */
+export function resolveConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
+  const flags = parseFlags(argv, FLAGS)
+  const baseUrl = baseUrlOf(flags['base-url'] ?? env.PETSTORE_BASE_URL)
+  const apiKey = flags['api-key'] ?? env.PETSTORE_API_KEY
+  if (baseUrl && !apiKey && !flags.help && !flags.version) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required with --base-url')
+  if (apiKey !== undefined && (apiKey === '' || /[\s\u0000-\u001f\u007f]/.test(apiKey))) {
+    throw new UsageError('--api-key must be a non-empty token without spaces or control characters')
+  }
+  const runs = integerFlag('--runs', flags.runs, 1, 10_000) ?? DEFAULT_RUNS
+  const allowances = recordAllowances(runs)
+  return Object.freeze({
+    baseUrl,
+    apiKey,
+    // fast-check seeds are 32-bit integers.
+    seed: integerFlag('--seed', flags.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomBytes(4).readInt32BE(0),
+    runs,
+    timeoutMs: integerFlag('--timeout', flags.timeout, 100, 600_000) ?? DEFAULT_TIMEOUT_MS,
+    concurrency: integerFlag('--concurrency', flags.concurrency, 1, 256) ?? DEFAULT_CONCURRENCY,
+    maxTimeS: integerFlag('--max-time', flags['max-time'], 1, 86_400),
+    checks: checkSelection(flags.check),
+    operations: oneOf('--operation', flags.operation, Object.keys(spec().operations) as OperationId[]),
+    strict: flags.strict ?? false,
+    viaPrism: flags['via-prism'] ?? false,
+    reporters: flags.reporter?.length ? oneOf('--reporter', flags.reporter, REPORTERS) : [...DEFAULT_REPORTERS],
+    outputDir: resolve(flags['output-dir'] ?? 'reports'),
+    quiet: flags.quiet ?? false,
+    replay: flags.replay,
+    runId: newRunId(),
+    allowances: Object.freeze(allowances),
+    recordBudget: recordBudget(allowances),
+    help: flags.help ?? false,
+    version: flags.version ?? false,
+  })
+}

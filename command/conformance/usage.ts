@@ -1,0 +1,55 @@
+/** The `--help` text of `petstore-conformance`, with the check catalogue read from the table. */
+import { CHECKS, recordAllowances, recordBudget } from '../../suites/index.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_REPORTERS, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, REPORTERS } from './config.js'
+
+/** The `--help` text. */
+export function usage(): string {
+  const budget = (runs: number) => recordBudget(recordAllowances(runs))
+  const fixed = budget(1) - 1 - recordAllowances(1).stateful // what does not grow with --runs
+  const catalogue = CHECKS.map((c) => `  ${c.id.padEnd(34)} ${c.severity.padEnd(8)} ${c.title}`).join('\n')
+  return `Usage: petstore-conformance [--base-url URL] [--api-key KEY] [options]
+
+Checks that a Pet Store service conforms to its interface (spec/petstore.yaml). Without --base-url it
+starts the in-repo stub on a free loopback port and runs against it.
+
+Target:
+  --base-url URL       base address, /v1 included (env PETSTORE_BASE_URL)
+  --api-key KEY        API key, sent as "Authorization: Bearer KEY" (env PETSTORE_API_KEY); never printed
+  --via-prism          send the traffic through Prism's validating proxy and report its violations too
+
+Effort and replay:
+  --seed N             fast-check seed (printed at the start of every run), to replay a run
+  --runs N             fast-check runs per property (default ${DEFAULT_RUNS})
+  --timeout MS         per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})
+  --concurrency N      requests in flight at most (default ${DEFAULT_CONCURRENCY}); requests that depend on
+                       each other keep their order
+  --max-time S         stop sending after S seconds; a run stopped before every check was judged exits 2
+                       (default: no limit, every check is judged however slow the target)
+  --replay FILE        send each failing finding's requests of a report.json again and say, per finding,
+                       FIXED or STILL FAILING (with --base-url, against another target)
+
+Selection and verdict:
+  --check ID           run only this check (repeatable; a prefix such as listPets.limit selects a group)
+  --operation OP       run only the checks of this operation: listPets, createPet, getPet (repeatable)
+  --strict             advice (e.g. missing Deprecation/Sunset headers) fails the run too
+
+Reports:
+  --reporter NAME      ${REPORTERS.join(', ')} (repeatable; default ${DEFAULT_REPORTERS.join(', ')})
+  --output-dir DIR     where report.json, report.html, report.md and junit.xml go (default ./reports)
+  -q, --quiet          no progress while the run goes on
+  -h, --help, -v, --version
+
+Shared environments: every pet the run creates is named "pcs-<run id>-..." (one test sends an empty
+name). A run creates at most ${budget(DEFAULT_RUNS)} pets with the default --runs ${DEFAULT_RUNS}
+(with --runs N: at most ${fixed} + N + min(60, max(6, 3 * ceil(N / 3)))), and none to fill the list
+when the target already holds a full page. There is no delete operation, so these records stay.
+Rate limiting (429, with or without Retry-After) is waited out and never reported as a failure.
+
+Exit codes: 0 conformant (every applicable check judged, none failing), 1 at least one failing check,
+2 could not run or could not finish (bad usage, target unreachable, wrong key, base URL not serving the
+interface, rate-limited throughout, --max-time reached, checks left unjudged), said in one line.
+
+Checks (id, severity, what must hold):
+${catalogue}
+`
+}

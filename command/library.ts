@@ -1,0 +1,81 @@
+/**
+ * The kit as a library: `runConformance(options)` runs the whole suite and resolves to the run's result,
+ * for use from another project's tests. Without a target it judges the kit's own stub in-process (no port).
+ * The same engine, records and verdict as the command; no vitest, no reporter files.
+ */
+import { randomBytes } from 'node:crypto'
+import { buildRunResult, Redactor, type RunResult, type ScenarioRecord } from '../model/index.js'
+import { spec } from '../spec/index.js'
+import { createStub } from '../stub/index.js'
+import { recordAllowances, recordBudget, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
+import { catalogue, NAME, VERSION } from './conformance/cli.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, newRunId } from './conformance/config.js'
+
+/** What `runConformance` takes; every field is optional. */
+export interface ConformanceOptions {
+  /** The target's base address, `/v1` included; without it (and without `fetch`) the kit's own stub. */
+  baseUrl?: string
+  /** The key the target accepts (required with `baseUrl`). */
+  apiKey?: string
+  /** A Fetch handler to judge in-process instead of a URL, e.g. `createStub().fetch`. */
+  fetch?: FetchHandler
+  seed?: number
+  runs?: number
+  timeoutMs?: number
+  concurrency?: number
+  /** Check ids to judge; every check by default. */
+  checks?: string[]
+  operations?: RunConfig['operations']
+  strict?: boolean
+  /** Called with each scenario's record as it finishes. */
+  onRecord?: (record: ScenarioRecord) => void
+}
+
+/** Runs the suite against a target and resolves to its result (`verdict`, `checks`, ...). Never throws at the target. */
+export async function runConformance(options: ConformanceOptions = {}): Promise<RunResult> {
+  const started = Date.now()
+  const embedded = options.baseUrl === undefined && options.fetch === undefined
+  const apiKey = options.apiKey ?? `pcs-${randomBytes(12).toString('hex')}`
+  if (options.baseUrl !== undefined && options.apiKey === undefined) throw new TypeError('runConformance: apiKey is required with baseUrl')
+  const handler = options.fetch ?? (embedded ? createStub({ apiKeys: [apiKey] }).fetch : undefined)
+  const runs = options.runs ?? DEFAULT_RUNS
+  const allowances = recordAllowances(runs)
+  const config: RunConfig = {
+    baseUrl: (options.baseUrl ?? 'http://stub.invalid/v1').replace(/\/+$/, ''),
+    apiKey,
+    seed: options.seed ?? randomBytes(4).readInt32BE(0),
+    runs,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    checks: options.checks ?? [],
+    operations: options.operations ?? [],
+    strict: options.strict ?? false,
+    viaPrism: false,
+    runId: newRunId(),
+    allowances,
+  }
+  const run = startRun(config, handler)
+  const records = await runAll(run, options.onRecord)
+  return buildRunResult(
+    records,
+    {
+      tool: { name: NAME, version: VERSION },
+      target: { baseUrl: config.baseUrl, embedded },
+      runId: config.runId,
+      seed: config.seed,
+      runs,
+      recordBudget: recordBudget(allowances),
+      viaPrism: false,
+      strict: config.strict,
+      specVersion: spec().version,
+      operationOrder: Object.keys(spec().operations) as RunConfig['operations'],
+      notices: [],
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      catalogue: catalogue(config),
+      runErrors: [],
+      ...(run.stopped ? { stopped: run.stopped } : {}),
+    },
+    new Redactor([apiKey]),
+  )
+}

@@ -1,0 +1,38 @@
+/**
+ * The conformance run under vitest, as the command starts it: one test per scenario, in order, each carrying
+ * its record in `task.meta.conformance`, then the run as a whole. A test fails only when the suite itself
+ * breaks; the target's failures are findings in the records, which the reporter turns into the verdict.
+ */
+import { afterAll, describe, inject, test } from 'vitest'
+import type { ScenarioRecord } from '../model/index.js'
+import type { RunConfig } from './engine/index.js'
+import { PHASES, RUN_LEVEL, runScenario, startRun } from './index.js'
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    conformance: RunConfig
+  }
+  interface TaskMeta {
+    /** What a conformance scenario recorded. */
+    conformance?: ScenarioRecord
+  }
+}
+
+const run = startRun(inject('conformance'))
+
+afterAll(() => run.transport.close())
+
+// The scenarios of a phase run side by side (vitest's `maxConcurrency` is set to let them); phases in order.
+for (const [i, phase] of PHASES.entries()) {
+  describe.concurrent(`phase ${i + 1}`, () => {
+    for (const spec of phase) {
+      test(spec.name, async ({ task }) => {
+        task.meta.conformance = await runScenario(run, spec)
+      })
+    }
+  })
+}
+
+test(RUN_LEVEL, ({ task }) => {
+  task.meta.conformance = run.finish()
+})

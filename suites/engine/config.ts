@@ -1,0 +1,66 @@
+/** What a run is told: one serialisable object, resolved by the command and handed to the tests and the reporter. */
+import type { OperationId } from '../../spec/index.js'
+
+/** The part of the run a scenario belongs to; each has its own allowance of pets to create. */
+export type Area = 'create' | 'list' | 'get' | 'auth' | 'stateful' | 'coverage' | 'probe'
+
+/** Pets each area may create; their sum is the run's record budget. */
+export type Allowances = Record<Area, number>
+
+/** The run's configuration, plain JSON (it crosses into vitest's worker). The key stays in memory only. */
+export interface RunConfig {
+  /** The target as reports show it, `/v1` included. */
+  baseUrl: string
+  /** Where requests really go when Prism's proxy sits in between. */
+  sendBaseUrl?: string
+  apiKey: string
+  seed: number
+  /** fast-check runs per property. */
+  runs: number
+  timeoutMs: number
+  /** Requests in flight at most. */
+  concurrency: number
+  /** Selected check ids; empty selects every check. */
+  checks: string[]
+  /** Selected operations; empty selects every operation. */
+  operations: OperationId[]
+  strict: boolean
+  viaPrism: boolean
+  /** Names every pet this run creates (`pcs-<runId>-...`), so they can be recognised on a shared target. */
+  runId: string
+  allowances: Allowances
+  /** Epoch ms after which no request is sent (`--max-time`); none by default. */
+  deadline?: number
+}
+
+/** Sequences of commands the model-based run tries, for a given `--runs`. */
+export function statefulRuns(runs: number): number {
+  return Math.max(2, Math.ceil(runs / 3))
+}
+
+/** Commands in one model-based sequence, at most. */
+export const MAX_COMMANDS = 8
+
+/** How many pets each area may create with `runs` fast-check runs per property. */
+export function recordAllowances(runs: number): Allowances {
+  return {
+    // 11 valid fixtures, probes, 20 concurrent creates, 4 sentinels, one pet per valid-payload run, and
+    // a margin of 22 for shrinking a failure and for a target that stores what it should refuse.
+    create: 60 + runs,
+    // Enough to hold a full page (limit's maximum) plus two pets of each status.
+    list: 106,
+    get: 2,
+    // 2 sentinels; nothing else on a conformant target, room for a target that stores unauthenticated creates.
+    auth: 10,
+    // Creates are about a sixth of the commands; the model stops creating when this runs out.
+    stateful: Math.min(60, statefulRuns(runs) * 3),
+    coverage: 3,
+    // Bodies at the edges of the schema, each created once.
+    probe: 40,
+  }
+}
+
+/** The run's record budget: the sum of the allowances. */
+export function recordBudget(allowances: Allowances): number {
+  return Object.values(allowances).reduce((a, b) => a + b, 0)
+}

@@ -1,0 +1,54 @@
+/**
+ * The conformance suite's public face: build a run over a transport, and run every scenario in-process
+ * (tests, the library) or under vitest (the command, `suites/conformance.vitest.ts`).
+ */
+import type { ScenarioRecord } from '../model/index.js'
+import { Run, runScenario, type RunConfig } from './engine/index.js'
+import { PrismOpinion } from './prism/opinion.js'
+import { PHASES } from './scenarios/index.js'
+import { HttpTransport } from './transport/http.js'
+import { MountedTransport, type FetchHandler } from './transport/mounted.js'
+import { PoliteTransport } from './transport/polite.js'
+import type { Transport } from './transport/transport.js'
+
+export { CHECKS, type CheckId } from './checks/index.js'
+export * from './engine/index.js'
+export { PHASES, SCENARIOS } from './scenarios/index.js'
+export type { FetchHandler } from './transport/mounted.js'
+export type { Transport } from './transport/transport.js'
+
+/** The transport a run uses: live HTTP (through Prism when asked), or a Fetch handler in-process; always polite. */
+export function transportFor(config: RunConfig, handler?: FetchHandler): PoliteTransport {
+  const options = { baseUrl: config.baseUrl, sendBaseUrl: config.sendBaseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs }
+  let transport: Transport = handler ? new MountedTransport(handler, options) : new HttpTransport(options)
+  if (config.viaPrism) transport = new PrismOpinion(transport)
+  return new PoliteTransport(transport, { concurrency: config.concurrency })
+}
+
+/** A new run over a target. */
+export function startRun(config: RunConfig, handler?: FetchHandler): Run {
+  return new Run(config, transportFor(config, handler))
+}
+
+/** Runs every scenario, phase by phase, and the run-level checks; resolves to every record (the last is the run's). */
+export async function runAll(run: Run, onRecord?: (record: ScenarioRecord) => void): Promise<ScenarioRecord[]> {
+  const records: ScenarioRecord[] = []
+  try {
+    for (const phase of PHASES) {
+      await Promise.all(
+        phase.map(async (spec) => {
+          const record = await runScenario(run, spec)
+          records.push(record)
+          onRecord?.(record)
+        }),
+      )
+    }
+    const last = run.finish()
+    records.push(last)
+    onRecord?.(last)
+  } finally {
+    await run.transport.close()
+  }
+  return records
+}
+export { replayFinding, requestOf, type Replayed } from './engine/replay.js'

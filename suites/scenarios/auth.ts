@@ -1,0 +1,62 @@
+/** Authentication on every operation: a missing or invalid key gets 401, and an unauthenticated create stores nothing. */
+import type { Credential, Exchange } from '../../model/index.js'
+import { idOf, listedPets } from '../checks/util.js'
+import { scenario } from '../engine/scenario.js'
+import { swapCase } from '../transport/curl.js'
+import { lookForStored, sentinel } from './probes.js'
+
+const INVALID: Credential[] = ['none', 'empty', 'wrong', 'basic', 'extended', 'truncated']
+
+/** Every invalid credential the run can make from its key (a key without letters has no other case). */
+function invalidCredentials(apiKey: string): Credential[] {
+  return swapCase(apiKey) === apiKey ? INVALID : [...INVALID, 'case-changed']
+}
+
+export const everyOperationNeedsAKey = scenario({
+  name: 'every operation answers 401 without a valid Bearer key',
+  area: 'auth',
+  operations: ['listPets', 'getPet'],
+  judges: ['listPets.auth.required', 'getPet.auth.required', 'auth.www-authenticate'],
+  async run(s) {
+    // An existing pet: getPet of one cannot answer 404 before it looks at the key.
+    const listed = listedPets(await s.listPets([['limit', '10']])) ?? []
+    const id = idOf(listed[0]) ?? '1'
+    await Promise.all(
+      invalidCredentials(s.run.config.apiKey).map(async (credential) => {
+        await s.listPets([], { credential })
+        await s.getPet(id, { credential })
+      }),
+    )
+  },
+})
+
+export const unauthenticatedCreateStoresNothing = scenario({
+  name: 'createPet without a valid key answers 401 and stores nothing',
+  area: 'auth',
+  operations: ['createPet'],
+  judges: ['createPet.auth.required', 'createPet.auth.stores-nothing'],
+  async run(s) {
+    const marker = `${s.prefix}unauth-`
+    const before = await sentinel(s, 'auth-before')
+    const sent = new Map<string, Exchange>()
+    for (const [i, credential] of invalidCredentials(s.run.config.apiKey).entries()) {
+      sent.set(String(i), await s.createPet({ name: `${marker}${i}-Rex`, categoryId: 1n, status: 'available' }, { credential }))
+    }
+    // The key comes first: an invalid body without a key is still a 401, not a 400.
+    await s.createPet({ name: 1 }, { credential: 'none' })
+    await lookForStored(s, marker, sent, before, ['createPet.auth.stores-nothing'])
+  },
+})
+
+export const schemeCase = scenario({
+  name: 'the scheme written in another letter case ("bearer", "BEARER")',
+  area: 'auth',
+  operations: ['listPets'],
+  judges: ['auth.scheme-case'],
+  async run(s) {
+    await s.listPets([['limit', '1']], { credential: 'lowercase-scheme' })
+    await s.listPets([['limit', '1']], { credential: 'uppercase-scheme' })
+  },
+})
+
+export const AUTH = [everyOperationNeedsAKey, unauthenticatedCreateStoresNothing, schemeCase]

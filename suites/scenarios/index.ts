@@ -1,0 +1,20 @@
+/**
+ * Every scenario of a conformance run, in phases. The scenarios of a phase do not depend on each other and
+ * run side by side (the transport bounds the requests in flight); each phase starts when the one before has
+ * ended. What must have been kept is looked at last, once everything else has been created.
+ */
+import type { ScenarioSpec } from '../engine/scenario.js'
+import { AUTH } from './auth.js'
+import { COVERAGE } from './coverage.js'
+import { CREATE } from './create.js'
+import { GET } from './get.js'
+import { KEPT } from './kept.js'
+import { LIST } from './list.js'
+import { PROPERTIES } from './properties.js'
+import { STATEFUL } from './stateful.js'
+
+/** The phases, in order; the scenarios within one run concurrently. */
+export const PHASES: readonly (readonly ScenarioSpec[])[] = [[...AUTH, ...CREATE, ...GET, ...LIST, ...COVERAGE, ...PROPERTIES, ...STATEFUL], KEPT]
+
+/** Every scenario, in the order a report lists them. */
+export const SCENARIOS: readonly ScenarioSpec[] = PHASES.flat()

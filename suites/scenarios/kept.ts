@@ -1,0 +1,43 @@
+/** At the end of the run, the pets created at its start, and those the target held before it, are still there. */
+import { scenario } from '../engine/scenario.js'
+
+const SAMPLE = 6
+
+export const petsKept = scenario({
+  name: 'pets created early in the run, and those held before it, are still returned at its end',
+  area: 'get',
+  operations: ['getPet'],
+  judges: ['getPet.returns-created', 'getPet.keeps-existing'],
+  async run(s) {
+    const created = [...s.run.created.keys()]
+    // The first pets, and a spread over the rest: a store that drops or overwrites old records shows it.
+    const step = Math.max(1, Math.floor(created.length / SAMPLE))
+    const sample = new Set([...created.slice(0, SAMPLE), ...created.filter((_, i) => i % step === 0)].slice(0, 2 * SAMPLE))
+    const existing = [...s.run.existing.keys()].slice(0, 2 * SAMPLE)
+    await Promise.all([...sample, ...existing].map((id) => s.getPet(id)))
+  },
+})
+
+export const listedKept = scenario({
+  name: 'listPets still lists the pets of the run as created, wherever a filtered page has room',
+  area: 'list',
+  operations: ['listPets'],
+  judges: ['listPets.finds-created', 'listPets.status.filter'],
+  async run(s) {
+    const { maximum } = s.spec.parameter('listPets', 'limit')
+    await Promise.all(s.spec.enumOf('PetStatus').map((status) => s.listPets([['status', status], ['limit', String(maximum)]])))
+  },
+})
+
+export const idsOneAtATime = scenario({
+  name: 'how ids are assigned, read from creates made one at a time',
+  area: 'create',
+  operations: ['createPet'],
+  judges: ['createPet.id-scheme'],
+  async run(s) {
+    // Creates that overlapped others say nothing of the order ids are given in; these overlap none.
+    for (let i = 0; s.run.idsInOrder.length < 3 && i < 3; i++) await s.createValid({ name: `${s.prefix}in-order-${i}`, categoryId: 21n })
+  },
+})
+
+export const KEPT = [petsKept, listedKept, idsOneAtATime]

@@ -1,0 +1,69 @@
+/**
+ * Requests scenarios share: sentinels, and the search for pets that must not exist. There is no delete
+ * operation, so "nothing was stored" is shown by looking.
+ */
+import type { Exchange } from '../../model/index.js'
+import type { JsonValue } from '../../spec/index.js'
+import type { CheckId } from '../checks/index.js'
+import { idOf, isObject, listedPets } from '../checks/util.js'
+import type { Scenario } from '../engine/scenario.js'
+
+// getPet probes spent looking between two sentinels; more ids in between than this and the search gives up.
+const MAX_PROBES = 60
+
+/** Creates a valid pet named after `label` and returns its id, so later ids can be bracketed. */
+export async function sentinel(s: Scenario, label: string): Promise<bigint | undefined> {
+  const { pet } = await s.createValid({ name: `${s.prefix}sentinel-${label}`, categoryId: 1n })
+  const id = idOf(pet)
+  return id === undefined ? undefined : BigInt(id)
+}
+
+/**
+ * Pets whose name starts with `marker`, or undefined when the target gives no way to tell: found either in a
+ * complete listing (fewer pets in all than a full page) or, when ids ascend, by getPet of every id between two sentinels.
+ */
+export async function findMarked(s: Scenario, marker: string, from?: bigint, to?: bigint): Promise<JsonValue[] | undefined> {
+  const marked = (pet: JsonValue) => isObject(pet) && typeof pet.name === 'string' && pet.name.startsWith(marker)
+  const maximum = Number(s.spec.parameter('listPets', 'limit').maximum)
+  const listing = await s.listPets([['limit', String(maximum)]])
+  const pets = listedPets(listing)
+  if (listing.response?.status === 200 && pets && pets.length < maximum) return pets.filter(marked)
+  if (from === undefined || to === undefined || to <= from) return undefined
+  // Ids the run already knows (its other scenarios' pets, created meanwhile) need no look.
+  const unknown: string[] = []
+  for (let id = from + 1n; id < to && unknown.length <= MAX_PROBES; id++) if (!s.run.knows(String(id))) unknown.push(String(id))
+  if (unknown.length > MAX_PROBES) return undefined
+  const found: JsonValue[] = []
+  for (const id of unknown) {
+    const exchange = await s.getPet(id)
+    const pet = exchange.json.kind === 'json' ? exchange.json.value : undefined
+    if (exchange.response?.status === 200 && pet !== undefined && marked(pet)) found.push(pet)
+  }
+  return found
+}
+
+/**
+ * Looks whether any of `sent` (tagged creates that must store nothing, each named `<marker><tag>-...`) left a pet,
+ * and says so of each exchange; where the target gives no way to look, the checks are not applicable.
+ */
+export async function lookForStored(s: Scenario, marker: string, sent: Map<string, Exchange>, before: bigint | undefined, checks: readonly CheckId[]): Promise<void> {
+  const after = await sentinel(s, `${marker.slice(s.prefix.length)}after`)
+  const found = await findMarked(s, marker, before, after)
+  if (found === undefined) {
+    s.premiseMissing(checks, 'the target holds a full page of pets and its ids do not ascend, so there is no way to look for a stored pet')
+    return
+  }
+  for (const [tag, exchange] of sent) {
+    const stored = found.find((pet) => isObject(pet) && String(pet.name).startsWith(`${marker}${tag}-`))
+    s.know(exchange, { storedAfter: stored ?? null })
+  }
+}
+
+/** Creates a valid pet, then reads it back (the engine judges both). */
+export async function createAndGet(s: Scenario, newPet: JsonValue): Promise<JsonValue | undefined> {
+  const { pet } = await s.createValid(newPet)
+  const id = idOf(pet)
+  if (id === undefined) return undefined
+  await s.getPet(id)
+  return pet
+}

@@ -1,0 +1,116 @@
+/**
+ * `curl` lines that replay a recorded request. The API key never appears: it is written as
+ * `$PETSTORE_API_KEY`, which the shell expands when the line is run.
+ */
+import type { Credential } from '../../model/index.js'
+
+export type { Credential }
+
+/** The made-up key of the `wrong` credential. */
+export const WRONG_KEY = 'pcs-not-a-valid-key-0'
+
+/** The `Authorization` value sent for a credential, or undefined for none. */
+export function authorizationFor(credential: Credential, apiKey: string): string | undefined {
+  switch (credential) {
+    case 'key':
+      return `Bearer ${apiKey}`
+    case 'none':
+      return undefined
+    case 'empty':
+      return 'Bearer '
+    case 'wrong':
+      return `Bearer ${apiKey === WRONG_KEY ? `${WRONG_KEY}x` : WRONG_KEY}`
+    case 'basic':
+      return `Basic ${apiKey}`
+    case 'extended':
+      return `Bearer ${apiKey}x`
+    case 'truncated':
+      return `Bearer ${apiKey.slice(0, -1)}`
+    case 'lowercase-scheme':
+      return `bearer ${apiKey}`
+    case 'uppercase-scheme':
+      return `BEARER ${apiKey}`
+    case 'case-changed':
+      return `Bearer ${swapCase(apiKey)}`
+  }
+}
+
+/** The text with upper-case letters lowered and lower-case ones raised. */
+export function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')
+}
+
+/** The `Authorization` value as a report may show it: schemes kept, every token replaced. */
+export function redactedAuthorization(credential: Credential): string | undefined {
+  switch (credential) {
+    case 'none':
+      return undefined
+    case 'empty':
+      return 'Bearer '
+    case 'basic':
+      return 'Basic [REDACTED]'
+    case 'lowercase-scheme':
+      return 'bearer [REDACTED]'
+    case 'uppercase-scheme':
+      return 'BEARER [REDACTED]'
+    default:
+      return 'Bearer [REDACTED]'
+  }
+}
+
+// The header as a shell word that rebuilds the same value from $PETSTORE_API_KEY.
+function curlAuthorization(credential: Credential): string | undefined {
+  switch (credential) {
+    case 'key':
+      return '"Authorization: Bearer $PETSTORE_API_KEY"'
+    case 'none':
+      return undefined
+    case 'empty':
+      return "'Authorization: Bearer '"
+    case 'wrong':
+      return shellQuote(`Authorization: Bearer ${WRONG_KEY}`)
+    case 'basic':
+      return '"Authorization: Basic $PETSTORE_API_KEY"'
+    case 'extended':
+      return '"Authorization: Bearer ${PETSTORE_API_KEY}x"'
+    case 'truncated':
+      return '"Authorization: Bearer ${PETSTORE_API_KEY%?}"'
+    case 'lowercase-scheme':
+      return '"Authorization: bearer $PETSTORE_API_KEY"'
+    case 'uppercase-scheme':
+      return '"Authorization: BEARER $PETSTORE_API_KEY"'
+    case 'case-changed':
+      return '"Authorization: Bearer ${PETSTORE_API_KEY~~}"' // bash: swaps the case of every letter
+  }
+}
+
+/** One POSIX shell word holding `text` exactly. */
+export function shellQuote(text: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text
+  return `'${text.replace(/'/g, `'\\''`)}'`
+}
+
+/** What a curl line needs to know about a request. */
+export interface CurlRequest {
+  method: string
+  url: string
+  credential: Credential
+  contentType?: string
+  body?: string
+  /** More headers sent (never Authorization). */
+  headers?: Record<string, string>
+}
+
+/** A `curl` command that sends the same request; the key comes from `$PETSTORE_API_KEY`. */
+export function curlLine(request: CurlRequest): string {
+  const words = ['curl', '-sS', '-i', '-g']
+  if (request.method === 'HEAD') words.push('-I')
+  else if (request.method !== 'GET') words.push('-X', request.method)
+  words.push(shellQuote(request.url))
+  const auth = curlAuthorization(request.credential)
+  if (auth) words.push('-H', auth)
+  if (request.contentType) words.push('-H', shellQuote(`Content-Type: ${request.contentType}`))
+  for (const [name, value] of Object.entries(request.headers ?? {})) words.push('-H', shellQuote(`${name}: ${value}`))
+  if (request.body !== undefined && request.body !== '') words.push('--data-binary', shellQuote(request.body))
+  return words.join(' ')
+}

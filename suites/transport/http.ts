@@ -1,0 +1,152 @@
+/**
+ * Live HTTP to a target, with node:http. It tolerates what a server may legally do: close an idle
+ * connection at any time, compress, chunk, send 1xx interim answers. It bounds what a server may send:
+ * the body (decompressed too), the time a request takes. A GET that meets a connection closed under it is
+ * sent again on a fresh one; a POST always goes on a fresh connection, so it is never replayed blindly.
+ */
+import http, { type IncomingMessage } from 'node:http'
+import https from 'node:https'
+import type { Readable } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import type { Exchange, Request } from '../../model/index.js'
+import { answered, MAX_BODY_BYTES, prepare, unanswered, type Prepared, type Transport, type TransportOptions } from './transport.js'
+
+/** A GET or HEAD can be sent twice without changing anything. */
+const safe = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
+
+/** One line saying why no response came. */
+export function describeTransportError(error: unknown, timeoutMs: number): string {
+  const e = error as { code?: string; message?: string; cause?: { code?: string } }
+  const code = e.code ?? e.cause?.code
+  const message = e.message ?? String(error)
+  if (code === 'TIMEOUT') return `timeout after ${timeoutMs} ms`
+  if (code === 'BODY_TOO_LARGE') return message
+  if (code === 'ECONNREFUSED') return 'connection refused'
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host not found (${code})`
+  if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up|aborted/i.test(message)) {
+    return 'connection closed before a complete response (reset)'
+  }
+  if (code?.startsWith('HPE_')) return `not a valid HTTP response (${message.split('\n')[0]})`
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO') return `TLS failed: ${message.split('\n')[0]} (${code})`
+  if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || code === 'ERR__ERROR_FORMAT_PADDING_1') {
+    return `the body could not be decompressed (${message})`
+  }
+  return code ? `${message.split('\n')[0]} (${code})` : message.split('\n')[0]!
+}
+
+class TransportFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The headers as received, names lower-cased, repeated fields joined as RFC 9110 §5.3 allows. */
+function headersOf(response: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = Object.create(null)
+  const raw = response.rawHeaders
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    headers[name] = name in headers ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!
+  }
+  return { ...headers }
+}
+
+/** The body, decompressed as its Content-Encoding says, bounded in size before and after decompression. */
+function bodyStream(response: IncomingMessage): Readable {
+  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase()
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined
+  if (!decoder) return response
+  response.on('error', (error) => decoder.destroy(error))
+  return response.pipe(decoder)
+}
+
+/** A transport over live HTTP(S). */
+export class HttpTransport implements Transport {
+  readonly baseUrl: string
+  readonly #options: TransportOptions
+  readonly #agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) }
+
+  constructor(options: TransportOptions) {
+    this.#options = options
+    this.baseUrl = options.baseUrl
+  }
+
+  async send(request: Request): Promise<Exchange> {
+    const prepared = prepare(request, this.#options)
+    const timeoutMs = request.timeoutMs ?? this.#options.timeoutMs
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    // A POST never rides a kept-alive connection the server may be closing: it could not be sent again.
+    const fresh = !safe(request.method)
+    let attempts = 1
+    let attempt = await this.#once(prepared, request.body, fresh, timeoutMs)
+    if ('retry' in attempt) {
+      // The server closed an idle connection as it was reused, before answering: nothing happened there.
+      attempts++
+      attempt = await this.#once(prepared, request.body, true, timeoutMs)
+    }
+    if ('retry' in attempt) attempt = { error: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }
+    const exchange =
+      'error' in attempt
+        ? unanswered(prepared, describeTransportError(attempt.error, timeoutMs), elapsed())
+        : answered(prepared, attempt.status, attempt.headers, attempt.body, elapsed())
+    return { ...exchange, attempts }
+  }
+
+  async close(): Promise<void> {
+    this.#agents['http:'].destroy()
+    this.#agents['https:'].destroy()
+  }
+
+  #once(prepared: Prepared, body: string | undefined, fresh: boolean, timeoutMs: number): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | { error: unknown } | { retry: true }> {
+    return new Promise((resolve) => {
+      let settled = false
+      const url = new URL(prepared.sent)
+      const lib = url.protocol === 'https:' ? https : http
+      const agent = fresh ? false : this.#agents[url.protocol as 'http:' | 'https:']
+      const payload = body === undefined ? undefined : Buffer.from(body, 'utf8')
+      const headers = payload ? { ...prepared.headers, 'content-length': String(payload.byteLength) } : prepared.headers
+      const req = lib.request(url, { method: prepared.record.request.method, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, agent })
+      let answeredAtAll = false
+      const finish = (outcome: Parameters<typeof resolve>[0]) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resolve(outcome)
+      }
+      const fail = (error: unknown) => {
+        const code = (error as { code?: string }).code
+        const raced = !fresh && req.reusedSocket && !answeredAtAll && (code === 'ECONNRESET' || code === 'EPIPE')
+        req.destroy()
+        finish(raced ? { retry: true } : { error })
+      }
+      const timer = setTimeout(() => fail(new TransportFailure('TIMEOUT', 'timeout')), timeoutMs)
+      req.on('error', fail)
+      req.on('information', () => {
+        answeredAtAll = true // 1xx interim answers: the final one follows
+      })
+      req.on('response', (response) => {
+        answeredAtAll = true
+        const chunks: Buffer[] = []
+        let size = 0
+        const stream = bodyStream(response)
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.byteLength
+          if (size > MAX_BODY_BYTES) {
+            stream.destroy()
+            fail(new TransportFailure('BODY_TOO_LARGE', `response body larger than ${MAX_BODY_BYTES} bytes (read no further)`))
+            return
+          }
+          chunks.push(chunk)
+        })
+        stream.on('error', fail)
+        response.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })))
+        stream.on('end', () => finish({ status: response.statusCode ?? 0, headers: headersOf(response), body: Buffer.concat(chunks) }))
+      })
+      req.end(payload)
+    })
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The one way the suite reaches a target. A transport turns a `Request` into an `Exchange`, recorded once,
+ * here: `Authorization` redacted, the body's exact text kept (bounded), parsed without losing int64 digits.
+ * It never throws at a bad target: a timeout, reset or garbage is an exchange with `error`.
+ */
+import type { Credential, Exchange, Parsed, RecordedRequest, Request } from '../../model/index.js'
+import { readBody } from './body.js'
+import { authorizationFor, curlLine, redactedAuthorization } from './curl.js'
+
+/** Sends requests to one target. */
+export interface Transport {
+  /** The target's base address as reports show it, `/v1` included. */
+  readonly baseUrl: string
+  /** Sends one request once; never throws at the target's behaviour. */
+  send(request: Request): Promise<Exchange>
+  /** Frees what it holds (kept-alive connections). */
+  close(): Promise<void>
+}
+
+/** Largest response body the suite reads; a larger one is a transport error (and never held in memory whole). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024
+
+/** What every transport needs to know. */
+export interface TransportOptions {
+  /** The target's base address as reports show it, e.g. `https://staging.example/v1`. */
+  baseUrl: string
+  /** Where requests really go, when something sits in between (Prism's proxy). */
+  sendBaseUrl?: string
+  apiKey: string
+  timeoutMs: number
+}
+
+/** A request made ready to send: the headers on the wire, and its record with the key redacted. */
+export interface Prepared {
+  /** The URL as reports show it. */
+  shown: string
+  /** The URL the request goes to. */
+  sent: string
+  headers: Record<string, string>
+  credential: Credential
+  record: Omit<Exchange, 'json' | 'durationMs'>
+}
+
+/** The path and query of a request, as written on the wire. */
+export function pathAndQuery(request: Request): string {
+  const search = request.rawQuery ?? (request.query ?? []).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
+  return `${request.path}${search ? `?${search}` : ''}`
+}
+
+/** Builds the headers of a request and its record (the key never in it). */
+export function prepare(request: Request, options: TransportOptions): Prepared {
+  const suffix = pathAndQuery(request)
+  const shown = `${options.baseUrl}${suffix}`
+  const sent = `${options.sendBaseUrl ?? options.baseUrl}${suffix}`
+  const credential = request.credential ?? 'key'
+  const contentType = request.body !== undefined ? (request.contentType ?? 'application/json') : request.contentType
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'petstore-conformance', ...request.headers }
+  if (contentType) headers['content-type'] = contentType
+  const recordedHeaders = { ...headers }
+  const authorization = authorizationFor(credential, options.apiKey)
+  if (authorization !== undefined) {
+    headers.authorization = authorization
+    recordedHeaders.authorization = redactedAuthorization(credential)!
+  }
+  const recordedRequest: RecordedRequest = {
+    method: request.method,
+    url: shown,
+    headers: recordedHeaders,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  }
+  return {
+    shown,
+    sent,
+    headers,
+    credential,
+    record: {
+      ...(request.operationId ? { operationId: request.operationId } : {}),
+      request: recordedRequest,
+      curl: curlLine({ method: request.method, url: shown, credential, contentType, body: request.body, headers: request.headers }),
+      credential,
+      attempts: 1,
+    },
+  }
+}
+
+/** The exchange of an answered request. */
+export function answered(prepared: Prepared, status: number, headers: Record<string, string>, body: Uint8Array, durationMs: number): Exchange {
+  const { text, json } = readBody(body)
+  return {
+    ...prepared.record,
+    response: { status, headers, rawBody: text },
+    json,
+    bodyBytes: body.byteLength,
+    durationMs,
+  }
+}
+
+const EMPTY: Parsed = { kind: 'empty' }
+
+/** The exchange of a request that got no HTTP answer. */
+export function unanswered(prepared: Prepared, error: string, durationMs: number): Exchange {
+  return { ...prepared.record, error, json: EMPTY, durationMs }
+}

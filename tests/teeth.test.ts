@@ -1,0 +1,69 @@
+/**
+ * The suite has teeth, proven in-process (the stub mounted as a Fetch handler, no port, no child): it passes
+ * the correct stub, fails every fault of the stub's table with the check the fault names, and passes
+ * conformant targets that choose differently where the interface is silent. The same runs through the real
+ * command, in child processes, are in `npm run test:e2e`.
+ */
+import { describe, expect, it } from 'vitest'
+import { runConformance } from '../command/library.js'
+import type { RunResult } from '../model/index.js'
+import { createStub, FAULTS, type FaultName } from '../stub/index.js'
+import { CHECKS, type CheckId } from '../suites/index.js'
+import { startVariant, VARIANTS } from '../test-support/variant-target.js'
+
+const KEY = 'teeth-key-8c1f0e'
+const SEED = 20301205
+// Fewer runs than a default run: every fault below is caught by an example-based check or an early run.
+const EFFORT = { seed: SEED, runs: 10, timeoutMs: 1000 }
+
+const failed = (run: RunResult) => run.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').map((c) => c.id)
+const broken = (run: RunResult) => run.checks.filter((c) => c.outcome === 'error' || c.outcome === 'unjudged').map((c) => `${c.id}: ${c.reason ?? ''}`)
+
+describe('teeth, in-process', () => {
+  it('passes the correct stub, judging every check', async () => {
+    const run = await runConformance({ apiKey: KEY, fetch: createStub({ apiKeys: [KEY] }).fetch, ...EFFORT })
+    expect(broken(run)).toEqual([])
+    expect(failed(run)).toEqual([])
+    expect(run.verdict).toBe('conformant')
+    expect(run.checks.filter((c) => c.outcome === 'skipped').map((c) => c.id)).toEqual([])
+    expect(run.recordsCreated).toBeLessThanOrEqual(run.recordBudget)
+    expect(JSON.stringify(run)).not.toContain(KEY)
+  })
+
+  it('names, for every fault, a check of the table', () => {
+    const ids = new Set<string>(CHECKS.map((c) => c.id))
+    for (const [name, fault] of Object.entries(FAULTS)) expect(ids.has(fault.catches), name).toBe(true)
+  })
+
+  for (const name of Object.keys(FAULTS) as FaultName[]) {
+    const catches = FAULTS[name].catches as CheckId
+    it(`fails the fault "${name}" with ${catches}`, async () => {
+      const run = await runConformance({ apiKey: KEY, fetch: createStub({ apiKeys: [KEY], fault: name }).fetch, ...EFFORT })
+      expect(failed(run)).toContain(catches)
+      expect(run.verdict).toBe('non-conformant')
+      // Each finding shows the request (redacted) and how to replay it.
+      const check = run.checks.find((c) => c.id === catches)!
+      for (const finding of check.findings) {
+        expect(finding.exchange?.request.url).toMatch(/\/v1\/pets/)
+        expect(finding.curl).toMatch(/^curl /)
+      }
+      if (name === 'limit-ignored') expect(check.findings.map((f) => f.counterexample)).toContain('GET /pets?limit=1')
+    })
+  }
+})
+
+describe('teeth, conformant variants over loopback HTTP', () => {
+  for (const [name, variant] of Object.entries(VARIANTS)) {
+    it(`passes: ${name}`, async () => {
+      const target = await startVariant(variant, KEY)
+      try {
+        const run = await runConformance({ baseUrl: target.url, apiKey: KEY, ...EFFORT })
+        expect(broken(run)).toEqual([])
+        expect(failed(run)).toEqual([])
+        expect(run.verdict).toBe('conformant')
+      } finally {
+        await target.close()
+      }
+    })
+  }
+})
