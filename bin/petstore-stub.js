@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api'
 
 register()
-await import('../stub/cli.ts')
+await import('../command/stub/cli.ts')

@@ -5,7 +5,8 @@ import addFormatsModule from 'ajv-formats'
 import { parse as parseYaml } from 'yaml'
 import { validationView, type JsonValue } from './json.js'
 
-export { isInt64, parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
+export { INT64_MAX, INT64_MIN, isInt64 } from './int64.js'
+export { parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
 
 // ajv-formats is CommonJS; under ESM its callable sits on `default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default

@@ -5,15 +5,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { spec, type OperationId } from '../spec/index.js'
 import { ApiError, errorBody } from './errors.js'
-import type { FaultName } from './faults.js'
 import { NewPetReader } from './new-pet.js'
 import { decodeComponent, parsePetId, quote, readQuery, sameText, splitTarget, type RequestHeaders } from './request.js'
-import { PetStore, StoreError, petJson, toInt64, type Int64, type NewPetRecord, type PetRecord } from './store.js'
+import { StoreError, type Store } from './store.js'
 
 export type { RequestHeaders } from './request.js'
 
-/** The path prefix that carries the interface version ("Versioning" in the interface). */
-export const BASE_PATH = '/v1'
+/** The path prefix that carries the interface version ("Versioning" in the interface), read from the spec's servers. */
+export const BASE_PATH = basePath(spec().doc.servers ?? [])
 
 /** When getPet was deprecated, as RFC 9745 `@<unix seconds>`: 2025-12-05T00:00:00Z, the date the stub chose. */
 export const DEPRECATION = '@1764892800'
@@ -39,37 +38,75 @@ export interface ConnectionMemo {
 }
 
 /**
- * A response: status, headers as a flat `[name, value, ...]` list (what `res.writeHead` takes), body text.
- * `action` asks the server to misbehave on purpose (fault injection): never answer, or drop the connection.
+ * Misbehaviour at the connection, asked for on purpose (a client developer's `Prefer: fault=`, or a test fault):
+ * `reset` aborts the connection (TCP RST), `empty` closes it without a byte, `hang` never answers, `malformed-chunk`
+ * sends the head and then a broken chunked body, `trickle` sends the body a few bytes at a time.
+ */
+export type SocketDirective = 'reset' | 'empty' | 'hang' | 'malformed-chunk' | 'trickle'
+
+/** The socket directives, in the order help texts list them. */
+export const SOCKET_DIRECTIVES: readonly SocketDirective[] = ['reset', 'empty', 'hang', 'malformed-chunk', 'trickle']
+
+/** How long a trickled body takes to arrive, when the response does not say. */
+export const TRICKLE_MS = 2_000
+
+/**
+ * A response: status, headers as a flat `[name, value, ...]` list (what `res.writeHead` takes), body text,
+ * and the Error code when it is one (for the log). The edges (server.ts, fetch.ts) honour `delayMs` and `socket`.
  */
 export interface AppResponse {
   status: number
   headers: string[]
   body: string
-  action?: 'hang' | 'drop'
+  code?: string
+  /** Wait this long before answering. */
+  delayMs?: number
+  /** Misbehave at the connection instead of answering normally. */
+  socket?: SocketDirective
+  /** For `trickle`: how long the whole body takes (TRICKLE_MS when absent). */
+  trickleMs?: number
 }
 
 /** The app needs the request body to answer; the server reads it (within `maxBody`) and calls `accept`. */
 export interface BodyWanted {
   kind: 'body'
-  operationId: OperationId
+  operationId?: OperationId
   accept(body: Uint8Array | string): AppResponse | Promise<AppResponse>
 }
 
 /** What routing a request gives: a response now, or a request for the body. */
 export type Routed = AppResponse | BodyWanted
 
+/** A request with its whole body. */
+export type FullRequest = AppRequest & { body?: Uint8Array | string }
+
+/** What the edges drive: the {@link App}, or something wrapped around it with the same shape (a fault). */
+export interface Handler {
+  /** Largest accepted request body in bytes. */
+  readonly maxBody: number
+  /** Answers a request, or asks for its body. Never throws. */
+  route(request: AppRequest): Routed
+  /** The answer to a body over `maxBody`. */
+  tooLarge(): AppResponse
+  /** The answer when handling threw. */
+  failure(error: unknown, operationId?: OperationId): AppResponse
+  /** The answer to a request that never reached routing (bad HTTP, timeouts). */
+  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse
+  /** The operation a request is for, if any (logs, journal, wrappers). */
+  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined
+}
+
 /** What an app is built from. */
 export interface AppOptions {
-  store: PetStore
+  store: Store
   /** Accepted API keys; at least one. */
   apiKeys: readonly string[]
   /** Largest accepted request body in bytes; 64 KiB when not given. */
   maxBody?: number
-  fault?: FaultName
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8'
+/** RFC 8259 defines no parameters for application/json, so none is sent. */
+export const JSON_TYPE = 'application/json'
 const EXPOSED = 'Deprecation, Sunset, Link, WWW-Authenticate'
 const CORS_METHODS = 'GET, POST, OPTIONS'
 const CORS_HEADERS = 'Authorization, Content-Type'
@@ -92,21 +129,37 @@ function byteLength(body: Uint8Array | string): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
 }
 
-function nextInt64(id: Int64): Int64 {
-  return toInt64(BigInt(id) + 1n)
+/** Answers a request whose whole body is at hand: routes it, checks the body limit, hands the body over. */
+export async function answer(handler: Handler, request: FullRequest): Promise<AppResponse> {
+  const routed = handler.route(request)
+  if (!('kind' in routed)) return routed
+  const body = request.body ?? ''
+  if (byteLength(body) > handler.maxBody) return handler.tooLarge()
+  try {
+    return await routed.accept(body)
+  } catch (error) {
+    return handler.failure(error, routed.operationId)
+  }
+}
+
+/** The path of the spec's first server URL (variables at their defaults), e.g. `/v1`. */
+function basePath(servers: { url: string; variables?: Record<string, { default: string }> }[]): string {
+  for (const server of servers) {
+    const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '')
+    const path = URL.canParse(url) ? new URL(url).pathname.replace(/\/+$/, '') : ''
+    if (path !== '') return path
+  }
+  throw new Error('the spec names no server with a base path such as /v1')
 }
 
 /** The stub's request handling over one store. */
-export class App {
+export class App implements Handler {
   /** The pets this app serves. */
-  readonly store: PetStore
+  readonly store: Store
   /** Largest accepted request body in bytes. */
   readonly maxBody: number
-  /** The injected fault, if any. */
-  readonly fault: FaultName | undefined
   readonly #keyDigests: Buffer[]
   readonly #routes: Route[]
-  readonly #contentType: string
   readonly #deprecated: string[]
   /** The headers of every JSON answer, Content-Length left blank; getPet's add the deprecation headers. */
   readonly #head: string[]
@@ -128,16 +181,14 @@ export class App {
     if (options.apiKeys.length === 0) throw new Error('the stub needs at least one API key')
     this.store = options.store
     this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY
-    this.fault = options.fault
     this.#keyDigests = options.apiKeys.map(sha256)
     const s = spec()
     this.#routes = readRoutes(s.operations)
-    this.#contentType = this.fault === 'text-content-type' ? 'text/plain; charset=utf-8' : JSON_TYPE
     const getPet = s.operation('getPet')
     const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets').split(' ').pop()
     this.#deprecated = ['Deprecation', DEPRECATION, 'Link', `<${BASE_PATH}${successor}>; rel="successor-version"`]
     if (getPet.sunset) this.#deprecated.push('Sunset', getPet.sunset.toUTCString())
-    this.#head = ['Content-Type', this.#contentType, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', '']
+    this.#head = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', '']
     this.#getPetHead = this.#head.concat(this.#deprecated)
     this.#fixedRoutes = new Map()
     this.#lastParamRoutes = []
@@ -153,7 +204,7 @@ export class App {
     this.#queryNames = Object.entries(s.operation('listPets').parameters)
       .filter(([, p]) => p.in === 'query')
       .map(([name]) => name)
-    this.#newPets = new NewPetReader(s, this.fault)
+    this.#newPets = new NewPetReader(s)
     // A documented operation answers only with documented statuses, even when something unexpected breaks.
     this.#fallback = new Map([[undefined, 400]])
     for (const op of Object.values(s.operations)) this.#fallback.set(op.operationId, op.statuses.includes('400') ? 400 : 404)
@@ -183,12 +234,17 @@ export class App {
   }
 
   /** Answers a request whose whole body is at hand (tests, and anything that does not stream). */
-  async handle(request: AppRequest & { body?: Uint8Array | string }): Promise<AppResponse> {
-    const routed = this.route(request)
-    if (!('kind' in routed)) return routed
-    const body = request.body ?? ''
-    if (byteLength(body) > this.maxBody) return this.tooLarge()
-    return routed.accept(body)
+  handle(request: FullRequest): Promise<AppResponse> {
+    return answer(this, request)
+  }
+
+  /** The operation a request is for, or `undefined` (unknown path or method). */
+  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
+    try {
+      return this.#match(splitTarget(request.url).path)?.route.operations.get(request.method)
+    } catch {
+      return undefined
+    }
   }
 
   /** The answer to a body over `maxBody`; it closes the connection, since the rest of the body is not read. */
@@ -210,16 +266,16 @@ export class App {
     return this.#error(new ApiError(status, code, message), undefined, ['Connection', 'close'])
   }
 
-  #respond(status: number, body: string, operationId?: OperationId, extra?: string[]): AppResponse {
+  #respond(status: number, body: string, operationId?: OperationId, extra?: string[], code?: string): AppResponse {
     // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
     const headers = operationId === 'getPet' ? this.#getPetHead.slice() : this.#head.slice()
     headers[LENGTH_AT] = String(Buffer.byteLength(body))
     if (extra) for (const item of extra) headers.push(item)
-    return { status, headers, body }
+    return { status, headers, body, code }
   }
 
   #error(error: ApiError, operationId?: OperationId, extra?: string[]): AppResponse {
-    return this.#respond(error.status, errorBody(error, this.fault), operationId, extra)
+    return this.#respond(error.status, errorBody(error), operationId, extra, error.code)
   }
 
   #match(path: string): { route: Route; param?: string } | undefined {
@@ -252,7 +308,7 @@ export class App {
 
   #preflight(route: Route): AppResponse {
     // No body, but every answer says JSON: clients and checks that read Content-Type on every response agree.
-    const headers = ['Content-Type', this.#contentType, 'Allow', route.allow, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Methods', CORS_METHODS]
+    const headers = ['Content-Type', JSON_TYPE, 'Allow', route.allow, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Methods', CORS_METHODS]
     headers.push('Access-Control-Allow-Headers', CORS_HEADERS, 'Access-Control-Max-Age', CORS_MAX_AGE, 'Access-Control-Expose-Headers', EXPOSED)
     return { status: 204, headers, body: '' }
   }
@@ -279,7 +335,6 @@ export class App {
     }
     const token = space < 0 ? '' : text.slice(space + 1).trim()
     if (token === '') return this.#challenge('invalid_token', 'the Bearer token is empty', 'invalid_token', operationId)
-    if (this.fault === 'wrong-key-accepted') return undefined
     const memo = request.connection
     if (memo?.acceptedToken !== undefined && sameText(token, memo.acceptedToken)) return undefined
     if (this.#isKnownKey(token)) {
@@ -304,20 +359,11 @@ export class App {
   }
 
   #listPets(request: AppRequest, query: string): AppResponse {
-    if (this.fault !== 'no-auth-list') {
-      const denied = this.#unauthorized(request, 'listPets')
-      if (denied) return denied
-    }
+    const denied = this.#unauthorized(request, 'listPets')
+    if (denied) return denied
     const params = readQuery(query, this.#queryNames)
     const limit = this.#readLimit(params.get('limit'))
-    const status = this.#readStatus(params.get('status'))
-    if (this.fault === 'drops-connection' && status === 'pending') return { status: 0, headers: [], body: '', action: 'drop' }
-    const filter = this.fault === 'filter-ignored' ? undefined : status
-    let count = limit
-    if (this.fault === 'limit-ignored') count = this.store.count(filter)
-    if (this.fault === 'limit-cap-50') count = Math.min(count, 50)
-    if (this.fault === 'limit-short' && this.store.count(filter) >= limit) count = limit - 1
-    return this.#list(count, filter)
+    return this.#list(limit, this.#readStatus(params.get('status')))
   }
 
   /**
@@ -333,7 +379,7 @@ export class App {
     const cached = pages?.[count]
     if (cached) return cached
     const list = '[' + this.store.page(count, filter).join(',') + ']'
-    const response = this.#respond(200, this.fault === 'list-wrapped' ? '{"pets":' + list + '}' : list, 'listPets')
+    const response = this.#respond(200, list, 'listPets')
     if (count > this.#limit.maximum) return response // only the pages the spec allows are worth keeping
     if (!pages) this.#pages.set(filter, (pages = []))
     pages[count] = response
@@ -342,7 +388,7 @@ export class App {
 
   #readLimit(values: (string | undefined)[] | undefined): number {
     const { minimum, maximum } = this.#limit
-    if (values === undefined) return this.fault === 'default-limit-50' ? 50 : this.#limit.default
+    if (values === undefined) return this.#limit.default
     const expected = `limit must be an integer from ${minimum} to ${maximum}`
     if (values.length > 1) throw new ApiError(400, 'invalid_limit', `${expected}, given once; got ${values.length} values`)
     const [text] = values
@@ -367,66 +413,26 @@ export class App {
     if (denied) return denied
     const id = parsePetId(petId)
     if (id === undefined) throw new ApiError(404, 'pet_not_found', `no pet with id ${quote(petId)}: petId must be an int64 integer`)
-    let json = this.store.find(id)
-    if (this.fault === 'get-wrong-pet') json = this.store.find(nextInt64(id)) ?? json
+    const json = this.store.find(id)
     if (json !== undefined) return this.#respond(200, json, 'getPet')
-    if (this.fault === 'hangs') return { status: 0, headers: [], body: '', action: 'hang' }
-    if (this.fault === 'not-found-empty') return this.#respond(404, '', 'getPet')
     throw new ApiError(404, 'pet_not_found', `no pet with id ${String(id)}`)
   }
 
   #createPet(request: AppRequest): Routed {
-    const headers = request.headers
-    const denied = this.fault === 'no-auth-create' ? undefined : this.#unauthorized(request, 'createPet')
-    if (denied && this.fault === 'unauth-create-stores') {
-      const accept = (body: Uint8Array | string) => {
-        try {
-          this.store.add(this.#newPets.read(body, headers))
-        } catch {
-          // an invalid body is not stored; the answer is the 401 either way
-        }
-        return denied
-      }
-      return { kind: 'body', operationId: 'createPet', accept }
-    }
+    const denied = this.#unauthorized(request, 'createPet')
     if (denied) return denied
-    return new PendingCreate(headers, this.#createWith)
+    return new PendingCreate(request.headers, this.#createWith)
   }
 
   /** Made once per app: each pending create holds it, so no closure is made per request. */
   readonly #createWith = (body: Uint8Array | string, headers: RequestHeaders) => this.#create(body, headers)
 
-  #create(body: Uint8Array | string, headers: RequestHeaders): AppResponse | Promise<AppResponse> {
+  #create(body: Uint8Array | string, headers: RequestHeaders): AppResponse {
     try {
-      const pet = this.#newPets.read(body, headers)
-      if (this.fault === 'duplicate-ids') return this.#createLate(pet)
-      if (this.fault === 'create-not-stored') {
-        const unsaved = { ...pet, id: this.store.reserveId() }
-        return this.#created({ pet: unsaved, json: petJson(unsaved) })
-      }
-      return this.#created(this.store.add(pet))
+      return this.#respond(201, this.store.add(this.#newPets.read(body, headers)).json, 'createPet')
     } catch (error) {
       return this.failure(error, 'createPet')
     }
-  }
-
-  /** The duplicate-ids fault: the id is read, then the handler yields before storing, so concurrent creates share it. */
-  async #createLate(pet: NewPetRecord): Promise<AppResponse> {
-    try {
-      const id = this.store.nextId
-      if (id === undefined) throw new StoreError('no int64 id is left for a new pet')
-      await new Promise((resolve) => setImmediate(resolve))
-      return this.#created(this.store.addWithId(pet, id))
-    } catch (error) {
-      return this.failure(error, 'createPet')
-    }
-  }
-
-  #created({ pet, json }: { pet: PetRecord; json: string }): AppResponse {
-    let echo = json
-    if (this.fault === 'id-missing') echo = '{' + json.slice(json.indexOf(',') + 1) // the id is the first field
-    if (this.fault === 'status-dropped') echo = petJson({ id: pet.id, name: pet.name, categoryId: pet.categoryId })
-    return this.#respond(this.fault === 'create-200' ? 200 : 201, echo, 'createPet')
   }
 }
 
@@ -437,10 +443,10 @@ class PendingCreate implements BodyWanted {
 
   constructor(
     readonly headers: RequestHeaders,
-    readonly create: (body: Uint8Array | string, headers: RequestHeaders) => AppResponse | Promise<AppResponse>,
+    readonly create: (body: Uint8Array | string, headers: RequestHeaders) => AppResponse,
   ) {}
 
-  accept(body: Uint8Array | string): AppResponse | Promise<AppResponse> {
+  accept(body: Uint8Array | string): AppResponse {
     return this.create(body, this.headers)
   }
 }

@@ -2,9 +2,8 @@
  * Reads a createPet body into the NewPet to store. Each kind of trouble has its own Error code, as
  * fixtures/new-pets.json lists them; the spec's compiled NewPet schema has the last word.
  */
-import { isInt64, parseJson, type JsonValue, type Spec } from '../spec/index.js'
+import { INT64_MAX, INT64_MIN, isInt64, parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ApiError } from './errors.js'
-import type { FaultName } from './faults.js'
 import { describe, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
 import { toInt64, type NewPetRecord } from './store.js'
 
@@ -17,20 +16,18 @@ interface FieldRule {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
-const INT64_RANGE = `from ${-(2n ** 63n)} to ${2n ** 63n - 1n}`
+const INT64_RANGE = `from ${INT64_MIN} to ${INT64_MAX}`
 
 /** Reads createPet bodies by the rules of the spec's NewPet schema. */
 export class NewPetReader {
   readonly #required: string[]
   readonly #fields: FieldRule[]
   readonly #validate: (value: JsonValue) => string[]
-  readonly #fault: FaultName | undefined
 
-  constructor(spec: Spec, fault?: FaultName) {
+  constructor(spec: Spec) {
     this.#required = spec.requiredOf('NewPet')
     this.#fields = Object.entries(spec.propertiesOf('NewPet')).map(([name, p]) => ({ name, type: p.type, format: p.format, enum: p.enum }))
     this.#validate = spec.schema('NewPet')
-    this.#fault = fault
   }
 
   /** The NewPet in a createPet body; throws an ApiError naming the first thing wrong with it. */
@@ -42,14 +39,10 @@ export class NewPetReader {
       throw new ApiError(400, 'not_an_object', `request body must be a JSON object (a NewPet); got ${describe(value)}`)
     }
     for (const name of this.#required) {
-      if (Object.hasOwn(value, name)) continue
-      if (this.#fault === 'missing-field-500' && name === 'name') {
-        throw new ApiError(500, 'internal_error', "Cannot read properties of undefined (reading 'length')")
-      }
-      throw new ApiError(400, 'missing_field', `request body: ${name} is required`)
+      if (!Object.hasOwn(value, name)) throw new ApiError(400, 'missing_field', `request body: ${name} is required`)
     }
     for (const rule of this.#fields) if (Object.hasOwn(value, rule.name)) this.#checkField(rule, value[rule.name]!)
-    const problems = this.#fault === 'accepts-invalid-status' ? [] : this.#validate(value)
+    const problems = this.#validate(value)
     if (problems.length > 0) throw new ApiError(400, 'invalid_body', `request body: ${problems.join('; ')}`)
     return this.#record(value as { name: string; categoryId: number | bigint; status?: string })
   }
@@ -67,7 +60,7 @@ export class NewPetReader {
       }
     } else if (rule.type === 'string') {
       if (typeof value !== 'string') throw new ApiError(400, 'wrong_type', `${where} must be a string; got ${describe(value)}`)
-      if (rule.enum && !rule.enum.includes(value) && this.#fault !== 'accepts-invalid-status') {
+      if (rule.enum && !rule.enum.includes(value)) {
         throw new ApiError(400, `invalid_${rule.name}`, `${where} must be one of ${rule.enum.join(', ')}; got ${quote(value)}`)
       }
     }
@@ -75,10 +68,7 @@ export class NewPetReader {
 
   /** Only NewPet's own fields are kept: extra fields are ignored, never stored. */
   #record(fields: { name: string; categoryId: number | bigint; status?: string }): NewPetRecord {
-    let { name, categoryId } = fields
-    if (this.#fault === 'name-truncated' && name.length > 32) name = Array.from(name).slice(0, 32).join('')
-    if (this.#fault === 'int64-precision') categoryId = BigInt(Number(categoryId)) // the double rounds 2^63 - 1 up to 2^63
-    const record: NewPetRecord = { name, categoryId: toInt64(categoryId) }
+    const record: NewPetRecord = { name: fields.name, categoryId: toInt64(fields.categoryId) }
     if (fields.status !== undefined) record.status = fields.status
     return record
   }

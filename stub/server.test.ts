@@ -197,7 +197,7 @@ describe('the stub over HTTP', () => {
     for (const garbage of ['NONSENSE\r\n\r\n', 'GET /v1/pets HTTP/9.9\r\n\r\n', 'GET /v1/pets HTTP/1.1\r\nBad Header\r\n\r\n', 'POST /v1/pets HTTP/1.1\r\nContent-Length: abc\r\n\r\n']) {
       const { status, head, body } = parseRaw(await raw(stub.port, garbage))
       expect(status, garbage).toBe(400)
-      expect(head).toMatch(/content-type: application\/json; charset=utf-8/i)
+      expect(head).toMatch(/content-type: application\/json\r\n/i)
       expect(body).toMatchObject({ code: 'bad_request', status: 400 })
     }
   })
@@ -217,7 +217,7 @@ describe('the stub over HTTP', () => {
   ])('answers CONNECT with an Error body and closes: %j', async (request, status, code) => {
     const text = await raw(stub.port, request) // resolves when the server closes the connection
     expect(parseRaw(text)).toMatchObject({ status, body: { code, status } })
-    expect(text).toMatch(/content-type: application\/json; charset=utf-8/i)
+    expect(text).toMatch(/content-type: application\/json\r\n/i)
     if (status === 405) expect(text).toMatch(/allow: GET, POST, OPTIONS/i)
   })
 

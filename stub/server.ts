@@ -1,10 +1,20 @@
 /**
- * Binds an {@link App} to node:http: streams request bodies within the limit, writes responses in one
- * call, answers bad HTTP, logs one line per request, and shuts down gracefully.
+ * Binds a {@link Handler} (the app) to node:http: streams request bodies within the limit, writes responses
+ * in one call, honours delays and socket directives, answers bad HTTP, logs one line per request, and shuts
+ * down gracefully.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { BASE_PATH, type App, type AppRequest, type AppResponse, type BodyWanted, type ConnectionMemo, type RequestHeaders } from './app.js'
+import {
+  BASE_PATH,
+  TRICKLE_MS,
+  type AppRequest,
+  type AppResponse,
+  type BodyWanted,
+  type ConnectionMemo,
+  type Handler,
+  type RequestHeaders,
+} from './app.js'
 
 /** How to bind a server. */
 export interface ServerOptions {
@@ -65,7 +75,7 @@ export function bufferedLog(write: (text: string) => void): (line: string) => vo
 }
 
 /** Starts `app` on a port and resolves once it listens. Rejects with {@link ListenError} when it cannot. */
-export function serve(app: App, options: ServerOptions): Promise<RunningServer> {
+export function serve(app: Handler, options: ServerOptions): Promise<RunningServer> {
   const state: State = { inFlight: 0, closing: false }
   const requestTimeout = options.requestTimeout ?? 30_000
   const server = createServer({
@@ -104,7 +114,7 @@ export function serve(app: App, options: ServerOptions): Promise<RunningServer> 
   })
 }
 
-function onRequest(app: App, state: State, log: ((line: string) => void) | undefined, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
+function onRequest(app: Handler, state: State, log: ((line: string) => void) | undefined, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
   const started = log ? performance.now() : 0
   state.inFlight++
   const request: AppRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: pickHeaders(req.rawHeaders), connection: memoOf(req.socket) }
@@ -123,7 +133,7 @@ function onRequest(app: App, state: State, log: ((line: string) => void) | undef
   respond(state, log, req, res, routed, started, oversized ? req : undefined)
 }
 
-/** Sends the answer (if any), logs the request, and counts it as no longer in flight (unless it hangs on purpose). */
+/** Sends the answer (if any), logs the request, and counts it as no longer in flight. */
 function respond(
   state: State,
   log: ((line: string) => void) | undefined,
@@ -133,9 +143,101 @@ function respond(
   started: number,
   unread?: IncomingMessage,
 ): void {
+  if (response !== undefined && (response.delayMs !== undefined || response.socket !== undefined)) {
+    return respondSpecially(state, log, req, res, response, started)
+  }
   if (response) send(res, response, state, unread)
-  if (log) log(`${req.method} ${printable(req.url ?? '')} ${response?.action ?? response?.status ?? 'aborted'} ${(performance.now() - started).toFixed(1)}ms`)
-  if (response?.action !== 'hang') finished(state)
+  if (log) log(logLine(req, response, started))
+  finished(state)
+}
+
+/** `METHOD target status [code] [socket directive] time`: never a header value. */
+function logLine(req: IncomingMessage, response: AppResponse | undefined, started: number): string {
+  const status = response === undefined ? 'aborted' : response.code === undefined ? response.status : `${response.status} ${response.code}`
+  const socket = response?.socket === undefined ? '' : ` ${response.socket}`
+  return `${req.method} ${printable(req.url ?? '')} ${status}${socket} ${(performance.now() - started).toFixed(1)}ms`
+}
+
+/**
+ * Answers after the response's delay, or misbehaves at the socket as it asks. The request stays in flight
+ * until the connection is done with it (a hung one until the client or the shutdown ends it).
+ */
+function respondSpecially(
+  state: State,
+  log: ((line: string) => void) | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: AppResponse,
+  started: number,
+): void {
+  let settled = false
+  const settle = () => {
+    if (settled) return
+    settled = true
+    clearTimeout(timer)
+    finished(state)
+  }
+  const act = () => {
+    if (res.destroyed) return settle() // the client left during the delay
+    if (log) log(logLine(req, response, started))
+    const socket = res.socket
+    switch (response.socket) {
+      case undefined:
+        send(res, response, state)
+        return settle()
+      case 'hang':
+        return // settled when the connection closes
+      case 'reset':
+        socket?.resetAndDestroy()
+        return settle()
+      case 'empty':
+        socket?.destroy()
+        return settle()
+      case 'malformed-chunk':
+        socket?.end(malformedChunk(response))
+        return settle()
+      case 'trickle':
+        return trickle(res, response, settle)
+    }
+  }
+  res.once('close', settle)
+  const timer = response.delayMs ? setTimeout(act, response.delayMs) : undefined
+  if (!timer) act()
+}
+
+/** The head of the response, then one good chunk and one whose size line is not hex; the connection then ends. */
+function malformedChunk(response: AppResponse): string {
+  const head: string[] = []
+  for (let i = 0; i < response.headers.length; i += 2) {
+    const name = response.headers[i]!
+    if (!/^(content-length|connection|transfer-encoding)$/i.test(name)) head.push(name, response.headers[i + 1]!)
+  }
+  const half = response.body.slice(0, Math.ceil(response.body.length / 2))
+  const good = half === '' ? '' : `${Buffer.byteLength(half).toString(16)}\r\n${half}\r\n`
+  return rawResponse({ ...response, headers: head.concat('Transfer-Encoding', 'chunked', 'Connection', 'close'), body: `${good}zz\r\n` })
+}
+
+/** Sends the head at once and the body in up to ten pieces spread over the response's trickle time. */
+function trickle(res: ServerResponse, response: AppResponse, settle: () => void): void {
+  const body = Buffer.from(response.body)
+  const pieces = Math.max(1, Math.min(10, body.length))
+  const every = (response.trickleMs ?? TRICKLE_MS) / pieces
+  res.writeHead(response.status, response.headers)
+  res.flushHeaders()
+  let sent = 0
+  const next = () => {
+    if (res.destroyed) return settle()
+    const piece = body.subarray(Math.round((body.length * sent) / pieces), Math.round((body.length * (sent + 1)) / pieces))
+    if (++sent < pieces) {
+      res.write(piece)
+      timer = setTimeout(next, every)
+    } else {
+      res.end(piece)
+      settle()
+    }
+  }
+  let timer = setTimeout(next, every)
+  res.once('close', () => clearTimeout(timer))
 }
 
 /**
@@ -168,7 +270,7 @@ function memoOf(socket: Socket): ConnectionMemo {
   return memo
 }
 
-/** Where a request's {@link BodyExchange} hangs, so that shared listeners find it from the request they are called on. */
+/** Where a request's {@link BodyExchange} is kept, so that shared listeners find it from the request they are called on. */
 const EXCHANGE = Symbol('exchange')
 
 type CarryingRequest = IncomingMessage & { [EXCHANGE]?: BodyExchange }
@@ -183,7 +285,7 @@ class BodyExchange {
   #settled = false
 
   constructor(
-    readonly app: App,
+    readonly app: Handler,
     readonly state: State,
     readonly log: ((line: string) => void) | undefined,
     readonly req: IncomingMessage,
@@ -258,8 +360,6 @@ function onBodyGone(this: CarryingRequest): void {
 
 function send(res: ServerResponse, response: AppResponse, state: State, unread?: IncomingMessage): void {
   if (res.destroyed || res.headersSent) return
-  if (response.action === 'drop') return void res.socket?.destroy()
-  if (response.action === 'hang') return
   const headers = state.closing ? response.headers.concat('Connection', 'close') : response.headers
   if (unread) {
     res.writeHead(response.status, headers.includes('Connection') ? headers : headers.concat('Connection', 'close'))
@@ -295,7 +395,7 @@ function finished(state: State): void {
   if (state.closing && state.inFlight === 0) state.drained?.()
 }
 
-function onClientError(app: App, log: ((line: string) => void) | undefined, error: NodeJS.ErrnoException, socket: Socket): void {
+function onClientError(app: Handler, log: ((line: string) => void) | undefined, error: NodeJS.ErrnoException, socket: Socket): void {
   const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage
   if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) return void socket.destroy()
   const response =
@@ -309,7 +409,7 @@ function onClientError(app: App, log: ((line: string) => void) | undefined, erro
 }
 
 /** CONNECT (a tunnel request, which Node hands over as a bare socket): answered by the app, then closed. */
-function onConnect(app: App, log: ((line: string) => void) | undefined, req: IncomingMessage, socket: Socket): void {
+function onConnect(app: Handler, log: ((line: string) => void) | undefined, req: IncomingMessage, socket: Socket): void {
   socket.on('error', () => socket.destroy()) // a client gone before the answer is no error of ours
   const request: AppRequest = { method: req.method ?? 'CONNECT', url: req.url ?? '', headers: pickHeaders(req.rawHeaders) }
   let response: AppResponse
@@ -320,13 +420,12 @@ function onConnect(app: App, log: ((line: string) => void) | undefined, req: Inc
     response = app.failure(error)
   }
   socket.end(rawResponse({ ...response, headers: response.headers.concat('Connection', 'close') }))
-  if (log) log(`${request.method} ${printable(request.url)} ${response.status} 0.0ms`)
+  if (log) log(`${request.method} ${printable(request.url)} ${response.code === undefined ? response.status : `${response.status} ${response.code}`} 0.0ms`)
 }
 
 /** A whole HTTP/1.1 response as text, for sockets that never got as far as a request object. */
 function rawResponse(response: AppResponse): string {
-  const reasons: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
-  let head = `HTTP/1.1 ${response.status} ${reasons[response.status] ?? 'Error'}\r\n`
+  let head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Unknown'}\r\n`
   for (let i = 0; i < response.headers.length; i += 2) head += `${response.headers[i]}: ${response.headers[i + 1]}\r\n`
   return head + '\r\n' + response.body
 }

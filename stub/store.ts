@@ -4,7 +4,7 @@
  * Each pet is kept once, as its serialized JSON, in id order; list pages and single pets are answered by
  * handing out those strings, so no read re-serializes and no read costs more with more pets.
  */
-import { isInt64 } from '../spec/index.js'
+import { INT64_MAX, isInt64 } from '../spec/index.js'
 
 /** An int64 id or categoryId: a `number` when it is a safe integer, otherwise an exact `bigint`. */
 export type Int64 = number | bigint
@@ -26,7 +26,6 @@ export class StoreError extends Error {
   override name = 'StoreError'
 }
 
-const INT64_MAX = 2n ** 63n - 1n
 const EMPTY: readonly string[] = Object.freeze([])
 
 /** The one representation of an int64 value: `number` when safe, `bigint` otherwise (so `===` compares). */
@@ -42,6 +41,9 @@ export function petJson(pet: PetRecord): string {
   json.charCodeAt(0) // flattens the concatenation, so a stored pet is one compact string, not a rope of pieces
   return json
 }
+
+/** What the app asks of a store: {@link PetStore}, or something wrapped around it with the same shape. */
+export type Store = Pick<PetStore, 'size' | 'nextId' | 'add' | 'addWithId' | 'reserveId' | 'find' | 'page' | 'count'>
 
 /** In-memory pets in ascending id order, with an index per status. */
 export class PetStore {

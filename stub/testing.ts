@@ -3,7 +3,7 @@ import { expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseJson, spec, stringifyJson, type JsonValue, type OperationId } from '../spec/index.js'
-import { App, type AppOptions, type AppResponse } from './app.js'
+import { App, JSON_TYPE, type AppOptions, type AppResponse } from './app.js'
 import { loadSeed } from './seed.js'
 import { PetStore } from './store.js'
 
@@ -47,7 +47,6 @@ export interface Answer {
   headers: Record<string, string>
   text: string
   body: JsonValue | undefined
-  action?: 'hang' | 'drop'
 }
 
 /** Turns an app response into an {@link Answer}. */
@@ -60,7 +59,24 @@ export function toAnswer(response: AppResponse): Answer {
   } catch {
     body = undefined
   }
-  return { status: response.status, headers, text: response.body, body, action: response.action }
+  return { status: response.status, headers, text: response.body, body }
+}
+
+/** Turns a Fetch response into an {@link Answer} (header names are lower case there already). */
+export async function fromFetch(response: Response): Promise<Answer> {
+  const text = await response.text()
+  let body: JsonValue | undefined
+  try {
+    body = text === '' ? undefined : parseJson(text)
+  } catch {
+    body = undefined
+  }
+  return { status: response.status, headers: Object.fromEntries(response.headers), text, body }
+}
+
+/** Sends one request through a stub's Fetch handler. */
+export async function fetchAnswer(stub: { fetch(request: Request): Promise<Response> }, request: Request): Promise<Answer> {
+  return fromFetch(await stub.fetch(request))
 }
 
 /** Sends one request to the app with no port. */
@@ -80,7 +96,7 @@ export async function call(
 export function expectDocumented(operationId: OperationId, answer: Pick<Answer, 'status' | 'headers' | 'body' | 'text'>): void {
   const s = spec()
   expect(s.statuses(operationId)).toContain(String(answer.status))
-  expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
+  expect(answer.headers['content-type']).toBe(JSON_TYPE)
   const validate = s.response(operationId, answer.status)
   expect(validate, `a body is documented for ${operationId} ${answer.status}`).toBeDefined()
   expect(answer.body, answer.text).toBeDefined()
@@ -93,5 +109,5 @@ export function expectError(answer: Pick<Answer, 'status' | 'headers' | 'body' |
   expect({ status: answer.status, code: (answer.body as { code?: string } | undefined)?.code }, answer.text).toEqual({ status, code })
   expect(spec().schema('Error')(answer.body!)).toEqual([])
   expect((answer.body as { status: number }).status).toBe(status)
-  expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
+  expect(answer.headers['content-type']).toBe(JSON_TYPE)
 }

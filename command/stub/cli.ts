@@ -1,10 +1,7 @@
 /** The `petstore-stub` command: resolves its config, starts the stub, and stops it on SIGINT or SIGTERM. */
-import { App } from './app.js'
-import { resolveConfig, USAGE, UsageError } from './config.js'
-import { FAULTS } from './faults.js'
-import { loadSeed } from './seed.js'
-import { bufferedLog, ListenError, serve, type RunningServer } from './server.js'
-import { PetStore, StoreError } from './store.js'
+import { bufferedLog, createStub, FAULTS, ListenError, serve, StoreError, type InProcessStub, type RunningServer } from '../../stub/index.js'
+import { UsageError } from '../usage-error.js'
+import { resolveConfig, USAGE } from './config.js'
 
 const COMMAND = 'petstore-stub'
 /** How long requests in flight may take to finish after a stop signal. */
@@ -49,25 +46,24 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     process.stdout.write(USAGE)
     return
   }
-  let store: PetStore
+  let stub: InProcessStub
   try {
-    store = new PetStore(loadSeed(config.seed))
+    stub = createStub({ apiKeys: config.apiKeys, seed: config.seed, maxBody: config.maxBody, fault: config.fault })
   } catch (error) {
     if (error instanceof StoreError) fail(error.message)
     throw error
   }
-  const app = new App({ store, apiKeys: config.apiKeys, maxBody: config.maxBody, fault: config.fault })
   const log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
   try {
-    running = await serve(app, { port: config.port, host: config.host, log })
+    running = await serve(stub.handler, { port: config.port, host: config.host, log })
   } catch (error) {
     if (error instanceof ListenError) fail(`${error.message}; choose another with --port`)
     throw error
   }
   const key = config.apiKeys[0]!
-  process.stdout.write(`Pet Store stub listening on ${running.url} (${store.size} pets)\n`)
+  process.stdout.write(`Pet Store stub listening on ${running.url} (${stub.store.size} pets)\n`)
   process.stdout.write(`API key: ${key}  (send Authorization: Bearer ${key})\n`)
-  if (config.fault) process.stdout.write(`Fault injected: ${config.fault}: ${FAULTS[config.fault]}\n`)
+  if (config.fault) process.stdout.write(`Fault injected: ${config.fault}: ${FAULTS[config.fault].description}\n`)
 
   // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spec } from '../spec/index.js'
+import { JSON_TYPE, type AppResponse, type Handler, type SocketDirective } from './app.js'
+import { fetchWith } from './fetch.js'
+import { serve, type RunningServer } from './server.js'
+import { createStub, type InProcessStub } from './stub.js'
+import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, fromFetch, type Answer } from './testing.js'
+
+/** Headers that only a connection has (Node adds them on the wire; a Fetch handler has no connection). */
+const WIRE_ONLY = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
+
+const comparable = ({ status, headers, text }: Answer) => ({
+  status,
+  headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !WIRE_ONLY.has(name))),
+  text,
+})
+
+/** Requests that cover every operation, status and edge the app answers; sent in this order to both stubs. */
+const REQUESTS: [string, string, RequestInit?][] = [
+  ['GET', '/v1/pets', { headers: AUTH }],
+  ['GET', '/v1/pets?limit=3&status=sold', { headers: AUTH }],
+  ['GET', '/v1/pets?limit=0', { headers: AUTH }],
+  ['GET', '/v1/pets?status=lost', { headers: AUTH }],
+  ['GET', '/v1/pets'],
+  ['GET', '/v1/pets', { headers: { authorization: 'Basic abc' } }],
+  ['GET', '/v1/pets', { headers: { authorization: 'Bearer wrong' } }],
+  ['GET', '/v1/pets/1', { headers: AUTH }],
+  ['GET', '/v1/pets/424242', { headers: AUTH }],
+  ['GET', '/v1/pets/abc', { headers: AUTH }],
+  ['GET', '/v1/pets/9223372036854775808', { headers: AUTH }],
+  ['POST', '/v1/pets', { headers: JSON_AUTH, body: '{"name":"Rex","categoryId":9223372036854775807,"status":"pending"}' }],
+  ['GET', '/v1/pets/37', { headers: AUTH }],
+  ...NEW_PETS.invalid.map((example): [string, string, RequestInit] => ['POST', '/v1/pets', { headers: JSON_AUTH, body: exampleText(example) }]),
+  ['POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'text/plain' }, body: '{"name":"a","categoryId":1}' }],
+  ['POST', '/v1/pets', { headers: JSON_AUTH, body: 'x'.repeat(70_000) }],
+  ['POST', '/v1/pets', { headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' }],
+  ['DELETE', '/v1/pets/1', { headers: AUTH }],
+  ['PUT', '/v1/pets', { headers: AUTH }],
+  ['HEAD', '/v1/pets', { headers: AUTH }],
+  ['OPTIONS', '/v1/pets', { headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' } }],
+  ['GET', '/v2/pets', { headers: AUTH }],
+  ['GET', '/v1/pets/', { headers: AUTH }],
+  ['GET', '/', {}],
+]
+
+describe('createStub().fetch', () => {
+  let running: RunningServer
+  let overHttp: InProcessStub
+  let inProcess: InProcessStub
+
+  beforeAll(async () => {
+    overHttp = createStub({ apiKeys: [KEY] })
+    inProcess = createStub({ apiKeys: [KEY] })
+    running = await serve(overHttp.handler, { port: 0, host: '127.0.0.1' })
+  })
+  afterAll(() => running.close())
+
+  it('answers every request exactly as the node server does: status, headers, body', async () => {
+    for (const [method, path, init] of REQUESTS) {
+      const wire = await fromFetch(await fetch(`http://127.0.0.1:${running.port}${path}`, { ...init, method }))
+      const local = await fromFetch(await inProcess.fetch(new Request(`http://stub.test${path}`, { ...init, method })))
+      expect(comparable(local), `${method} ${path}`).toEqual(comparable(wire))
+    }
+    expect(inProcess.store.size).toBe(overHttp.store.size)
+  })
+
+  it('answers documented operations with documented bodies and Content-Type application/json exactly', async () => {
+    const answer = await fromFetch(await inProcess.fetch(new Request('http://stub.test/v1/pets/1', { headers: AUTH })))
+    expectDocumented('getPet', answer)
+    expect(answer.headers['content-type']).toBe(JSON_TYPE)
+    expect(answer.headers.deprecation).toBeDefined()
+    expect(answer.headers.sunset).toBe(spec().operation('getPet').sunset!.toUTCString())
+  })
+
+  it('applies the body limit to streamed bodies with no Content-Length', async () => {
+    const stub = createStub({ apiKeys: [KEY], maxBody: 100 })
+    const body = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(50)))
+        controller.close()
+      },
+    })
+    const request = new Request('http://stub.test/v1/pets', { method: 'POST', headers: JSON_AUTH, body, duplex: 'half' } as RequestInit)
+    const answer = await fromFetch(await stub.fetch(request))
+    expect([answer.status, (answer.body as { code: string }).code]).toEqual([400, 'body_too_large'])
+  })
+
+  it('rejects at once when the request was aborted before it started', async () => {
+    const controller = new AbortController()
+    controller.abort(new Error('gave up'))
+    await expect(inProcess.fetch(new Request('http://stub.test/v1/pets', { headers: AUTH, signal: controller.signal }))).rejects.toThrow('gave up')
+  })
+})
+
+/** A handler that answers every request with `response` (the socket directives are the edges' business). */
+function fixed(response: Partial<AppResponse>): Handler {
+  const app = createStub({ apiKeys: [KEY] }).handler
+  const body = '{"code":"x","message":"a fixed answer for the test","status":400}'
+  const answer: AppResponse = { status: 400, headers: ['Content-Type', JSON_TYPE, 'Content-Length', String(body.length)], body, ...response }
+  return { ...app, maxBody: app.maxBody, route: () => answer, operationOf: () => undefined }
+}
+
+const socketed = (socket: SocketDirective, extra: Partial<AppResponse> = {}) => fixed({ socket, ...extra })
+/** The Fetch edge over `handler`. */
+const local = (handler: Handler, signal?: AbortSignal) => fetchWith(handler, new Request('http://stub.test/v1/pets', { signal }))
+
+async function overHttp<T>(handler: Handler, use: (url: string) => Promise<T>): Promise<T> {
+  const running = await serve(handler, { port: 0, host: '127.0.0.1' })
+  try {
+    return await use(`http://127.0.0.1:${running.port}/v1/pets`)
+  } finally {
+    await running.close(50)
+  }
+}
+
+describe('socket directives, the same at both edges', () => {
+  it('reset and empty: the request fails as a network error', async () => {
+    for (const socket of ['reset', 'empty'] as const) {
+      await expect(local(socketed(socket))).rejects.toThrow(new TypeError('fetch failed'))
+      await overHttp(socketed(socket), (url) => expect(fetch(url)).rejects.toThrow(new TypeError('fetch failed')))
+    }
+  })
+
+  it('hang: never settles until the caller aborts, then rejects with its reason', async () => {
+    await expect(local(socketed('hang'), AbortSignal.timeout(50))).rejects.toThrow(/timed out|aborted/)
+    await overHttp(socketed('hang'), (url) => expect(fetch(url, { signal: AbortSignal.timeout(100) })).rejects.toThrow(/timed out|aborted/))
+  })
+
+  it('malformed-chunk: the head arrives, reading the body fails', async () => {
+    const inProcess = await local(socketed('malformed-chunk'))
+    expect(inProcess.status).toBe(400)
+    await expect(inProcess.text()).rejects.toThrow(TypeError)
+    await overHttp(socketed('malformed-chunk'), async (url) => {
+      const response = await fetch(url)
+      expect(response.status).toBe(400)
+      await expect(response.text()).rejects.toThrow(TypeError)
+    })
+  })
+
+  it('trickle: the whole body arrives, spread over the trickle time', async () => {
+    const handler = socketed('trickle', { trickleMs: 200 })
+    const bodies = [() => local(handler).then((r) => r.text()), () => overHttp(handler, async (url) => (await fetch(url)).text())]
+    for (const body of bodies) {
+      const started = performance.now()
+      expect(JSON.parse(await body())).toEqual({ code: 'x', message: 'a fixed answer for the test', status: 400 })
+      expect(performance.now() - started).toBeGreaterThanOrEqual(150)
+    }
+  })
+
+  it('trickle: aborting stops the body', async () => {
+    const controller = new AbortController()
+    const response = await local(socketed('trickle', { trickleMs: 10_000 }), controller.signal)
+    setTimeout(() => controller.abort(new Error('stopped')), 20)
+    await expect(response.text()).rejects.toThrow('stopped')
+  })
+
+  it('delay: the answer comes after it, and an abort during it rejects', async () => {
+    const handler = fixed({ delayMs: 100 })
+    let started = performance.now()
+    expect((await local(handler)).status).toBe(400)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90)
+    started = performance.now()
+    await overHttp(handler, async (url) => expect((await fetch(url)).status).toBe(400))
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90)
+    await expect(local(handler, AbortSignal.timeout(20))).rejects.toThrow(/timed out|aborted/)
+  })
+})

@@ -1,0 +1,135 @@
+/**
+ * The stub as a Fetch API handler (`Request` -> `Promise<Response>`), with no socket: for MSW, undici's
+ * MockAgent, or any fetch-based test. It drives the same {@link Handler} as the node server, with the same
+ * body limit, and maps socket directives onto what `fetch` shows for them.
+ */
+import { TRICKLE_MS, type AppRequest, type AppResponse, type Handler, type RequestHeaders } from './app.js'
+
+/** The request headers the app reads (Fetch joins repeated ones with `, `, so two keys read as one bad key). */
+const READ = ['authorization', 'content-type', 'content-length', 'content-encoding'] as const
+
+/** Statuses whose responses can have no body (Fetch refuses to build them with one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304])
+
+/** Answers one request as the node server would answer it over HTTP. */
+export async function fetchWith(handler: Handler, request: Request): Promise<Response> {
+  const signal = request.signal
+  signal.throwIfAborted()
+  const url = new URL(request.url)
+  const headers: RequestHeaders = {}
+  for (const name of READ) headers[name] = request.headers.get(name) ?? undefined
+  const appRequest: AppRequest = { method: request.method, url: url.pathname + url.search, headers }
+  let response: AppResponse
+  const routed = handler.route(appRequest)
+  if (!('kind' in routed)) response = routed
+  else {
+    const body = Number(headers['content-length']) > handler.maxBody ? undefined : await readBody(request, handler.maxBody)
+    try {
+      response = body === undefined ? handler.tooLarge() : await routed.accept(body)
+    } catch (error) {
+      response = handler.failure(error, routed.operationId)
+    }
+  }
+  if (response.delayMs) await sleep(response.delayMs, signal)
+  return toFetchResponse(response, request)
+}
+
+/** The whole body, or `undefined` once it grows past `limit` (the rest is not read). */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (request.body === null) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+}
+
+/** What `fetch` shows when a server closes or resets the connection instead of answering. */
+function networkError(reason: string, code: string): TypeError {
+  return new TypeError('fetch failed', { cause: Object.assign(new Error(reason), { code }) })
+}
+
+function toFetchResponse(response: AppResponse, request: Request): Promise<Response> | Response {
+  const signal = request.signal
+  switch (response.socket) {
+    case 'reset':
+      throw networkError('read ECONNRESET', 'ECONNRESET')
+    case 'empty':
+      throw networkError('other side closed', 'UND_ERR_SOCKET')
+    case 'hang':
+      // Settles only when the caller gives up, with the reason it gave (what fetch does).
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
+  }
+  const headers: [string, string][] = []
+  for (let i = 0; i < response.headers.length; i += 2) headers.push([response.headers[i]!, response.headers[i + 1]!])
+  const init = { status: response.status, headers }
+  // HEAD and null-body statuses carry no body over HTTP either.
+  if (request.method === 'HEAD' || NULL_BODY.has(response.status)) return new Response(null, init)
+  if (response.socket === 'malformed-chunk') return new Response(brokenBody(response.body), init)
+  if (response.socket === 'trickle') return new Response(trickledBody(response.body, response.trickleMs ?? TRICKLE_MS, signal), init)
+  return new Response(response.body, init)
+}
+
+/** The first half of the body, then the error fetch raises on a malformed chunk. */
+function brokenBody(text: string): ReadableStream<Uint8Array> {
+  const bytes = Buffer.from(text)
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, Math.ceil(bytes.length / 2)))
+      controller.error(new TypeError('terminated', { cause: Object.assign(new Error('invalid chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }) }))
+    },
+  })
+}
+
+/** The body in up to ten pieces spread over `totalMs`; aborting the request errors it. */
+function trickledBody(text: string, totalMs: number, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const bytes = Buffer.from(text)
+  const pieces = Math.max(1, Math.min(10, bytes.length))
+  let sent = 0
+  let timer: NodeJS.Timeout | undefined
+  return new ReadableStream({
+    pull(controller) {
+      return new Promise<void>((resolve) => {
+        const onAbort = () => {
+          clearTimeout(timer)
+          controller.error(signal.reason)
+          resolve()
+        }
+        signal.addEventListener('abort', onAbort, { once: true })
+        timer = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort)
+          controller.enqueue(bytes.subarray(Math.round((bytes.length * sent) / pieces), Math.round((bytes.length * (sent + 1)) / pieces)))
+          if (++sent === pieces) controller.close()
+          resolve()
+        }, totalMs / pieces)
+      })
+    },
+    cancel() {
+      clearTimeout(timer)
+    },
+  })
+}
+
+/** Waits `ms`, or rejects with the abort reason as soon as the caller gives up. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
