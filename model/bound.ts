@@ -5,7 +5,7 @@
  * bound twice changes nothing: the engine bounds what it records, the run's builder bounds again for safety.
  */
 import type { RecordedExchange, RecordedRequest, RecordedResponse } from './exchange.js'
-import type { Redactor } from './redact.js'
+import { type Redactor, withoutUserinfo } from './redact.js'
 
 /** The sizes every report keeps at most (characters unless said otherwise). */
 export const LIMITS = {
@@ -48,21 +48,32 @@ export function cutText(text: string, maxChars: number): string {
 /**
  * The text with secrets redacted and, when longer than `maxChars`, cut with a marker of its original size in
  * UTF-8 bytes. A text already cut this way (its kept part within `maxChars`) keeps its marker and size.
+ * `scrub` cleans the kept text further before redaction (e.g. `withoutUserinfo`).
  */
-export function boundText(text: string, maxChars: number, redactor?: Redactor): string {
+export function boundText(text: string, maxChars: number, redactor?: Redactor, scrub?: (text: string) => string): string {
   if (typeof text !== 'string') text = String(text)
+  const clean = (part: string) => {
+    const scrubbed = scrub ? scrub(part) : part
+    return redactor ? redactor.text(scrubbed) : scrubbed
+  }
+  const tail = (part: string) => (redactor ? redactor.tail(part) : part)
   const marked = markerOf(text)
   if (marked && marked.index <= maxChars) {
     // Cut earlier, perhaps before redaction: a secret's first characters may sit at the cut.
-    const kept = text.slice(0, marked.index)
-    return redactor ? `${redactor.tail(redactor.text(kept))}${marked.marker}` : text
+    return `${tail(clean(text.slice(0, marked.index)))}${marked.marker}`
   }
-  if (text.length <= maxChars) return redactor ? redactor.text(text) : text
-  const bytes = Buffer.byteLength(text, 'utf8')
-  const redacted = redactor ? redactor.text(text) : text
-  if (redacted.length <= maxChars) return redacted
-  return `${cutText(redacted, maxChars)}${truncationMarker(bytes)}`
+  if (text.length <= maxChars) return clean(text)
+  // Only the part kept and a margin past it are redacted: a secret that starts before the cut ends in the margin,
+  // and one cut at the margin's end loses its beginning to `tail`. Megabytes past the cut are never scanned.
+  const window = cutText(text, maxChars + REDACTION_MARGIN)
+  const cleaned = clean(window)
+  if (window.length === text.length && cleaned.length <= maxChars) return cleaned
+  const kept = tail(cutText(tail(cleaned), maxChars))
+  return `${kept}${truncationMarker(Buffer.byteLength(text, 'utf8'))}`
 }
+
+// Longer than any secret as a target may escape it (256 characters, each as `&#x0000061;` or `\u0061`).
+const REDACTION_MARGIN = 4096
 
 function markerOf(text: string): { index: number; marker: string } | undefined {
   if (!text.endsWith(' bytes in all]')) return undefined
@@ -82,12 +93,12 @@ export function boundHeaders(headers: Record<string, string> | undefined, redact
   return Object.fromEntries(bounded) // defines `__proto__` as an ordinary header, unlike assignment
 }
 
-/** The exchange as reports hold it: known fields only, every text and header list bounded (and redacted). */
+/** The exchange as reports hold it: known fields only, every text and header list bounded (and redacted), no user:password@ in its URL. */
 export function boundExchange(exchange: RecordedExchange, redactor?: Redactor): RecordedExchange {
   const { request, response } = exchange
   const boundedRequest: RecordedRequest = {
     method: boundText(String(request?.method ?? ''), 64, redactor),
-    url: boundText(String(request?.url ?? ''), LIMITS.url, redactor),
+    url: boundText(String(request?.url ?? ''), LIMITS.url, redactor, withoutUserinfo),
     headers: boundHeaders(request?.headers, redactor),
     ...(typeof request?.body === 'string' ? { body: boundText(request.body, LIMITS.body, redactor) } : {}),
   }

@@ -3,8 +3,7 @@
  * `verdict.ts`. The vitest reporter calls it with the records of every test case, an in-process runner with the
  * records it collected. Pure and byte-stable: the same records in any order give the same result.
  */
-import { LIMITS, boundExchange, boundText } from './bound.js'
-import type { RecordedExchange } from './exchange.js'
+import { LIMITS, boundExchange, boundText, cutText } from './bound.js'
 import { type Redactor, withoutUserinfo } from './redact.js'
 import type {
   CatalogueEntry,
@@ -65,7 +64,7 @@ interface Merged {
 /** Builds the one result of a run. Every string is redacted, then bounded; nothing is judged outside `verdict.ts`. */
 export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFacts, redactor: Redactor): RunResult {
   const text = (value: unknown, max: number = LIMITS.text) => boundText(String(value ?? ''), max, redactor)
-  const url = (value: unknown, max: number = LIMITS.url) => text(withoutUserinfo(String(value ?? '')), max)
+  const url = (value: unknown, max: number = LIMITS.url) => boundText(String(value ?? ''), max, redactor, withoutUserinfo)
   // Stable: records of one scenario keep their order, so findings keep theirs.
   const ordered = [...records].filter(isRecord).sort((a, b) => compareText(String(a.scenario), String(b.scenario)))
 
@@ -148,8 +147,10 @@ function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
   }
   for (const finding of list<Finding>(check.findings)) {
     const message = String(finding?.message ?? '')
-    if (into.messages.has(message)) continue
-    into.messages.add(message)
+    // Keyed by what a report can show of it: hashing megabytes of an echoed body per finding would not be bounded.
+    const key = message.length <= LIMITS.message ? message : `${message.length}\u0000${cutText(message, LIMITS.message)}`
+    if (into.messages.has(key)) continue
+    into.messages.add(key)
     if (into.findings.length < LIMITS.findingsPerCheck) into.findings.push(finding)
   }
 }
@@ -160,7 +161,8 @@ interface Context {
   failingFail: readonly string[]
 }
 
-// A check no record judged: not applicable when failures removed its premise, otherwise left unjudged.
+// A check no record judged: unjudged when the run stopped or a scenario broke; else not applicable when a
+// fail-severity check failed (the target's answers removed its premise); else unjudged.
 function resolved(m: Merged, context: Context): CheckResult & { messages: number } {
   let outcome = m.outcome
   let reason = m.reason
@@ -168,14 +170,15 @@ function resolved(m: Merged, context: Context): CheckResult & { messages: number
     if (context.stopped !== undefined) {
       outcome = 'unjudged'
       reason = `not judged: ${context.stopped}`
+    } else if (context.runErrors.length) {
+      outcome = 'unjudged'
+      reason = 'not judged: a scenario did not finish (see the errors outside any scenario)'
     } else if (context.failingFail.length) {
       outcome = 'skipped'
       reason = `not applicable: the target's answers removed its premise (failing: ${listed(context.failingFail, 3)})`
     } else {
       outcome = 'unjudged'
-      reason = context.runErrors.length
-        ? 'not judged: a scenario that would judge it did not finish (see the run errors)'
-        : 'not judged: no scenario of this run judged it'
+      reason = 'not judged: no scenario of this run judged it'
     }
   }
   return {
@@ -209,7 +212,7 @@ function boundCheck(check: CheckResult & { messages: number }, text: Text, url: 
 
 function boundFinding(finding: Finding, check: CheckResult, text: Text, url: Text, redactor: Redactor): Finding {
   const operationId = finding.operationId
-  const exchange = finding.exchange && typeof finding.exchange === 'object' ? withoutUserinfoIn(finding.exchange) : undefined
+  const exchange = finding.exchange && typeof finding.exchange === 'object' ? finding.exchange : undefined
   return {
     checkId: text(finding.checkId ?? check.id, 256),
     ...(operationId ? { operationId } : {}),
@@ -222,11 +225,6 @@ function boundFinding(finding: Finding, check: CheckResult, text: Text, url: Tex
     ...(Number.isInteger(finding.seed) ? { seed: finding.seed } : {}),
     ...(finding.path !== undefined ? { path: text(finding.path) } : {}),
   }
-}
-
-function withoutUserinfoIn(exchange: RecordedExchange): RecordedExchange {
-  const request = exchange.request ?? { method: '', url: '', headers: {} }
-  return { ...exchange, request: { ...request, url: withoutUserinfo(String(request.url ?? '')) } }
 }
 
 function incompleteLine(checks: readonly CheckResult[], stopped: string | undefined, runErrors: readonly string[]): string {
