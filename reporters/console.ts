@@ -1,5 +1,8 @@
-import type { CheckResult, Finding, RunResult } from '../suites/model.js'
-import { breaksConformance, standing, type CaseResult, type RunOptions, type Standing } from './build-run-result.js'
+/**
+ * The console report: failing checks first, each with its evidence; then warnings, then what could not be
+ * judged, then the rest compactly; the verdict last. Also the run's header and the progress lines.
+ */
+import { breaksConformance, standing, type CheckResult, type Finding, type RunFacts, type RunResult, type ScenarioRecord, type Standing } from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
 import {
   BODY_LIMIT,
@@ -9,9 +12,10 @@ import {
   exchangeText,
   findingOperation,
   formatDuration,
-  moreFindings,
+  moreFindingsLine,
   plural,
   replayCommand,
+  replayNote,
   replayOf,
   totalsLine,
   visible,
@@ -21,6 +25,8 @@ import {
 export interface ConsoleOptions {
   /** ANSI colours; off for NO_COLOR and for output that is not a terminal. */
   color: boolean
+  /** Report files written before the console report, listed in its run facts. */
+  written?: readonly string[]
 }
 
 type Paint = (text: string) => string
@@ -40,113 +46,166 @@ function palette(color: boolean): Palette {
   return { red: ansi(31, 39), green: ansi(32, 39), yellow: ansi(33, 39), dim: ansi(2, 22), bold: ansi(1, 22) }
 }
 
-const MARK: Record<Standing, string> = { passed: '✓', failed: '✗', warned: '!', skipped: '-', errors: '✗' }
+const MARK: Record<Standing, string> = { passed: '✓', failed: '✗', warned: '!', skipped: '-', unjudged: '?', errors: '✗' }
 
 function markOf(s: Standing, p: Palette): string {
   if (s === 'passed') return p.green(MARK[s])
   if (s === 'failed' || s === 'errors') return p.red(MARK[s])
-  if (s === 'warned') return p.yellow(MARK[s])
+  if (s === 'warned' || s === 'unjudged') return p.yellow(MARK[s])
   return p.dim(MARK[s])
 }
 
-/** The first line of a run: what is tested, with which seed. */
-export function runHeader(options: RunOptions, { color }: ConsoleOptions): string {
+/** The first lines of a run: what is tested, with which seed. */
+export function runHeader(facts: Pick<RunFacts, 'target' | 'viaPrism' | 'runId' | 'seed' | 'runs'>, { color }: ConsoleOptions): string {
   const p = palette(color)
-  const target = options.target.embedded ? `${options.target.baseUrl} (the embedded stub)` : options.target.baseUrl
-  const prism = options.viaPrism ? ', through Prism' : ''
-  return `${p.bold('Pet Store conformance')} against ${target}${prism}\n${p.dim(`run ${options.runId} · seed ${options.seed} · ${options.runs} runs per property`)}\n`
+  const target = facts.target.embedded ? `${facts.target.baseUrl} (the embedded stub)` : facts.target.baseUrl
+  const prism = facts.viaPrism ? ', through Prism' : ''
+  const line = `run ${facts.runId} · seed ${facts.seed} · ${facts.runs} runs per property`
+  return `${p.bold('Pet Store conformance')} against ${visible(target)}${prism}\n${p.dim(line)}\n`
 }
 
-/** One line per finished test case: its mark, its name, and how its checks went. */
-export function progressLine(testCase: CaseResult, strict: boolean, { color }: ConsoleOptions): string {
+/** A finished scenario as the progress line sees it. */
+export interface ScenarioProgress {
+  /** The scenario's name (its record's, or the test's). */
+  name: string
+  /** What it recorded; undefined when it did not finish. */
+  record?: ScenarioRecord
+  /** The test's own state: a scenario that did not record is `failed` (it broke) or `skipped`. */
+  state: 'passed' | 'failed' | 'skipped' | 'pending'
+  /** Its first error, when it broke. */
+  error?: string
+}
+
+/**
+ * One line per finished scenario: how many checks it judged and how many of them fail. A scenario never
+ * "fails" because a check failed; only one that broke or stopped says so.
+ */
+export function progressLine(scenario: ScenarioProgress, strict: boolean, { color }: ConsoleOptions): string {
   const p = palette(color)
-  const checks = testCase.record?.checks ?? []
-  const counts = { passed: 0, failed: 0, warned: 0, skipped: 0, errors: 0 }
-  for (const check of checks) counts[standing(check, strict)] += 1
-  let mark: Standing = counts.errors ? 'errors' : counts.failed ? 'failed' : counts.warned ? 'warned' : 'passed'
-  if (testCase.state === 'failed' && mark !== 'failed') mark = 'errors'
-  if (testCase.state === 'skipped' && checks.length === 0) mark = 'skipped'
-  const parts = [plural(checks.length, 'check')]
-  if (counts.failed) parts.push(p.red(`${counts.failed} failed`))
-  if (counts.errors) parts.push(p.red(plural(counts.errors, 'error')))
+  const name = visible(scenario.name)
+  const record = scenario.record
+  if (!record) {
+    if (scenario.state === 'failed') return `${p.red('✗')} ${name}  ${p.red(`did not finish: ${visible(firstLine(scenario.error ?? 'no record'))}`)}\n`
+    return `${p.dim('-')} ${name}  ${p.dim('skipped')}\n`
+  }
+  const counts = { judged: 0, failing: 0, warned: 0, broke: 0 }
+  for (const check of record.checks ?? []) {
+    if (check.outcome === 'passed' || check.outcome === 'failed') counts.judged += 1
+    if (breaksConformance(check, strict)) counts.failing += 1
+    else if (standing(check, strict) === 'warned') counts.warned += 1
+    if (check.outcome === 'error') counts.broke += 1
+  }
+  const parts = [plural(counts.judged, 'check') + ' judged']
+  if (counts.failing) parts.push(p.red(`${counts.failing} failing`))
   if (counts.warned) parts.push(p.yellow(plural(counts.warned, 'warning')))
-  if (testCase.record) parts.push(plural(testCase.record.requestsSent, 'request'))
-  const crash = testCase.state === 'failed' && !checks.length ? ` ${p.red(visible(firstLine(testCase.errors[0] ?? 'failed')))}` : ''
-  const skipped = testCase.state === 'skipped' ? ' skipped' : ''
-  return `${markOf(mark, p)} ${visible(testCase.fullName)}${skipped} ${p.dim(`(${parts.join(', ')})`)}${crash}\n`
+  if (counts.broke) parts.push(p.red(`${counts.broke} broke`))
+  const mark = record.stopped ? p.yellow('!') : counts.failing || counts.broke ? p.red('•') : counts.warned ? p.yellow('•') : p.green('✓')
+  const stopped = record.stopped ? ` ${p.yellow(`stopped: ${visible(firstLine(record.stopped))}`)}` : ''
+  return `${mark} ${name}  ${p.dim(`${parts.join(', ')} · ${plural(record.requestsSent ?? 0, 'request')}`)}${stopped}\n`
 }
 
 const firstLine = (text: string) => text.split('\n')[0] ?? ''
 
-/** The console report: summary per operation and check, failures with reproduction, observations, verdict. */
-export function toConsole(run: RunResult, { color }: ConsoleOptions): string {
+/** The console report of a finished run. */
+export function toConsole(run: RunResult, { color, written = [] }: ConsoleOptions): string {
   const p = palette(color)
   const out: string[] = ['']
   for (const notice of run.notices) out.push(p.yellow(`Notice: ${visible(notice)}`))
   if (run.notices.length) out.push('')
 
-  out.push(p.bold('Checks'))
-  for (const [operationId, checks] of groupByOperation(run.checks)) {
-    out.push(`  ${p.bold(operationId === 'all' ? 'all operations' : operationId)}`)
-    const width = Math.max(...checks.map((c) => c.id.length))
-    for (const check of checks) {
-      const s = standing(check, run.strict)
-      const label = STANDING_LABEL[s].padEnd(15)
-      const exchanges = p.dim(plural(check.exchanges, 'exchange'))
-      out.push(`    ${markOf(s, p)} ${visible(check.id).padEnd(width)}  ${check.severity.padEnd(8)} ${label} ${exchanges}`)
-    }
-  }
-  out.push('', ...matrixLines(run, p))
-
-  const failing = checksIn(run, 'failed', 'errors')
-  if (failing.length) {
-    out.push('', p.bold(p.red(`Failures (${failing.length})`)))
-    for (const check of failing) out.push('', ...checkDetails(run, check, p))
-  }
+  const failing = checksIn(run, 'failed')
+  const broken = checksIn(run, 'errors')
   const warned = checksIn(run, 'warned')
-  if (warned.length) {
-    out.push('', p.bold(p.yellow(`Warnings (${warned.length}): good practice the interface does not require`)))
-    for (const check of warned) out.push('', ...checkDetails(run, check, p))
-  }
+  const unjudged = checksIn(run, 'unjudged')
+  const skipped = checksIn(run, 'skipped')
+  const passed = checksIn(run, 'passed')
+  section(out, failing, p.bold(p.red(`Failures (${failing.length}): the target breaks the interface`)), (c) => checkDetails(run, c, p))
+  section(out, broken, p.bold(p.red(`Errors (${broken.length}): the kit broke, so these checks were not judged`)), (c) => checkDetails(run, c, p))
+  section(out, warned, p.bold(p.yellow(`Warnings (${warned.length}): good practice the interface does not require`)), (c) => checkDetails(run, c, p))
+  if (unjudged.length) out.push(p.bold(p.yellow(`Not judged (${unjudged.length})`)), ...reasonLines(unjudged, 'unjudged', p), '')
+  if (skipped.length) out.push(p.bold(`Not applicable (${skipped.length})`), ...reasonLines(skipped, 'skipped', p), '')
+  if (passed.length) out.push(p.bold(`Passed (${passed.length})`), ...compactLines(passed, p), '')
+
+  out.push(...matrixLines(run, p))
   if (run.observations.length) {
     out.push('', p.bold(`Where the interface is silent, the target chose (${run.observations.length})`))
-    const width = Math.max(...run.observations.map((o) => visible(o.subject).length))
+    const width = Math.min(60, Math.max(...run.observations.map((o) => visible(o.subject).length)))
     for (const o of run.observations) out.push(`  ${visible(o.subject).padEnd(width)}  →  ${visible(o.behaviour)}`)
+  }
+  if (run.runErrors.length) {
+    out.push('', p.bold(p.red(`Errors outside any scenario (${run.runErrors.length})`)))
+    for (const error of run.runErrors) out.push(...indent(visible(error), '  '))
   }
 
   out.push('', p.bold('Run'))
-  out.push(`  target      ${run.target.baseUrl}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''}`)
-  out.push(`  run id      ${run.runId}`)
+  out.push(`  target      ${visible(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''}`)
+  out.push(`  run id      ${visible(run.runId)}`)
   out.push(`  seed        ${run.seed} (${run.runs} runs per property)`)
   out.push(`  records     ${run.recordsCreated} created of a budget of ${run.recordBudget}`)
   out.push(`  requests    ${run.requestsSent} in ${formatDuration(run.durationMs)}`)
+  if (run.stopped !== undefined) out.push(`  stopped     ${p.yellow(visible(run.stopped))}`)
   out.push(`  replay      ${replayCommand(run)}`)
-  out.push('', totalsLine(run))
-  out.push(
-    run.verdict === 'conformant'
-      ? p.bold(p.green(`Verdict: conformant${run.totals.warned ? ` (${plural(run.totals.warned, 'warning')})` : ''}`))
-      : p.bold(p.red(`Verdict: NON-CONFORMANT (${verdictReason(run)})`)),
-  )
+  const note = replayNote(run)
+  if (note) out.push(p.dim(`              (${note})`))
+  written.forEach((path, i) => out.push(`  ${i === 0 ? 'reports     ' : '            '}${visible(path)}`))
+  out.push('', totalsLine(run), ...verdictLines(run, p))
   return out.join('\n') + '\n'
 }
 
-function verdictReason(run: RunResult): string {
-  const failing = run.checks.filter((c) => breaksConformance(c, run.strict))
-  const errors = failing.filter((c) => c.outcome === 'error').length
-  const reasons = [`${failing.length - errors} failed`, ...(errors ? [plural(errors, 'error')] : [])]
-  return run.notices.some((n) => n.includes('interrupted')) ? [...reasons, 'interrupted'].join(', ') : reasons.join(', ')
+function section(out: string[], checks: readonly CheckResult[], heading: string, details: (c: CheckResult) => string[]): void {
+  if (!checks.length) return
+  out.push(heading)
+  for (const check of checks) out.push('', ...details(check))
+  out.push('')
 }
 
-function groupByOperation(checks: readonly CheckResult[]): Map<string, CheckResult[]> {
-  const groups = new Map<string, CheckResult[]>()
-  for (const check of checks) groups.set(check.operationId, [...(groups.get(check.operationId) ?? []), check])
-  return groups
+// The verdict is the last line; an incomplete run ends with the line that says what was not judged.
+function verdictLines(run: RunResult, p: Palette): string[] {
+  if (run.verdict === 'conformant') {
+    return [p.bold(p.green(`Verdict: conformant${run.totals.warned ? ` (${plural(run.totals.warned, 'warning')})` : ''}`))]
+  }
+  if (run.verdict === 'incomplete') return [p.bold(p.yellow('Verdict: INCOMPLETE')), p.bold(p.yellow(visible(run.incomplete ?? 'incomplete')))]
+  const reasons = [`${run.totals.failed} failed`]
+  if (run.stopped !== undefined) reasons.push(`the run stopped early: ${visible(run.stopped)}`)
+  return [p.bold(p.red(`Verdict: NON-CONFORMANT (${reasons.join('; ')})`))]
+}
+
+function reasonLines(checks: readonly CheckResult[], s: Standing, p: Palette): string[] {
+  const width = Math.max(...checks.map((c) => c.id.length))
+  return checks.map((c) => `  ${markOf(s, p)} ${visible(c.id).padEnd(width)}  ${p.dim(visible(c.reason ?? STANDING_LABEL[s]))}`)
+}
+
+// Passed checks, one line per operation, ids wrapped.
+function compactLines(checks: readonly CheckResult[], p: Palette): string[] {
+  const groups = new Map<string, string[]>()
+  for (const check of checks) groups.set(check.operationId, [...(groups.get(check.operationId) ?? []), visible(check.id)])
+  const width = Math.max(...[...groups.keys()].map((k) => k.length))
+  const lines: string[] = []
+  for (const [operationId, ids] of groups) {
+    const label = operationId.padEnd(width)
+    let line = `  ${markOf('passed', p)} ${label}  `
+    const continuation = ' '.repeat(4 + width + 2)
+    let empty = true
+    for (const id of ids) {
+      const piece = empty ? id : `, ${id}`
+      if (!empty && line.length + piece.length > 110) {
+        lines.push(`${line},`)
+        line = `${continuation}${id}`
+      } else {
+        line += piece
+      }
+      empty = false
+    }
+    lines.push(line)
+  }
+  return lines
 }
 
 const CELL_MARK: Record<CellOutcome, string> = { passed: '✓', failed: '✗', warned: '!', 'not-provoked': '·', 'not-applicable': ' ' }
 
 function matrixLines(run: RunResult, p: Palette): string[] {
   const matrix = matrixOf(run)
+  if (!matrix.rows.length) return [p.bold('Documented responses provoked'), p.dim('  (the run did not get as far as measuring them)')]
   const width = Math.max(...matrix.rows.map((r) => r.operationId.length), 9)
   const paintCell = (outcome: CellOutcome, text: string) =>
     outcome === 'passed' ? p.green(text) : outcome === 'failed' ? p.red(text) : outcome === 'warned' ? p.yellow(text) : p.dim(text)
@@ -170,22 +229,23 @@ function checkDetails(run: RunResult, check: CheckResult, p: Palette): string[] 
   const s = standing(check, run.strict)
   const operation = check.operationId === 'all' ? 'all operations' : check.operationId
   const lines = [`${markOf(s, p)} ${p.bold(visible(check.id))} · ${operation} · ${check.severity} · ${STANDING_LABEL[s]}`, `  ${visible(check.title)}`]
+  if (check.reason !== undefined && !check.findings.length) lines.push(`  ${visible(check.reason)}`)
   for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) lines.push('', ...findingLines(check, finding, p))
-  if (check.findings.length > FINDINGS_SHOWN) {
-    lines.push('', p.dim(`  … ${moreFindings(check.findings.length - FINDINGS_SHOWN)} in the JSON and HTML reports`))
-  }
+  const more = moreFindingsLine(check, FINDINGS_SHOWN)
+  if (more) lines.push('', p.dim(`  ${more}`))
   return lines
 }
 
 function findingLines(check: CheckResult, finding: Finding, p: Palette): string[] {
-  const indent = (text: string) => text.split('\n').map((l) => `    ${l}`)
   const operation = findingOperation(check, finding)
-  const lines = [`  ${operation && operation !== check.operationId ? `${operation}: ` : ''}${visible(finding.message)}`]
+  const lines = indent(`${operation && operation !== check.operationId ? `${operation}: ` : ''}${visible(finding.message)}`, '  ')
   if (finding.source === 'prism') lines.push(p.dim('    (reported by Prism)'))
   if (finding.counterexample !== undefined) lines.push(`    counterexample: ${visible(finding.counterexample)}`)
   const replay = replayOf(finding)
   if (replay) lines.push(p.dim(`    replays with ${replay}`))
-  if (finding.exchange) lines.push(...indent(p.dim(exchangeText(finding.exchange, BODY_LIMIT, { brief: true }))))
+  if (finding.exchange) lines.push(...indent(exchangeText(finding.exchange, BODY_LIMIT, { brief: true }), '    ').map(p.dim))
   if (finding.curl) lines.push(`    reproduce: ${visible(finding.curl)}`)
   return lines
 }
+
+const indent = (text: string, by: string) => text.split('\n').map((l) => `${by}${l}`)

@@ -1,21 +1,22 @@
-import type { CheckResult, Finding, RunResult } from '../suites/model.js'
-import { standing } from './build-run-result.js'
+import { standing, type CheckResult, type Finding, type RunResult, type Standing } from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome, type MatrixCell } from './matrix.js'
 import {
   STANDING_LABEL,
   checksIn,
   exchangeText,
+  findingCount,
   findingOperation,
   formatDuration,
-  moreFindings,
+  moreFindingsLine,
   replayCommand,
+  replayNote,
   replayOf,
   requestLine,
   responseSummary,
   visible,
 } from './text.js'
 
-/** How many findings of one check the HTML report shows, and how much of each body. */
+/** How many findings of one check the HTML report shows (every one the run kept), and how much of each body. */
 const HTML_FINDINGS_SHOWN = 10
 const HTML_BODY_LIMIT = { chars: 10_000, lines: 200 }
 
@@ -52,6 +53,7 @@ thead th { background: var(--bg-soft); font-weight: 600; }
 .verdict { border-radius: 8px; padding: 16px 20px; margin-bottom: 16px; border: 1px solid; }
 .verdict.conformant { background: var(--pass-bg); border-color: var(--pass); }
 .verdict.non-conformant { background: var(--fail-bg); border-color: var(--fail); }
+.verdict.incomplete { background: var(--warn-bg); border-color: var(--warn); }
 .verdict p { margin: 4px 0 0; }
 .verdict-line { font-size: 18px; font-weight: 600; }
 .notice { background: var(--warn-bg); border-left: 4px solid var(--warn); padding: 8px 12px; margin: 8px 0; }
@@ -71,9 +73,10 @@ table.matrix th[scope=row] { text-align: left; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; border: 1px solid var(--line); border-radius: 4px; }
 .outcome { font-weight: 600; white-space: nowrap; }
 .outcome-passed { color: var(--pass); } .outcome-failed, .outcome-errors { color: var(--fail); }
-.outcome-warned { color: var(--warn); } .outcome-skipped { color: var(--muted); }
+.outcome-warned, .outcome-unjudged { color: var(--warn); } .outcome-skipped { color: var(--muted); }
+.reason { display: block; font-weight: normal; color: var(--muted); white-space: normal; }
 .check { border: 1px solid var(--line); border-left: 4px solid var(--fail); border-radius: 6px; padding: 4px 16px 12px; margin: 12px 0; }
-.check.warned { border-left-color: var(--warn); }
+.check.warned, .check.errors { border-left-color: var(--warn); }
 .finding { border-top: 1px dashed var(--line); margin-top: 12px; padding-top: 4px; }
 .message { font-weight: 600; }
 .muted { color: var(--muted); }
@@ -85,16 +88,20 @@ footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
 
 /** The HTML report: one self-contained page, no scripts, no network resources. */
 export function toHtml(run: RunResult): string {
-  const verdictText = run.verdict === 'conformant' ? 'Conformant' : 'Non-conformant'
+  const verdictText = VERDICT_TEXT[run.verdict]
   const body = [
     verdictBlock(run, verdictText),
     ...run.notices.map((n) => `<p class="notice" role="note"><strong>Notice:</strong> ${inlineHtml(n)}</p>`),
+    run.stopped !== undefined ? `<p class="notice" role="note"><strong>Stopped early:</strong> ${esc(run.stopped)}</p>` : '',
     totalsBlock(run),
     matrixBlock(run),
     checksBlock(run),
-    findingsBlock(run, 'failures', 'Failures', checksIn(run, 'failed', 'errors')),
+    findingsBlock(run, 'failures', 'Failures', checksIn(run, 'failed')),
+    findingsBlock(run, 'errors', 'Errors: the kit broke, so these checks were not judged', checksIn(run, 'errors')),
     findingsBlock(run, 'warnings', 'Warnings: good practice the interface does not require', checksIn(run, 'warned')),
+    notJudgedBlock(run),
     observationsBlock(run),
+    runErrorsBlock(run),
     factsBlock(run),
     `<footer>${esc(run.tool.name)} ${esc(run.tool.version)}</footer>`,
   ]
@@ -117,9 +124,16 @@ export function toHtml(run: RunResult): string {
   ].join('\n')
 }
 
+const VERDICT_TEXT: Record<RunResult['verdict'], string> = { conformant: 'Conformant', 'non-conformant': 'Non-conformant', incomplete: 'Incomplete' }
+
 function verdictBlock(run: RunResult, verdictText: string): string {
-  const failing = run.totals.failed + run.totals.errors
-  const detail = run.verdict === 'conformant' ? 'no check failed' : `${failing} check${failing === 1 ? '' : 's'} failed or could not run`
+  const failed = run.totals.failed
+  const detail =
+    run.verdict === 'conformant'
+      ? 'every check judged, none failed'
+      : run.verdict === 'incomplete'
+        ? esc((run.incomplete ?? 'incomplete').replace(/^incomplete: /, ''))
+        : `${failed} check${failed === 1 ? '' : 's'} failed`
   const target = `${esc(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''}`
   return [
     `<header class="verdict ${run.verdict}">`,
@@ -138,6 +152,7 @@ function totalsBlock(run: RunResult): string {
     ['failed', t.failed, 'failed'],
     ['warned', t.warned, 'warnings'],
     ['skipped', t.skipped, 'not applicable'],
+    ['unjudged', t.unjudged, 'not judged'],
     ['errors', t.errors, 'errors'],
   ]
   const li = items.map(([key, n, label]) => `<li data-total="${key}" class="outcome-${key}"><b>${n}</b>${label}</li>`)
@@ -181,13 +196,13 @@ function matrixBlock(run: RunResult): string {
 
 // Failures without a status (a timeout, a dropped connection) show here, so no failing row looks clean.
 function checkCountsTd(run: RunResult, operationId: string): string {
-  const counts = { passed: 0, failed: 0, warned: 0, skipped: 0, errors: 0 }
+  const counts: Record<Standing, number> = { passed: 0, failed: 0, warned: 0, skipped: 0, unjudged: 0, errors: 0 }
   for (const check of run.checks) if (check.operationId === operationId) counts[standing(check, run.strict)] += 1
-  const parts = (['failed', 'errors', 'warned', 'passed'] as const)
+  const parts = (['failed', 'errors', 'warned', 'unjudged', 'passed'] as const)
     .filter((s) => counts[s])
     .map((s) => `<span class="outcome outcome-${s}">${counts[s]} ${STANDING_LABEL[s]}</span>`)
-  const href = counts.failed + counts.errors + counts.warned ? ` <a href="#checks-${esc(slug(operationId))}">details</a>` : ''
-  return `<td class="check-counts" data-failed="${counts.failed + counts.errors}">${parts.join(', ') || '–'}${href}</td>`
+  const href = counts.failed + counts.errors + counts.warned + counts.unjudged ? ` <a href="#checks-${esc(slug(operationId))}">details</a>` : ''
+  return `<td class="check-counts" data-failed="${counts.failed}">${parts.join(', ') || '–'}${href}</td>`
 }
 
 function cellTitle(cell: MatrixCell): string {
@@ -215,8 +230,10 @@ function checksBlock(run: RunResult): string {
   const tables = [...groups].map(([operationId, checks]) => {
     const rows = checks.map((check) => {
       const s = standing(check, run.strict)
-      const findings = check.findings.length && s !== 'passed' && s !== 'skipped' ? `<a href="#check-${esc(slug(check.id))}">${check.findings.length}</a>` : String(check.findings.length)
-      return `<tr data-check="${esc(check.id)}" data-outcome="${s}"><td><code>${esc(check.id)}</code></td><td>${inlineHtml(check.title)}</td><td>${check.severity}${check.source === 'prism' ? ' (Prism)' : ''}</td><td class="outcome outcome-${s}">${STANDING_LABEL[s]}</td><td>${check.exchanges}</td><td>${findings}</td></tr>`
+      const count = findingCount(check)
+      const findings = count && s !== 'passed' && s !== 'skipped' && s !== 'unjudged' ? `<a href="#check-${esc(slug(check.id))}">${count}</a>` : String(count)
+      const reason = check.reason !== undefined && s !== 'passed' ? `<span class="reason">${esc(check.reason)}</span>` : ''
+      return `<tr data-check="${esc(check.id)}" data-outcome="${s}"><td><code>${esc(check.id)}</code></td><td>${inlineHtml(check.title)}</td><td>${check.severity}${check.source === 'prism' ? ' (Prism)' : ''}</td><td class="outcome outcome-${s}">${STANDING_LABEL[s]}${reason}</td><td>${check.exchanges}</td><td>${findings}</td></tr>`
     })
     return [
       `<h3 id="checks-${esc(slug(operationId))}">${operationId === 'all' ? 'All operations' : esc(operationId)}</h3>`,
@@ -232,12 +249,15 @@ function findingsBlock(run: RunResult, id: string, heading: string, checks: Chec
   const articles = checks.map((check) => {
     const s = standing(check, run.strict)
     const shown = check.findings.slice(0, HTML_FINDINGS_SHOWN).map((f, i) => findingHtml(check, f, i === 0))
-    const more = check.findings.length > HTML_FINDINGS_SHOWN ? [`<p class="muted">… ${moreFindings(check.findings.length - HTML_FINDINGS_SHOWN)} in the JSON report.</p>`] : []
+    const moreLine = moreFindingsLine(check, HTML_FINDINGS_SHOWN)
+    const more = moreLine ? [`<p class="muted">${esc(moreLine)}</p>`] : []
+    const reason = check.reason !== undefined && !check.findings.length ? [`<p class="muted">${esc(check.reason)}</p>`] : []
     const operation = check.operationId === 'all' ? 'all operations' : esc(check.operationId)
     return [
       `<article class="check ${s}" id="check-${esc(slug(check.id))}" data-check="${esc(check.id)}">`,
       `<h3><code>${esc(check.id)}</code> <span class="muted">· ${operation} · ${check.severity} ·</span> <span class="outcome outcome-${s}">${STANDING_LABEL[s]}</span></h3>`,
       `<p>${inlineHtml(check.title)}</p>`,
+      ...reason,
       ...shown,
       ...more,
       '</article>',
@@ -269,6 +289,31 @@ function findingHtml(check: CheckResult, finding: Finding, first: boolean): stri
     .join('\n')
 }
 
+function notJudgedBlock(run: RunResult): string {
+  const checks = checksIn(run, 'unjudged')
+  if (!checks.length) return ''
+  const rows = checks.map(
+    (c) => `<tr data-check="${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.operationId)}</td><td>${esc(c.reason ?? 'not judged')}</td></tr>`,
+  )
+  return [
+    '<section id="not-judged">',
+    `<h2>Not judged (${checks.length})</h2>`,
+    '<p class="muted">These checks apply to the target but the run did not judge them, so it cannot say "conformant".</p>',
+    `<table class="not-judged"><thead><tr><th>Check</th><th>Operation</th><th>Why</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody></table>`,
+    '</section>',
+  ].join('\n')
+}
+
+function runErrorsBlock(run: RunResult): string {
+  if (!run.runErrors.length) return ''
+  return [
+    '<section id="run-errors">',
+    `<h2>Errors outside any scenario (${run.runErrors.length})</h2>`,
+    ...run.runErrors.map((e) => `<pre class="run-error">${esc(e)}</pre>`),
+    '</section>',
+  ].join('\n')
+}
+
 function observationsBlock(run: RunResult): string {
   const rows = run.observations.map(
     (o) =>
@@ -289,6 +334,7 @@ function observationsBlock(run: RunResult): string {
 function factsBlock(run: RunResult): string {
   const facts: [string, string][] = [
     ['Target', `${run.target.baseUrl}${run.target.embedded ? ' (the embedded stub)' : ''}`],
+    ...(run.stopped !== undefined ? [['Stopped early', run.stopped] as [string, string]] : []),
     ['Through Prism', run.viaPrism ? 'yes' : 'no'],
     ['Run id', run.runId],
     ['Seed', `${run.seed} (${run.runs} runs per property)`],
@@ -300,6 +346,7 @@ function factsBlock(run: RunResult): string {
     ['Strict', run.strict ? 'yes: advice counts as failure' : 'no: advice only warns'],
     ['Replay', replayCommand(run)],
   ]
-  const items = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${k === 'Replay' ? `<code>${esc(v)}</code>` : esc(v)}</dd>`)
+  const note = replayNote(run)
+  const items = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${k === 'Replay' ? `<code>${esc(v)}</code>${note ? `<br><span class="muted">${esc(note)}</span>` : ''}` : esc(v)}</dd>`)
   return ['<section id="run">', '<h2>Run</h2>', `<dl class="facts">${items.join('')}</dl>`, '</section>'].join('\n')
 }

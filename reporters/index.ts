@@ -1,91 +1,146 @@
 /**
- * The conformance reporter: vitest hands it the finished test cases, it builds the one `RunResult` of the
- * run and writes it as console text, JSON, HTML and Markdown. Writers only read the model; none re-judges.
+ * The conformance reporter, handed to vitest as an instance: it shows progress while scenarios run, then
+ * merges their records into the one `RunResult` (model/build.ts), writes every selected format and hands the
+ * result to the command, which takes its exit code from it. Every text it writes passes the redactor once more.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { spec } from '../spec/index.js'
-import type { RunResult } from '../suites/model.js'
-import { buildRunResult, compareText, type CaseResult, type RunOptions } from './build-run-result.js'
-import { progressLine, runHeader, toConsole } from './console.js'
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node'
+import {
+  buildRunResult,
+  compareText,
+  redactingSink,
+  type Redactor,
+  type RunFacts,
+  type RunResult,
+  type ScenarioRecord,
+  type TextSink,
+} from '../model/index.js'
+import { progressLine, runHeader, toConsole, type ScenarioProgress } from './console.js'
 import { toHtml } from './html.js'
 import { toJson } from './json.js'
+import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
 
-export { buildRunResult, standing, breaksConformance } from './build-run-result.js'
-export type { CaseResult, CaseState, RunFacts, RunOptions, Standing } from './build-run-result.js'
-export { progressLine, runHeader, toConsole, type ConsoleOptions } from './console.js'
+export { progressLine, runHeader, toConsole, type ConsoleOptions, type ScenarioProgress } from './console.js'
 export { matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
-export { scrubText, scrubHeaders, scrubExchange, scrubUrl, REDACTED } from './redact.js'
-export { toHtml, toJson, toMarkdown }
+export { replayCommand, replayNote } from './text.js'
+export { toHtml, toJson, toJunit, toMarkdown }
 
 /** A writer turns the run result into the text of one report format. Pure and byte-stable. */
 export type Writer = (run: RunResult) => string
 
 /** The file formats, each by the name `--reporter` uses. */
-export const WRITERS = { json: toJson, html: toHtml, markdown: toMarkdown } satisfies Record<string, Writer>
+export const WRITERS = { json: toJson, html: toHtml, markdown: toMarkdown, junit: toJunit } satisfies Record<string, Writer>
+
+/** A file format's name. */
+export type FileFormat = keyof typeof WRITERS
 
 /** File name of each file format inside the output directory. */
-export const REPORT_FILES: Record<keyof typeof WRITERS, string> = { json: 'report.json', html: 'report.html', markdown: 'report.md' }
+export const REPORT_FILES: Record<FileFormat, string> = { json: 'report.json', html: 'report.html', markdown: 'report.md', junit: 'junit.xml' }
 
-/** Every format the command may select; `junit` is vitest's own reporter, configured beside this one. */
-export const FORMATS = ['console', 'junit', ...(Object.keys(WRITERS) as (keyof typeof WRITERS)[])] as const
+/** Every format the command may select: the console and the files. */
+export const FORMATS = ['console', ...(Object.keys(WRITERS) as FileFormat[])] as const
 
 /** A report format's name. */
 export type Format = (typeof FORMATS)[number]
 
-/** What the command passes to the reporter. */
+/** How progress shows while scenarios run: one rewritten line (a terminal), a line per scenario (CI), or nothing. */
+export type Progress = 'live' | 'lines' | 'none'
+
+/** Where console text goes: a writable stream, or anything with `write`. */
+export type Out = TextSink & { isTTY?: boolean; columns?: number }
+
+/** What the command passes to the reporter (never the API key: the redactor knows it). */
 export interface ReporterOptions {
-  formats: readonly string[]
+  formats: readonly Format[]
   /** Where report files go; created when missing. */
   outputDir: string
-  run: RunOptions
-  /** ANSI colours on the console; by default on for a terminal unless NO_COLOR is set. */
+  /** The run's facts; the reporter adds its timing, the errors outside scenarios and why the run stopped. */
+  facts: Omit<RunFacts, 'startedAt' | 'durationMs' | 'runErrors' | 'stopped'>
+  /** Redacts the run's result and, once more, every text written. */
+  redactor: Redactor
+  /** Standard output by default. */
+  out?: Out
+  /** ANSI colours on the console; by default when `out` is a terminal. */
   color?: boolean
-  /** Where console text goes; standard output by default. */
-  out?: { write(text: string): unknown }
+  /** By default `live` when `out` is a terminal, `lines` otherwise. */
+  progress?: Progress
+  /** Asked when the run ends: why the command stopped it early (e.g. `--max-time 30 s reached`), if it did. */
+  stopped?: () => string | undefined
+  /** Called with the result once every report is written; the command takes its exit code from it. */
+  onResult?: (run: RunResult) => void
 }
 
-/** Where the reporter writes each file, by format. */
-export type WrittenReports = Partial<Record<keyof typeof WRITERS, string>>
+/** Where the reporter wrote each file, by format. */
+export type WrittenReports = Partial<Record<FileFormat, string>>
 
-/** Writes the selected file formats of a run into `outputDir` and returns their paths. */
-export async function writeReports(run: RunResult, formats: readonly string[], outputDir: string): Promise<WrittenReports> {
-  const selected = (Object.keys(WRITERS) as (keyof typeof WRITERS)[]).filter((f) => formats.includes(f))
+/** What went wrong writing report files, by path. */
+export interface WriteError {
+  path: string
+  message: string
+}
+
+/**
+ * Writes the selected file formats of a run into `outputDir`, each text redacted once more. A file that cannot
+ * be written does not stop the others: its error is returned.
+ */
+export async function writeReports(
+  run: RunResult,
+  formats: readonly string[],
+  outputDir: string,
+  redactor: Redactor,
+): Promise<{ written: WrittenReports; errors: WriteError[] }> {
+  const selected = (Object.keys(WRITERS) as FileFormat[]).filter((f) => formats.includes(f))
   const written: WrittenReports = {}
-  if (!selected.length) return written
-  await mkdir(outputDir, { recursive: true })
+  const errors: WriteError[] = []
+  if (!selected.length) return { written, errors }
+  try {
+    await mkdir(outputDir, { recursive: true })
+  } catch (error) {
+    return { written, errors: [{ path: outputDir, message: messageOf(error) }] }
+  }
   for (const format of selected) {
     const path = join(outputDir, REPORT_FILES[format])
-    await writeFile(path, WRITERS[format](run), 'utf8')
-    written[format] = path
+    try {
+      await writeFile(path, redactor.text(WRITERS[format](run)), 'utf8')
+      written[format] = path
+    } catch (error) {
+      errors.push({ path, message: messageOf(error) })
+    }
   }
-  return written
+  return { written, errors }
 }
 
-/** A finished vitest test case as plain data. */
-export function caseResultOf(testCase: TestCase): CaseResult {
-  const result = testCase.result()
-  const record = testCase.meta().conformance
-  return {
-    module: testCase.module.relativeModuleId,
-    name: testCase.name,
-    fullName: testCase.fullName,
-    state: result.state,
-    errors: (result.errors ?? []).map(errorText),
-    ...(record ? { record } : {}),
-  }
-}
+const messageOf = (error: unknown) => stripVTControlCharacters(error instanceof Error ? error.message : String(error))
 
 function errorText(error: { name?: string; message?: string }): string {
   const message = stripVTControlCharacters(error.message ?? '')
   return error.name && error.name !== 'Error' && error.name !== 'AssertionError' ? `${error.name}: ${message}` : message
 }
 
-/** Errors outside any test case: files that failed to load, failing hooks, unhandled errors. */
-function runErrorsOf(testModules: readonly TestModule[], unhandled: readonly SerializedError[]): string[] {
+/** What a test case recorded, if it is a scenario record (task meta crosses from the worker as plain data). */
+export function recordOf(testCase: Pick<TestCase, 'meta'>): ScenarioRecord | undefined {
+  const record = (testCase.meta() as { conformance?: unknown }).conformance
+  return record !== null && typeof record === 'object' && Array.isArray((record as ScenarioRecord).checks) ? (record as ScenarioRecord) : undefined
+}
+
+/** A finished test case as its progress line sees it. */
+export function scenarioOf(testCase: Pick<TestCase, 'meta' | 'name' | 'result'>): ScenarioProgress {
+  const record = recordOf(testCase)
+  const result = testCase.result()
+  const error = result.errors?.[0]
+  return {
+    name: record?.scenario ?? testCase.name,
+    ...(record ? { record } : {}),
+    state: result.state,
+    ...(error ? { error: errorText(error) } : {}),
+  }
+}
+
+/** Errors outside any scenario: files that failed to load, failing hooks, unhandled errors, scenarios that broke. */
+export function runErrorsOf(testModules: readonly TestModule[], unhandled: readonly SerializedError[]): string[] {
   const errors: string[] = []
   for (const testModule of testModules) {
     const where = testModule.relativeModuleId
@@ -93,62 +148,121 @@ function runErrorsOf(testModules: readonly TestModule[], unhandled: readonly Ser
     for (const suite of testModule.children.allSuites()) {
       for (const error of suite.errors()) errors.push(`${where} > ${suite.fullName}: ${errorText(error)}`)
     }
+    for (const testCase of testModule.children.allTests()) {
+      const result = testCase.result()
+      if (result.state !== 'failed' || recordOf(testCase)) continue
+      const first = result.errors?.[0]
+      errors.push(`scenario "${testCase.fullName}" did not finish: ${first ? errorText(first) : 'no error message'}`)
+    }
   }
   for (const error of unhandled) errors.push(`unhandled: ${errorText(error)}`)
   return errors
 }
 
-function colorByDefault(): boolean {
-  const env = process.env // read once, here: the reporter is the top of its own configuration
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true
-  return process.stdout.isTTY === true
-}
+const CLEAR_LINE = '\r\u001b[2K'
 
 /** The vitest reporter of the conformance suite. */
 export default class ConformanceReporter implements Reporter {
+  /** The run's result, once the run has ended. */
+  result: RunResult | undefined
+  /** Report files that could not be written: the command should not call such a run finished. */
+  writeErrors: WriteError[] = []
+
   readonly #options: ReporterOptions
+  readonly #out: TextSink
   readonly #color: boolean
-  readonly #out: { write(text: string): unknown }
-  readonly #console: boolean
+  readonly #progress: Progress
+  readonly #columns: number
   #startedAt = new Date()
   #start = performance.now()
+  #drawn = false
+  #live: { timer?: ReturnType<typeof setInterval>; scenario: string; done: number; total: number; requests: number; judged: number } = {
+    scenario: '',
+    done: 0,
+    total: 0,
+    requests: 0,
+    judged: 0,
+  }
 
   constructor(options: ReporterOptions) {
     const unknown = (options.formats ?? []).filter((f) => !(FORMATS as readonly string[]).includes(f))
     if (unknown.length) throw new Error(`unknown report format ${unknown.join(', ')}; known: ${FORMATS.join(', ')}`)
     this.#options = options
-    this.#color = options.color ?? colorByDefault()
-    this.#out = options.out ?? process.stdout
-    this.#console = options.formats.includes('console')
+    const out = options.out ?? process.stdout
+    this.#out = redactingSink(out, options.redactor)
+    this.#color = options.color ?? out.isTTY === true
+    this.#progress = options.progress ?? (out.isTTY === true ? 'live' : 'lines')
+    this.#columns = Math.max(40, (out.columns ?? 100) - 1)
   }
 
-  onInit(_vitest: Vitest): void {
+  onInit(): void {
     this.#startedAt = new Date()
     this.#start = performance.now()
   }
 
   onTestRunStart(): void {
-    if (this.#console) this.#out.write(runHeader(this.#options.run, { color: this.#color }) + '\n')
+    if (this.#options.formats.includes('console') || this.#progress !== 'none') {
+      this.#out.write(runHeader(this.#options.facts, { color: this.#color }) + '\n')
+    }
+    if (this.#progress === 'live') {
+      this.#live.timer = setInterval(() => this.#drawLive(), 1000)
+      this.#live.timer.unref?.()
+    }
+  }
+
+  onTestModuleCollected(testModule: TestModule): void {
+    this.#live.total += [...testModule.children.allTests()].length
+  }
+
+  onTestCaseReady(testCase: TestCase): void {
+    if (this.#progress !== 'live') return
+    this.#live.scenario = testCase.name
+    this.#drawLive()
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    if (this.#console) this.#out.write(progressLine(caseResultOf(testCase), this.#options.run.strict, { color: this.#color }))
+    const scenario = scenarioOf(testCase)
+    this.#live.done += 1
+    this.#live.requests += Number(scenario.record?.requestsSent) || 0
+    this.#live.judged += (scenario.record?.checks ?? []).filter((c) => c.outcome === 'passed' || c.outcome === 'failed').length
+    if (this.#progress === 'lines') this.#out.write(progressLine(scenario, this.#options.facts.strict, { color: this.#color }))
+    else if (this.#progress === 'live') this.#drawLive()
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+    this.#stopLive()
     const modules = [...testModules].sort((a, b) => compareText(a.relativeModuleId, b.relativeModuleId))
-    const cases = modules.flatMap((m) => [...m.children.allTests()].map(caseResultOf))
-    const run = buildRunResult(spec(), cases, {
-      options: this.#options.run,
+    const records = modules.flatMap((m) => [...m.children.allTests()].flatMap((t) => recordOf(t) ?? []))
+    const stopped = this.#options.stopped?.() ?? (reason === 'interrupted' ? 'the run was interrupted before every scenario finished' : undefined)
+    const facts: RunFacts = {
+      ...this.#options.facts,
       startedAt: this.#startedAt.toISOString(),
       durationMs: performance.now() - this.#start,
       runErrors: runErrorsOf(modules, unhandledErrors),
-      interrupted: reason === 'interrupted',
-    })
-    if (this.#console) this.#out.write(toConsole(run, { color: this.#color }))
-    const written = await writeReports(run, this.#options.formats, resolve(this.#options.outputDir))
-    const paths = Object.values(written)
-    if (paths.length) this.#out.write(`\nReports written:\n${paths.map((p) => `  ${p}`).join('\n')}\n`)
+      ...(stopped !== undefined ? { stopped } : {}),
+    }
+    const run = buildRunResult(records, facts, this.#options.redactor)
+    this.result = run
+    const { written, errors } = await writeReports(run, this.#options.formats, resolve(this.#options.outputDir), this.#options.redactor)
+    this.writeErrors = errors
+    for (const error of errors) this.#out.write(`Could not write ${error.path}: ${error.message}\n`)
+    if (this.#options.formats.includes('console')) this.#out.write(toConsole(run, { color: this.#color, written: Object.values(written) }))
+    this.#options.onResult?.(run)
+  }
+
+  #drawLive(): void {
+    const { scenario, done, total, requests, judged } = this.#live
+    const elapsed = Math.round((performance.now() - this.#start) / 1000)
+    // Scenarios run side by side: the line names the one that started last.
+    const line = `› ${scenario || 'starting'} · ${done}/${total} scenarios · ${requests} requests · ${judged} checks judged · ${elapsed} s`
+    this.#drawn = true
+    this.#out.write(`${CLEAR_LINE}${line.length > this.#columns ? `${line.slice(0, this.#columns - 1)}…` : line}`)
+  }
+
+  #stopLive(): void {
+    if (this.#live.timer !== undefined) clearInterval(this.#live.timer)
+    this.#live.timer = undefined
+    if (this.#drawn) this.#out.write(CLEAR_LINE)
+    this.#drawn = false
   }
 }

@@ -1,4 +1,4 @@
-import type { RunResult } from '../suites/model.js'
+import type { RunResult } from '../model/index.js'
 
 /** The JSON report: the run result itself, two-space indented, as `reporters/result.schema.json` describes it. */
 export function toJson(run: RunResult): string {

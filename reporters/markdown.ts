@@ -1,5 +1,4 @@
-import type { CheckResult, Finding, RunResult } from '../suites/model.js'
-import { standing } from './build-run-result.js'
+import { standing, type CheckResult, type Finding, type RunResult } from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
 import {
   BODY_LIMIT,
@@ -9,8 +8,9 @@ import {
   exchangeText,
   findingOperation,
   formatDuration,
-  moreFindings,
+  moreFindingsLine,
   replayCommand,
+  replayNote,
   replayOf,
   visible,
 } from './text.js'
@@ -54,22 +54,28 @@ const CELL_ICON: Record<CellOutcome, string> = { passed: '✅', failed: '❌', w
 
 /** The Markdown report, for a CI job summary: verdict, counts, matrix, failures with curl, observations. */
 export function toMarkdown(run: RunResult): string {
-  const failing = checksIn(run, 'failed', 'errors')
+  const failing = checksIn(run, 'failed')
+  const broken = checksIn(run, 'errors')
   const warned = checksIn(run, 'warned')
+  const unjudged = checksIn(run, 'unjudged')
   const out: string[] = [
     run.verdict === 'conformant'
       ? `## ✅ Pet Store conformance: conformant`
-      : `## ❌ Pet Store conformance: non-conformant (${failing.length} failing check${failing.length === 1 ? '' : 's'})`,
+      : run.verdict === 'incomplete'
+        ? `## ⚠️ Pet Store conformance: incomplete`
+        : `## ❌ Pet Store conformance: non-conformant (${failing.length} failing check${failing.length === 1 ? '' : 's'})`,
     '',
+    ...(run.incomplete !== undefined ? [`**${markdownText(run.incomplete)}**`, ''] : []),
+    ...(run.stopped !== undefined && run.verdict !== 'incomplete' ? [`**The run stopped early:** ${markdownText(run.stopped)}`, ''] : []),
     `Target ${markdownCode(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''} · spec ${markdownText(run.specVersion)} · seed ${run.seed} · ${run.requestsSent} requests in ${formatDuration(run.durationMs)} · records created ${run.recordsCreated} of ${run.recordBudget}`,
     '',
   ]
   for (const notice of run.notices) out.push(`> **Notice:** ${markdownInline(notice)}`, '')
   const t = run.totals
   out.push(
-    '| Checks | Passed | Failed | Warnings | Not applicable | Errors |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warned} | ${t.skipped} | ${t.errors} |`,
+    '| Checks | Passed | Failed | Warnings | Not applicable | Not judged | Errors |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warned} | ${t.skipped} | ${t.unjudged} | ${t.errors} |`,
     '',
     ...matrixTable(run),
   )
@@ -77,10 +83,25 @@ export function toMarkdown(run: RunResult): string {
     out.push('', `### Failing checks`, '')
     for (const check of failing) out.push(...checkSection(run, check))
   }
+  if (broken.length) {
+    if (out.at(-1) !== '') out.push('')
+    out.push('### Errors: the kit broke, so these checks were not judged', '')
+    for (const check of broken) out.push(...checkSection(run, check))
+  }
   if (warned.length) {
     if (out.at(-1) !== '') out.push('')
     out.push('### Warnings: good practice the interface does not require', '')
     for (const check of warned) out.push(...checkSection(run, check))
+  }
+  if (unjudged.length) {
+    if (out.at(-1) !== '') out.push('')
+    out.push('### Not judged', '', '| Check | Operation | Why |', '| --- | --- | --- |')
+    for (const c of unjudged) out.push(`| ${markdownCode(c.id)} | ${markdownText(c.operationId)} | ${markdownText(c.reason ?? 'not judged')} |`)
+  }
+  if (run.runErrors.length) {
+    if (out.at(-1) !== '') out.push('')
+    out.push('### Errors outside any scenario', '')
+    for (const error of run.runErrors) out.push(markdownBlock(error), '')
   }
   if (run.observations.length) {
     if (out.at(-1) !== '') out.push('')
@@ -90,7 +111,8 @@ export function toMarkdown(run: RunResult): string {
     }
   }
   if (out.at(-1) !== '') out.push('')
-  out.push(`Replay: ${markdownCode(replayCommand(run))} · run ${markdownCode(run.runId)}`, '')
+  const note = replayNote(run)
+  out.push(`Replay: ${markdownCode(replayCommand(run))}${note ? ` (${markdownText(note)})` : ''} · run ${markdownCode(run.runId)}`, '')
   return out.join('\n')
 }
 
@@ -109,11 +131,13 @@ function matrixTable(run: RunResult): string[] {
 
 function checkSection(run: RunResult, check: CheckResult): string[] {
   const s = standing(check, run.strict)
-  const icon = s === 'warned' ? '⚠️' : '❌'
+  const icon = s === 'warned' || s === 'errors' ? '⚠️' : '❌'
   const operation = check.operationId === 'all' ? 'all operations' : check.operationId
   const out = [`#### ${icon} ${markdownCode(check.id)} · ${markdownText(operation)} · ${check.severity} · ${STANDING_LABEL[s]}`, '', markdownInline(check.title), '']
+  if (check.reason !== undefined && !check.findings.length) out.push(markdownText(check.reason), '')
   for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) out.push(...findingLines(check, finding))
-  if (check.findings.length > FINDINGS_SHOWN) out.push(`… ${moreFindings(check.findings.length - FINDINGS_SHOWN)} in the JSON and HTML reports.`, '')
+  const more = moreFindingsLine(check, FINDINGS_SHOWN)
+  if (more) out.push(markdownText(more), '')
   return out
 }
 

@@ -1,5 +1,4 @@
-import type { RunResult } from '../suites/model.js'
-import { standing } from './build-run-result.js'
+import { compareText, standing, type RunResult } from '../model/index.js'
 import { findingOperation } from './text.js'
 
 /** How one documented response of one operation fared. */
@@ -31,7 +30,7 @@ export interface Matrix {
 
 /** Builds the matrix from the coverage and the findings of a run. */
 export function matrixOf(run: RunResult): Matrix {
-  const columns = [...new Set(run.coverage.map((c) => c.status))].sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0))
+  const columns = [...new Set(run.coverage.map((c) => c.status))].sort((a, b) => Number(a) - Number(b) || compareText(a, b))
   const operations = [...new Set(run.coverage.map((c) => c.operationId))]
   const flagged = flaggedStatuses(run)
   const rows = operations.map((operationId) => {
@@ -46,7 +45,7 @@ export function matrixOf(run: RunResult): Matrix {
     const undocumented = [...flagged.entries()]
       .filter(([key]) => key.startsWith(`${operationId} `) && !documented.some((c) => key === `${operationId} ${c.status}`))
       .map(([key, outcome]): MatrixCell => ({ operationId, status: key.split(' ')[1]!, outcome, documented: false, provokable: false }))
-      .sort((a, b) => Number(a.status) - Number(b.status))
+      .sort((a, b) => Number(a.status) - Number(b.status) || compareText(a.status, b.status))
     return { operationId, cells, undocumented }
   })
   return { columns, rows }
@@ -57,7 +56,7 @@ function flaggedStatuses(run: RunResult): Map<string, 'failed' | 'warned'> {
   const flagged = new Map<string, 'failed' | 'warned'>()
   for (const check of run.checks) {
     const counted = standing(check, run.strict)
-    if (counted !== 'failed' && counted !== 'warned' && !(counted === 'errors' && check.severity === 'fail')) continue
+    if (counted !== 'failed' && counted !== 'warned') continue
     for (const finding of check.findings) {
       const status = finding.exchange?.response?.status
       const operationId = findingOperation(check, finding)

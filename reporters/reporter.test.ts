@@ -1,96 +1,196 @@
-import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RunResult } from '../suites/model.js'
-import { launchChromium, type Browser } from './test-support/chromium.js'
-import { readJunit, type Junit } from './test-support/junit.js'
-import { childEnv, run, type Finished } from './test-support/process.js'
+import { join } from 'node:path'
+import type { SerializedError, TestCase, TestModule } from 'vitest/node'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { exitCode, type RunResult, type ScenarioRecord } from '../model/index.js'
+import ConformanceReporter, { type Format, type Progress } from './index.js'
+import { readJunit } from './test-support/junit.js'
+import { check, sample, sampleRedactor } from './test-support/results.js'
 
-// The reporter inside a real vitest run, next to vitest's JUnit reporter, over made-up tests that record
-// results as the suite does (fixtures/reports/vitest-run). No target is needed.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const VITEST = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
-const CONFIG = 'fixtures/reports/vitest-run/vitest.config.ts'
+// The reporter driven through vitest's hooks, with plain stand-ins for its test cases and modules: what a
+// scenario leaves in task meta crosses from the worker as plain data, so these are what the reporter sees.
+
+interface FakeCase {
+  name: string
+  record?: ScenarioRecord
+  state?: 'passed' | 'failed' | 'skipped' | 'pending'
+  errors?: { name?: string; message: string }[]
+}
+
+const MODULE_ID = 'suites/conformance.vitest.ts'
+
+function testCase(fake: FakeCase): TestCase {
+  return {
+    name: fake.name,
+    fullName: `scenarios > ${fake.name}`,
+    module: { relativeModuleId: MODULE_ID },
+    meta: () => (fake.record ? { conformance: fake.record } : {}),
+    result: () => ({ state: fake.state ?? 'passed', errors: fake.errors ?? [] }),
+  } as unknown as TestCase
+}
+
+function testModule(cases: TestCase[], errors: { message: string }[] = []): TestModule {
+  return {
+    relativeModuleId: MODULE_ID,
+    errors: () => errors,
+    children: { allTests: () => cases[Symbol.iterator](), allSuites: () => [][Symbol.iterator]() },
+  } as unknown as TestModule
+}
 
 let dir: string
-let finished: Finished
-let report: RunResult
-let junit: Junit
-let browser: Browser
+beforeEach(async () => void (dir = await mkdtemp(join(tmpdir(), 'petstore-reporter-'))))
+afterEach(async () => rm(dir, { recursive: true, force: true }))
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'petstore-reporter-'))
-  finished = await run(process.execPath, [VITEST, 'run', '--config', CONFIG], { cwd: ROOT, env: childEnv({ REPORT_DIR: dir }) })
-  report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
-  browser = await launchChromium()
-  junit = await readJunit(browser, await readFile(join(dir, 'junit.xml'), 'utf8'))
-}, 60_000)
+interface Ran {
+  out: string
+  run: RunResult
+  reporter: ConformanceReporter
+}
 
-afterAll(async () => {
-  await browser?.close()
-  if (dir) await rm(dir, { recursive: true, force: true })
+/** Runs the reporter over `cases` as vitest would, collecting what it printed and the result it handed on. */
+async function report(cases: FakeCase[], options: { formats?: Format[]; progress?: Progress; unhandled?: SerializedError[]; moduleErrors?: { message: string }[] } = {}): Promise<Ran> {
+  const { facts } = sample()
+  let out = ''
+  let result: RunResult | undefined
+  const reporter = new ConformanceReporter({
+    formats: options.formats ?? ['console', 'json', 'html', 'markdown', 'junit'],
+    outputDir: join(dir, 'reports'),
+    facts: {
+      tool: facts.tool,
+      target: facts.target,
+      runId: facts.runId,
+      seed: facts.seed,
+      runs: facts.runs,
+      recordBudget: facts.recordBudget,
+      viaPrism: facts.viaPrism,
+      strict: facts.strict,
+      specVersion: facts.specVersion,
+      operationOrder: facts.operationOrder,
+      notices: facts.notices,
+      catalogue: facts.catalogue,
+    },
+    redactor: sampleRedactor(),
+    out: { write: (text: string) => (out += text) },
+    color: false,
+    progress: options.progress ?? 'lines',
+    onResult: (run) => void (result = run),
+  })
+  const cases$ = cases.map(testCase)
+  const module = testModule(cases$, options.moduleErrors)
+  reporter.onInit()
+  reporter.onTestRunStart()
+  reporter.onTestModuleCollected(module)
+  for (const c of cases$) {
+    reporter.onTestCaseReady(c)
+    reporter.onTestCaseResult(c)
+  }
+  await reporter.onTestRunEnd([module], options.unhandled ?? [], 'passed')
+  expect(result).toBe(reporter.result)
+  return { out, run: result!, reporter }
+}
+
+const records = () => sample().records
+const scenarios = (): FakeCase[] => records().map((record) => ({ name: record.scenario, record }))
+
+describe('the reporter at the end of a run', () => {
+  it('builds one result from every test case’s record and hands it on; the command takes its exit code from it', async () => {
+    const { run } = await report(scenarios())
+    expect([run.verdict, exitCode(run)]).toEqual(['non-conformant', 1])
+    expect(run.requestsSent).toBe(records().reduce((n, r) => n + r.requestsSent, 0))
+    expect(Date.parse(run.startedAt)).not.toBeNaN()
+    expect(run.coverage).toHaveLength(9)
+  })
+
+  it('writes every selected format into the output directory, the JSON being the result itself', async () => {
+    const { run, out } = await report(scenarios())
+    const files = (await readdir(join(dir, 'reports'))).sort()
+    expect(files).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
+    expect(JSON.parse(await readFile(join(dir, 'reports', 'report.json'), 'utf8'))).toEqual(run)
+    expect(readJunit(await readFile(join(dir, 'reports', 'junit.xml'), 'utf8')).totals.failures).toBe(run.totals.failed)
+    expect(out).toContain(`  reports     ${join(dir, 'reports', 'report.json')}\n`)
+    expect(out).toContain(`              ${join(dir, 'reports', 'junit.xml')}\n`)
+  })
+
+  it('ends the console with the verdict', async () => {
+    const { out } = await report(scenarios())
+    expect(out.trimEnd().split('\n').at(-1)).toBe('Verdict: NON-CONFORMANT (5 failed)')
+  })
+
+  it('leaves the checks of a test that did not finish unjudged, and says why in the run errors: incomplete, exit 2', async () => {
+    const cases: FakeCase[] = [
+      { name: 'listPets', record: { scenario: 'listPets', checks: [check('listPets.limit.max')], observations: [], statusesSeen: [], requestsSent: 3, recordsCreated: 0 } },
+      { name: 'getPet', state: 'failed', errors: [{ name: 'TypeError', message: 'x is undefined' }] },
+    ]
+    const { run, out } = await report(cases)
+    expect(run.checks.find((c) => c.id === 'listPets.limit.max')!.outcome).toBe('passed')
+    expect(run.checks.filter((c) => c.outcome === 'unjudged').length).toBe(run.checks.length - 1)
+    expect(run.runErrors).toEqual(['scenario "scenarios > getPet" did not finish: TypeError: x is undefined'])
+    expect([run.verdict, exitCode(run)]).toEqual(['incomplete', 2])
+    expect(out).toContain('✗ getPet  did not finish: TypeError: x is undefined')
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^incomplete: 1 error outside any scenario; 15 checks not judged \(/)
+  })
+
+  it('counts files that did not load and unhandled errors as errors outside any scenario', async () => {
+    const { run } = await report(scenarios(), { moduleErrors: [{ message: 'Cannot find module x' }], unhandled: [{ name: 'Error', message: 'boom' } as SerializedError] })
+    expect(run.runErrors).toEqual([`${MODULE_ID}: Cannot find module x`, 'unhandled: boom'])
+  })
+
+  it('takes why the run stopped from the command, when it says', async () => {
+    const { facts } = sample()
+    const reporter = new ConformanceReporter({
+      formats: [],
+      outputDir: dir,
+      facts: { ...facts },
+      redactor: sampleRedactor(),
+      out: { write: () => true },
+      progress: 'none',
+      stopped: () => '--max-time 30 s reached',
+    })
+    await reporter.onTestRunEnd([], [], 'passed')
+    expect(reporter.result).toMatchObject({ verdict: 'incomplete', stopped: '--max-time 30 s reached' })
+  })
+
+  it('rejects a format it does not know', () => {
+    expect(() => new ConformanceReporter({ formats: ['pdf' as Format], outputDir: dir, facts: sample().facts, redactor: sampleRedactor() })).toThrow(
+      'unknown report format pdf; known: console, json, html, markdown, junit',
+    )
+  })
 })
 
-describe('the reporter in a vitest run', () => {
-  it('writes every selected file into the output directory and says where', async () => {
-    expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
-    for (const file of ['report.json', 'report.html', 'report.md']) expect(finished.stdout).toContain(join(dir, file))
+describe('progress', () => {
+  it('prints one line per scenario in CI: checks judged and how many fail, never "failed" for a scenario whose check failed', async () => {
+    const { out } = await report(scenarios(), { formats: [] })
+    const lines = out.split('\n').filter((l) => l.includes(' checks judged') || l.includes(' check judged'))
+    expect(lines).toHaveLength(records().length)
+    expect(lines.find((l) => l.includes('createPet: valid pets'))).toBe('• createPet: valid pets (property)  3 checks judged, 2 failing · 24 requests')
+    expect(lines.find((l) => l.includes('limit within range'))).toBe('✓ listPets: limit within range  5 checks judged · 32 requests')
+    expect(lines.join('\n')).not.toMatch(/\bfailed\b/)
   })
 
-  it('builds one run result from the recorded test cases, including the test that crashed without recording', () => {
-    const { validate } = (() => {
-      const ajv = new Ajv2020({ allErrors: true, strict: true })
-      addFormats(ajv)
-      return { validate: ajv.compile(JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8'))) }
-    })()
-    expect(validate(report)).toBe(true)
-    expect(report.checks.map((c) => [c.id, c.outcome])).toEqual([
-      ['listPets.filter.status', 'failed'],
-      ['listPets.limit.max', 'passed'],
-      ['getPet.deprecation.sunset', 'failed'],
-      ['getPet.id.int64', 'error'],
-    ])
-    expect(report.checks[3]!.findings[0]!.message).toBe("TypeError: Cannot read properties of undefined (reading 'id')")
-    expect(report.totals).toEqual({ checks: 4, passed: 1, failed: 1, warned: 1, skipped: 0, errors: 1 })
-    expect([report.verdict, report.requestsSent, report.recordsCreated]).toEqual(['non-conformant', 6, 3])
-    expect(Date.parse(report.startedAt)).not.toBeNaN()
+  it('rewrites one live line on a terminal and clears it before the report', async () => {
+    const { out } = await report(scenarios(), { progress: 'live' })
+    expect(out).toMatch(/\r\u001b\[2K› the run as a whole · 6\/6 scenarios · 67 requests · 17 checks judged · \d+ s/)
+    const cleared = out.lastIndexOf('\r\u001b[2K')
+    expect(out.slice(cleared + 5)).not.toContain('scenarios ·')
+    expect(out.trimEnd().split('\n').at(-1)).toBe('Verdict: NON-CONFORMANT (5 failed)')
   })
 
-  it('prints progress, then the failures with their reproduction, then the verdict, in plain text off a terminal', () => {
-    const out = finished.stdout
-    expect(out).not.toContain('\u001b[')
-    const order = [
-      '✓ listPets > listPets.limit.max',
-      '✗ listPets > listPets.filter.status',
-      '✗ getPet > getPet.id.int64',
-      'Failures (2)',
-      'reproduce: curl -sS',
-      'Warnings (1)',
-      'seed        42',
-      'Verdict: NON-CONFORMANT',
-    ].map((line) => out.indexOf(line))
-    expect(order.every((at) => at >= 0)).toBe(true)
-    expect([...order].sort((a, b) => a - b)).toEqual(order)
+  it('prints nothing while running when quiet', async () => {
+    const { out } = await report(scenarios(), { progress: 'none', formats: ['json'] })
+    expect(out).toBe('')
   })
+})
 
-  it('leaves a well-formed JUnit file whose counts match the run', () => {
-    expect(junit.parseError).toBeUndefined()
-    expect(junit.root).toBe('testsuites')
-    const failingChecks = report.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').length + report.totals.errors
-    expect(junit.totals).toEqual({ tests: 5, failures: failingChecks, errors: 0 })
-    const failed = junit.cases.filter((c) => c.failure)
-    expect(failed.map((c) => c.name)).toEqual(['listPets > listPets.filter.status', 'getPet > getPet.id.int64'])
-    expect(failed[0]!.failure).toContain('a pet with status "sold" in a list filtered by status=pending')
-  })
-
-  it('exits 1, as vitest does when a test failed', () => {
-    expect(finished.code).toBe(1)
+describe('the key', () => {
+  it('appears nowhere the reporter writes: console, progress lines and every file', async () => {
+    const secret = sample().secret
+    // Scenario names and errors that carry the key too, beyond what the records hold.
+    const cases: FakeCase[] = [...scenarios().map((c) => ({ ...c, record: { ...c.record!, scenario: `${c.name} ${secret}` } })), { name: `crashed ${secret}`, state: 'failed', errors: [{ message: `bad ${secret.toUpperCase()}` }] }]
+    const { out } = await report(cases, { progress: 'live' })
+    const texts: Record<string, string> = { console: out }
+    for (const file of await readdir(join(dir, 'reports'))) texts[file] = await readFile(join(dir, 'reports', file), 'utf8')
+    expect(Object.keys(texts)).toHaveLength(5)
+    for (const [where, text] of Object.entries(texts)) expect({ where, leaked: text.toLowerCase().includes(secret.toLowerCase().slice(-8)) }).toEqual({ where, leaked: false })
   })
 })

@@ -1,7 +1,6 @@
-import type { CheckResult, Finding, RecordedExchange, RunResult } from '../suites/model.js'
-import { standing, type Standing } from './build-run-result.js'
+import { cutText, standing, type CheckResult, type Finding, type RecordedExchange, type RunResult, type Standing } from '../model/index.js'
 
-/** How many findings of one check a report shows in full; the JSON report keeps them all. */
+/** How many findings of one check the console and Markdown show in full; JSON and HTML show every one kept. */
 export const FINDINGS_SHOWN = 3
 
 /** How much of a body the console and Markdown reports show. */
@@ -13,6 +12,7 @@ export const STANDING_LABEL: Record<Standing, string> = {
   failed: 'failed',
   warned: 'warning',
   skipped: 'not applicable',
+  unjudged: 'not judged',
   errors: 'error',
 }
 
@@ -26,13 +26,15 @@ export function visible(text: string): string {
     .replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
-/** The text cut to at most `chars` characters and `lines` lines, saying how much was left out. */
+/** The text cut to at most `chars` characters and `lines` lines, saying how much was left out (and the original size). */
 export function limitText(text: string, limit: { chars: number; lines: number } = BODY_LIMIT): string {
   const lines = text.split('\n')
   let kept = lines.slice(0, limit.lines).join('\n')
-  if (kept.length > limit.chars) kept = kept.slice(0, limit.chars)
+  kept = cutText(kept, limit.chars)
   const omitted = text.length - kept.length
-  return omitted > 0 ? `${kept}\n… (${omitted} more characters)` : kept
+  if (omitted <= 0) return kept
+  const size = /… \[truncated: (\d+) bytes in all\]$/.exec(text) // the run kept only part of it already
+  return `${kept}\n… (${omitted} more characters in the JSON and HTML reports${size ? `; ${size[1]} bytes in all` : ''})`
 }
 
 /** `GET http://host/v1/pets?limit=0` */
@@ -55,7 +57,7 @@ const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive'])
  */
 export function exchangeText(exchange: RecordedExchange, limit = BODY_LIMIT, { brief = false } = {}): string {
   const out = [`> ${requestLine(exchange)}`]
-  for (const [name, value] of Object.entries(exchange.request.headers)) out.push(`> ${name}: ${value}`)
+  out.push(...headerLines('>', exchange.request.headers, brief ? BRIEF_HEADERS : Infinity))
   if (exchange.request.body !== undefined && exchange.request.body !== '') {
     out.push('>', ...limitText(exchange.request.body, limit).split('\n').map((l) => `> ${l}`))
   }
@@ -64,15 +66,24 @@ export function exchangeText(exchange: RecordedExchange, limit = BODY_LIMIT, { b
     return visible(out.join('\n'))
   }
   out.push(`< ${exchange.response.status} (${exchange.durationMs} ms)`)
-  for (const [name, value] of Object.entries(exchange.response.headers)) {
-    if (!(brief && TRANSPORT_HEADERS.has(name.toLowerCase()))) out.push(`< ${name}: ${value}`)
-  }
+  const shown = Object.entries(exchange.response.headers).filter(([name]) => !(brief && TRANSPORT_HEADERS.has(name.toLowerCase())))
+  out.push(...headerLines('<', Object.fromEntries(shown), brief ? BRIEF_HEADERS : Infinity))
   if (exchange.response.rawBody !== '') {
     out.push('<', ...limitText(exchange.response.rawBody, limit).split('\n').map((l) => `< ${l}`))
   } else {
     out.push('< (empty body)')
   }
   return visible(out.join('\n'))
+}
+
+// The brief reports (console, Markdown) show this many headers of each side; JSON and HTML show all the run kept.
+const BRIEF_HEADERS = 12
+
+function headerLines(mark: string, headers: Record<string, string>, max: number): string[] {
+  const entries = Object.entries(headers)
+  const lines = entries.slice(0, max).map(([name, value]) => `${mark} ${name}: ${value}`)
+  if (entries.length > max) lines.push(`${mark} … (${entries.length - max} more headers in the JSON and HTML reports)`)
+  return lines
 }
 
 /** The operation a finding is about, from the finding, its exchange or its check. */
@@ -85,10 +96,39 @@ export function checksIn(run: RunResult, ...wanted: Standing[]): CheckResult[] {
   return run.checks.filter((c) => wanted.includes(standing(c, run.strict)))
 }
 
-/** The command that replays the run: same target, seed and effort; the key comes from the environment. */
+/** The command that replays the run as printed: same target, seed and effort; the key comes from the environment. */
 export function replayCommand(run: RunResult): string {
-  const target = run.target.embedded ? '' : ` --base-url ${run.target.baseUrl}`
-  return `npx petstore-conformance${target} --seed ${run.seed} --runs ${run.runs}${run.strict ? ' --strict' : ''}`
+  const target = run.target.embedded ? '' : ` --base-url ${shellWord(run.target.baseUrl)}`
+  // `--seed=N`: a negative seed as a separate word would be read as an option.
+  const flags = `${target} --seed=${run.seed} --runs ${run.runs}${run.strict ? ' --strict' : ''}${run.viaPrism ? ' --via-prism' : ''}`
+  return `npx --no-install petstore-conformance${flags}`
+}
+
+/** What the replay command needs besides itself, or undefined: the embedded stub needs nothing. */
+export function replayNote(run: RunResult): string | undefined {
+  return run.target.embedded ? undefined : 'PETSTORE_API_KEY must be set: the key is read from the environment, never from the command line'
+}
+
+/** The text as one shell word: as it is when it is plain, single-quoted otherwise. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_\/:.,@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
+}
+
+/** How many findings of a check there were in all, kept or left out. */
+export function findingCount(check: CheckResult): number {
+  return check.findings.length + (check.findingsLeftOut ?? 0)
+}
+
+/** `2 more findings` beyond the `shown` ones, saying where the rest are, or undefined when all were shown. */
+export function moreFindingsLine(check: CheckResult, shown: number): string | undefined {
+  const inReports = Math.max(0, check.findings.length - shown)
+  const leftOut = check.findingsLeftOut ?? 0
+  if (!inReports && !leftOut) return undefined
+  const parts = [
+    ...(inReports ? [`${moreFindings(inReports)} in the JSON and HTML reports`] : []),
+    ...(leftOut ? [`${plural(leftOut, 'more distinct finding')} not kept (evidence is bounded)`] : []),
+  ]
+  return `… ${parts.join('; ')}`
 }
 
 /** `850 ms` or `10.4 s`. */
@@ -99,7 +139,7 @@ export function formatDuration(ms: number): string {
 /** `3 passed, 1 failed, ...` in the totals' order. */
 export function totalsLine(run: RunResult): string {
   const t = run.totals
-  return `${plural(t.checks, 'check')}: ${t.passed} passed, ${t.failed} failed, ${plural(t.warned, 'warning')}, ${t.skipped} not applicable, ${plural(t.errors, 'error')}`
+  return `${plural(t.checks, 'check')}: ${t.passed} passed, ${t.failed} failed, ${plural(t.warned, 'warning')}, ${t.skipped} not applicable, ${t.unjudged} not judged, ${plural(t.errors, 'error')}`
 }
 
 /** `1 check`, `2 checks`. */

@@ -5,28 +5,17 @@ import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
+import { Redactor, buildRunResult, type RunResult } from '../model/index.js'
 import { spec } from '../spec/index.js'
-import type { RunResult } from '../suites/model.js'
-import { REPORT_FILES, WRITERS, buildRunResult, toConsole, writeReports, type CaseResult, type RunFacts } from './index.js'
+import { REPORT_FILES, WRITERS, toConsole, writeReports } from './index.js'
 import { escapeHtml } from './html.js'
 import { markdownBlock, markdownCode, markdownText } from './markdown.js'
+import { blanked, check, incompleteRun, sample, sampleRedactor, sampleRun } from './test-support/results.js'
+import { replayCommand, replayNote } from './text.js'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
-
-const FIXTURE = new URL('../fixtures/reports/sample-cases.json', import.meta.url)
 const GOLDEN = '../fixtures/reports/golden/'
-const SECRET = 'sk-live-SECRET-4f9a1c'
-
-interface Sample {
-  options: RunFacts['options']
-  facts: Omit<RunFacts, 'options'>
-  cases: CaseResult[]
-}
-
-// Plain JSON: the fixture's int64 values sit inside strings (raw bodies), where no parser can round them.
-const sample: Sample = JSON.parse(readFileSync(FIXTURE, 'utf8'))
-const sampleRun = (): RunResult => buildRunResult(spec(), sample.cases, { ...sample.facts, options: sample.options })
-const blanked = (run: RunResult): RunResult => ({ ...run, startedAt: '' })
+const SECRET = sample().secret
 
 function validator() {
   const schema = JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8'))
@@ -35,41 +24,66 @@ function validator() {
   return { schema, validate: ajv.compile(schema) }
 }
 
+/** Every text a run is written as: each file format, and the console with and without colour. */
+const outputs = (run: RunResult): Record<string, string> => ({
+  ...Object.fromEntries(Object.entries(WRITERS).map(([name, write]) => [name, write(run)])),
+  console: toConsole(run, { color: false }),
+  'console (colour)': toConsole(run, { color: true }),
+})
+
+/** Which forms of the key a text holds: none, for every output. */
+function leaks(text: string): string[] {
+  const found: string[] = []
+  if (text.toLowerCase().includes('4f9a1c')) found.push('the key, in any letter case')
+  if (text.toLowerCase().includes('sk-live')) found.push("the key's beginning")
+  if (new Redactor([SECRET]).text(text) !== text) found.push('the key, escaped (\\u, %, &#)')
+  return found
+}
+
 describe('golden reports of the sample run', () => {
-  it('json', async () => {
-    await expect(WRITERS.json(blanked(sampleRun()))).toMatchFileSnapshot(`${GOLDEN}report.json`)
+  it.each([
+    ['json', 'report.json'],
+    ['html', 'report.html'],
+    ['markdown', 'report.md'],
+    ['junit', 'junit.xml'],
+  ] as const)('%s', async (format, file) => {
+    await expect(WRITERS[format](blanked(sampleRun()))).toMatchFileSnapshot(`${GOLDEN}${file}`)
   })
-  it('html', async () => {
-    await expect(WRITERS.html(blanked(sampleRun()))).toMatchFileSnapshot(`${GOLDEN}report.html`)
-  })
-  it('markdown', async () => {
-    await expect(WRITERS.markdown(blanked(sampleRun()))).toMatchFileSnapshot(`${GOLDEN}report.md`)
-  })
+
   it('console, without colour', async () => {
     await expect(toConsole(blanked(sampleRun()), { color: false })).toMatchFileSnapshot(`${GOLDEN}console.txt`)
   })
 
-  it('are byte-stable: the same run gives the same bytes, whatever order the test cases came in', () => {
-    const reversed = buildRunResult(spec(), [...sample.cases].reverse(), { ...sample.facts, options: sample.options })
-    for (const write of Object.values(WRITERS)) expect(write(reversed)).toBe(write(sampleRun()))
+  it('console and JUnit of a run stopped by --max-time: incomplete', async () => {
+    await expect(toConsole(blanked(incompleteRun()), { color: false })).toMatchFileSnapshot(`${GOLDEN}console-incomplete.txt`)
+    await expect(WRITERS.junit(blanked(incompleteRun()))).toMatchFileSnapshot(`${GOLDEN}junit-incomplete.xml`)
+  })
+
+  it('are byte-stable: the same records in any order give the same bytes', () => {
+    const { facts, records } = sample()
+    const reversed = buildRunResult([...records].reverse(), facts, sampleRedactor())
+    for (const [format, text] of Object.entries(outputs(reversed))) expect({ format, same: text === outputs(sampleRun())[format] }).toEqual({ format, same: true })
   })
 })
 
 describe('the JSON report', () => {
-  it('validates against reporters/result.schema.json', () => {
+  it('validates against reporters/result.schema.json, for a non-conformant and an incomplete run', () => {
     const { validate } = validator()
-    const valid = validate(JSON.parse(WRITERS.json(sampleRun())))
-    expect(validate.errors ?? []).toEqual([])
-    expect(valid).toBe(true)
+    for (const run of [sampleRun(), incompleteRun()]) {
+      const valid = validate(JSON.parse(WRITERS.json(run)))
+      expect(validate.errors ?? []).toEqual([])
+      expect(valid).toBe(true)
+    }
   })
 
   it('is rejected by the schema when it breaks the model', () => {
     const { validate } = validator()
     const broken = JSON.parse(WRITERS.json(sampleRun()))
     broken.checks[0].outcome = 'fine'
-    delete broken.totals.warned
+    broken.checks[0].durationMs = 3
+    delete broken.totals.unjudged
     expect(validate(broken)).toBe(false)
-    expect((validate.errors ?? []).map((e) => e.instancePath).sort()).toEqual(['/checks/0/outcome', '/totals'])
+    expect([...new Set((validate.errors ?? []).map((e) => e.instancePath))].sort()).toEqual(['/checks/0', '/checks/0/outcome', '/totals'])
   })
 
   it('names the spec operations, no more and no fewer (the schema holds a copy)', () => {
@@ -78,21 +92,32 @@ describe('the JSON report', () => {
   })
 })
 
-describe('every report of the sample run', () => {
-  const outputs = (): Record<string, string> => {
+describe('the sample run', () => {
+  it('is non-conformant, with a check not applicable, checks not judged, a warning, an error outside any scenario and cut evidence', () => {
     const run = sampleRun()
-    return { ...Object.fromEntries(Object.entries(WRITERS).map(([name, write]) => [name, write(run)])), console: toConsole(run, { color: true }) }
-  }
+    expect(run.verdict).toBe('non-conformant')
+    expect(run.totals).toEqual({ checks: 17, passed: 8, failed: 5, warned: 1, skipped: 1, unjudged: 2, errors: 0 })
+    expect(run.runErrors).toHaveLength(1)
+    const serverError = run.checks.find((c) => c.id === 'no-server-error')!
+    expect(serverError.findingsLeftOut).toBe(3)
+    expect(serverError.findings[0]!.exchange!.response!.rawBody).toMatch(/\[R… \[truncated: 5017 bytes in all\]$/) // the key straddled the cut: redacted first
+    expect(incompleteRun().incomplete).toMatch(/^incomplete: --max-time 30 s reached; 8 checks not judged \(listPets\.filter\.status, /)
+  })
+})
 
-  it('never holds the API key, although the target echoed it and the exchange carried it unredacted', () => {
-    expect(JSON.stringify(sample)).toContain(SECRET) // the fixture does carry it
-    for (const [format, text] of Object.entries(outputs())) expect({ format, leaked: text.includes(SECRET) }).toEqual({ format, leaked: false })
+describe('every output of the sample run', () => {
+  it('never holds the API key, though the target echoed it everywhere: header value and name, cookie, body, \\u-escaped, URL-encoded, upper case, counterexample, error, curl line', () => {
+    const fixture = JSON.stringify(sample().records)
+    for (const form of [`"x-${SECRET}"`, 'set-cookie', SECRET.toUpperCase(), SECRET.replace(/-/g, '%2D'), '\\\\u0073\\\\u006b', "X-Token: sk-live"]) expect(fixture).toContain(form)
+    for (const run of [sampleRun(), incompleteRun()]) {
+      for (const [format, text] of Object.entries(outputs(run))) expect({ format, leaks: leaks(text) }).toEqual({ format, leaks: [] })
+    }
   })
 
-  it('shows the failing check, its message, counterexample and curl line', () => {
-    for (const [format, text] of Object.entries(outputs())) {
-      for (const expected of ['createPet.status.201', 'status 500; documented for createPet: 201, 400, 401', 'categoryId', '$PETSTORE_API_KEY']) {
-        expect({ format, has: text.includes(expected) }).toEqual({ format, has: true })
+  it('shows the failing check, its message, counterexample, request and curl line', () => {
+    for (const [format, text] of Object.entries(outputs(sampleRun()))) {
+      for (const expected of ['createPet.status.201', 'status 500; documented for createPet: 201, 400, 401', 'categoryId', '$PETSTORE_API_KEY', 'http://127.0.0.1:4010/v1/pets']) {
+        expect({ format, expected, has: text.includes(expected) }).toEqual({ format, expected, has: true })
       }
     }
   })
@@ -105,7 +130,7 @@ describe('every report of the sample run', () => {
   })
 
   it('keeps terminal escapes of the target out of the console and the Markdown', () => {
-    const { console: text, markdown } = outputs()
+    const { 'console (colour)': text, markdown } = outputs(sampleRun())
     const withoutOurColours = text!.replace(/\u001b\[(?:1|2|22|31|32|33|39)m/g, '')
     expect(withoutOurColours).not.toContain('\u001b')
     expect(withoutOurColours).toContain('\\u001b[31mInternal error')
@@ -115,6 +140,43 @@ describe('every report of the sample run', () => {
   it('colours the console only when asked', () => {
     expect(toConsole(sampleRun(), { color: true })).toContain('\u001b[31m')
     expect(toConsole(sampleRun(), { color: false })).not.toContain('\u001b')
+  })
+})
+
+describe('the console report', () => {
+  it('lists failing checks first, each with its evidence, then warnings, then the rest; the verdict is the last line', () => {
+    const text = toConsole(sampleRun(), { color: false })
+    const order = ['Failures (5)', 'reproduce: curl', 'Warnings (1)', 'Not judged (2)', 'Not applicable (1)', 'Passed (8)', 'Documented responses provoked', '\nRun\n', 'replay ']
+    const at = order.map((line) => text.indexOf(line))
+    expect(at.every((i) => i >= 0)).toBe(true)
+    expect([...at].sort((a, b) => a - b)).toEqual(at)
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Verdict: NON-CONFORMANT (5 failed)')
+  })
+
+  it('ends an incomplete run with the line that names what was not judged', () => {
+    const lines = toConsole(incompleteRun(), { color: false }).trimEnd().split('\n')
+    expect(lines.at(-2)).toBe('Verdict: INCOMPLETE')
+    expect(lines.at(-1)).toMatch(/^incomplete: --max-time 30 s reached; 8 checks not judged \(/)
+  })
+})
+
+describe('the replay line', () => {
+  it('works as printed: --seed=N (a negative seed is not read as an option), --base-url for a remote target, the key from the environment', () => {
+    const run = sampleRun()
+    expect(replayCommand(run)).toBe('npx --no-install petstore-conformance --base-url http://127.0.0.1:4010/v1 --seed=-154020823 --runs 30')
+    expect(replayNote(run)).toMatch(/^PETSTORE_API_KEY must be set/)
+    const embedded = { ...run, target: { baseUrl: 'http://127.0.0.1:40111/v1', embedded: true }, strict: true }
+    expect(replayCommand(embedded)).toBe('npx --no-install petstore-conformance --seed=-154020823 --runs 30 --strict')
+    expect(replayNote(embedded)).toBeUndefined()
+    expect(replayCommand({ ...run, target: { baseUrl: "http://h/v1?a=1&b='x'", embedded: false } })).toContain(`--base-url 'http://h/v1?a=1&b='\\''x'\\'''`)
+  })
+
+  it('is printed by the console and the Markdown, with the note about the key', () => {
+    const command = 'npx --no-install petstore-conformance --base-url http://127.0.0.1:4010/v1 --seed=-154020823 --runs 30'
+    const text = toConsole(sampleRun(), { color: false })
+    expect(text).toContain(`  replay      ${command}\n              (PETSTORE_API_KEY must be set`)
+    const markdown = WRITERS.markdown(sampleRun())
+    expect(markdown).toContain(`Replay: \`${command}\` (PETSTORE\\_API\\_KEY must be set`)
   })
 })
 
@@ -143,15 +205,61 @@ describe('HTML escaping', () => {
   })
 })
 
+describe('bounded output', () => {
+  it('writes every format of a run whose target sent huge, deep and wide answers quickly and small', () => {
+    const headers = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`x-h${i}`, 'v'.repeat(1000)]))
+    // Flat strings, as records arrive from a worker.
+    const flat = (start: string, length: number) => Buffer.alloc(length, '9').fill(start, 0, start.length).toString('latin1')
+    const bodies = [flat('[[[[', 16 * 2 ** 20), flat('{"id":', 8_000_000)]
+    const findings = bodies.flatMap((rawBody, b) =>
+      Array.from({ length: 50 }, (_, i) => ({
+        checkId: 'a',
+        severity: 'fail' as const,
+        source: 'suite' as const,
+        message: i === 0 ? rawBody : `${b}.${i}`,
+        exchange: { request: { method: 'GET', url: 'http://x/v1/pets', headers }, response: { status: 200, headers, rawBody }, durationMs: 1 },
+        curl: rawBody,
+        counterexample: rawBody,
+      })),
+    )
+    const started = performance.now()
+    const { facts } = sample()
+    const run = buildRunResult([{ scenario: 's', checks: [check('a', { outcome: 'failed', findings })], observations: [], statusesSeen: [], requestsSent: 1, recordsCreated: 0 }], { ...facts, catalogue: [] }, sampleRedactor())
+    const texts = outputs(run)
+    expect(performance.now() - started).toBeLessThan(5000)
+    for (const [format, text] of Object.entries(texts)) expect({ format, small: text.length < 600_000 }).toEqual({ format, small: true })
+  })
+})
+
 describe('writeReports', () => {
-  it('creates the output directory and writes exactly the selected files', async () => {
+  it('creates the output directory, writes exactly the selected files and redacts each text once more', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-reports-'))
     try {
       const out = join(dir, 'nested', 'reports')
-      const written = await writeReports(sampleRun(), ['console', 'json', 'markdown'], out)
-      expect(written).toEqual({ json: join(out, REPORT_FILES.json), markdown: join(out, REPORT_FILES.markdown) })
-      expect((await readdir(out)).sort()).toEqual(['report.json', 'report.md'])
-      expect(JSON.parse(await readFile(written.json!, 'utf8')).verdict).toBe('non-conformant')
+      // Built without redaction, as a careless in-process caller might: the write itself still redacts.
+      const { facts, records } = sample()
+      const unredacted = buildRunResult(records, facts, new Redactor([]))
+      expect(JSON.stringify(unredacted)).toContain(SECRET)
+      const { written, errors } = await writeReports(unredacted, ['console', 'json', 'markdown', 'junit', 'html'], out, sampleRedactor())
+      expect(errors).toEqual([])
+      expect(written).toEqual(Object.fromEntries((['json', 'html', 'markdown', 'junit'] as const).map((f) => [f, join(out, REPORT_FILES[f])])))
+      expect((await readdir(out)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
+      for (const path of Object.values(written)) {
+        const text = await readFile(path, 'utf8')
+        expect({ path, full: text.includes(SECRET) || text.toUpperCase().includes(SECRET.toUpperCase()) }).toEqual({ path, full: false })
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('returns what it could not write, and writes the rest', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-reports-'))
+    try {
+      await writeReports(sampleRun(), ['json'], dir, sampleRedactor())
+      // The output directory is a file now: nothing can be written into it.
+      const { written, errors } = await writeReports(sampleRun(), ['json', 'html'], join(dir, REPORT_FILES.json), sampleRedactor())
+      expect([written, errors.length]).toEqual([{}, 1])
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
