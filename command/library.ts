@@ -4,12 +4,13 @@
  * The same engine, records and verdict as the command; no vitest, no reporter files.
  */
 import { randomBytes } from 'node:crypto'
-import { buildRunResult, Redactor, type RunResult, type ScenarioRecord } from '../model/index.js'
+import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioRecord } from '../model/index.js'
 import { spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
 import { recordAllowances, recordBudget, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
 import { catalogue, NAME, VERSION } from './conformance/cli.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, newRunId } from './conformance/config.js'
+import { preflight } from './conformance/preflight.js'
 
 /** What `runConformance` takes; every field is optional. */
 export interface ConformanceOptions {
@@ -31,7 +32,11 @@ export interface ConformanceOptions {
   onRecord?: (record: ScenarioRecord) => void
 }
 
-/** Runs the suite against a target and resolves to its result (`verdict`, `checks`, ...). Never throws at the target. */
+/**
+ * Runs the suite against a target and resolves to its result (`verdict`, `checks`, ...). A target that answers
+ * badly is judged, never thrown at; one that cannot be judged at all (unreachable, wrong key, base URL not
+ * serving the interface) rejects with a `UsageError` saying which.
+ */
 export async function runConformance(options: ConformanceOptions = {}): Promise<RunResult> {
   const started = Date.now()
   const embedded = options.baseUrl === undefined && options.fetch === undefined
@@ -54,6 +59,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     runId: newRunId(),
     allowances,
   }
+  // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError.
+  if (handler === undefined) await preflight(config)
   const run = startRun(config, handler)
   const records = await runAll(run, options.onRecord)
   return buildRunResult(
@@ -76,6 +83,6 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       runErrors: [],
       ...(run.stopped ? { stopped: run.stopped } : {}),
     },
-    new Redactor([apiKey]),
+    new Redactor(keySecrets(apiKey)),
   )
 }

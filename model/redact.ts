@@ -100,3 +100,8 @@ export interface TextSink {
 export function redactingSink(sink: TextSink, redactor: Redactor): TextSink {
   return { write: (text: string) => sink.write(redactor.text(text)) }
 }
+
+/** What must never be printed of an API key: the key, and the key less its last character (a credential the suite sends). */
+export function keySecrets(key: string | undefined): string[] {
+  return key === undefined ? [] : [key, key.slice(0, -1)].filter((s) => s.length >= 4)
+}

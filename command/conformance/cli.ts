@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { constants, readFileSync } from 'node:fs'
 import { access, mkdir } from 'node:fs/promises'
-import { exitCode, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
+import { exitCode, keySecrets, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
 import { spec } from '../../spec/index.js'
 import { CHECKS, type RunConfig } from '../../suites/index.js'
 import { UsageError } from '../usage-error.js'
@@ -97,7 +97,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       process.stdout.write(`${VERSION}\n`)
       return 0
     }
-    restore = redactOutput(new Redactor([config.apiKey]))
+    restore = redactOutput(new Redactor(keySecrets(config.apiKey)))
     await ensureOutputDir(config)
     if (config.replay !== undefined) {
       const { replay } = await import('./replay.js')
@@ -105,7 +105,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     }
     const target = await startTarget(config, stoppers)
     restore()
-    restore = redactOutput(new Redactor([target.apiKey]))
+    restore = redactOutput(new Redactor(keySecrets(target.apiKey)))
     const sendBaseUrl = config.viaPrism ? await startPrism(target, stoppers) : undefined
     const run: RunConfig = {
       baseUrl: target.baseUrl,
@@ -124,8 +124,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
       ...(config.maxTimeS !== undefined ? { deadline: started + config.maxTimeS * 1000 } : {}),
     }
     await preflight(run)
-    const result = await judge(config, run, target)
+    const { result, writeErrors } = await judge(config, run, target, env)
     if (!result) throw new Error('the run ended without a result')
+    if (writeErrors.length) throw new UsageError(`could not write every report: ${writeErrors[0]}`)
     if (result.verdict === 'incomplete') process.stderr.write(`${NAME}: ${result.incomplete ?? 'incomplete: not every check was judged'}\n`)
     return exitCode(result)
   } catch (error) {
@@ -141,12 +142,13 @@ export async function main(argv: string[], env: Record<string, string | undefine
 }
 
 /** Runs the scenarios in vitest with the reporter; resolves to the run's result. */
-async function judge(config: Config, run: RunConfig, target: Target): Promise<RunResult | undefined> {
+async function judge(config: Config, run: RunConfig, target: Target, env: Record<string, string | undefined>): Promise<{ result?: RunResult; writeErrors: string[] }> {
   const [{ runInVitest }, { default: ConformanceReporter }] = await Promise.all([import('./vitest.js'), import('../../reporters/index.js')])
   const reporter = new ConformanceReporter({
     formats: config.reporters,
     outputDir: config.outputDir,
-    redactor: new Redactor([target.apiKey]),
+    redactor: new Redactor(keySecrets(target.apiKey)),
+    color: process.stdout.isTTY === true && !env.NO_COLOR,
     ...(config.quiet ? { progress: 'none' as const } : {}),
     facts: {
       tool: { name: NAME, version: VERSION },
@@ -163,7 +165,8 @@ async function judge(config: Config, run: RunConfig, target: Target): Promise<Ru
       operationOrder: Object.keys(spec().operations),
     },
   })
-  return runInVitest(run, reporter, () => reporter.result)
+  const result = await runInVitest(run, reporter, () => reporter.result)
+  return { ...(result ? { result } : {}), writeErrors: reporter.writeErrors.map((e) => `${e.path}: ${e.message}`) }
 }
 
 /** The selected checks, as the reporter lists them: each must be judged, or the run is incomplete. */

@@ -86,7 +86,12 @@ export class Recorder {
 
   /** Judges a check of the run as a whole. */
   judgeRun(check: RunCheck, input: RunInput): void {
-    if (!this.run.selects(check, undefined) || !check.applies(input)) return
+    if (!this.run.selects(check, undefined)) return
+    if (!check.applies(input)) {
+      const state = this.#state(check)
+      state.result = { ...state.result, outcome: 'skipped', reason: 'the run gave it nothing to judge' }
+      return
+    }
     this.#verdict(check, () => check.run(input, this.run.spec), undefined, () => check.subject ?? check.title)
   }
 
