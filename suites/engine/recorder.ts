@@ -142,7 +142,7 @@ export class Recorder {
     for (const [id, state] of child.#checks) {
       const own = this.#adopt(id, state)
       if (state.error) own.error ??= state.error
-      for (const finding of state.result.findings) this.#addFinding(own, replay ? { ...finding, ...bounded(replay) } : finding)
+      for (const finding of state.result.findings) this.#addFinding(own, replay ? { ...finding, ...this.#bounded(replay) } : finding)
     }
   }
 
@@ -151,7 +151,7 @@ export class Recorder {
     return {
       scenario: this.scenario,
       checks: [...this.#checks.values()].map(({ result, error }) =>
-        error !== undefined && !result.findings.length ? { ...result, outcome: 'error', reason: boundText(error, 4096) } : result,
+        error !== undefined && !result.findings.length ? { ...result, outcome: 'error', reason: boundText(error, 4096, this.run.redactor) } : result,
       ),
       observations: [...this.#observations.values()],
       statusesSeen: [...this.#statuses].sort(),
@@ -181,10 +181,10 @@ export class Recorder {
     state.result = { ...state.result, exchanges: state.result.exchanges + 1, outcome: state.result.outcome === 'failed' ? 'failed' : 'passed' }
     delete state.result.reason
     if (check.severity === 'observed') {
-      const about = boundText(subject?.() ?? check.title, 300)
+      const about = boundText(subject?.() ?? check.title, 300, this.run.redactor)
       const operationId = check.on.operation === 'all' || check.on.operation === 'any' ? exchange?.operationId : check.on.operation
       for (const behaviour of messages) {
-        const observation = { id: check.id, ...(operationId ? { operationId } : {}), subject: about, behaviour: boundText(behaviour, 500) }
+        const observation = { id: check.id, ...(operationId ? { operationId } : {}), subject: about, behaviour: boundText(behaviour, 500, this.run.redactor) }
         this.#observe(`${check.id}\u0000${about}\u0000${observation.behaviour}`, observation)
       }
       return
@@ -199,8 +199,8 @@ export class Recorder {
       ...(operationId ? { operationId } : {}),
       severity: check.severity,
       source: 'suite',
-      message: boundText(message, 2048),
-      ...(exchange ? { exchange: boundExchange(recorded(exchange)), curl: boundText(exchange.curl, 2048), replay: replayable(exchange, facts) } : {}),
+      message: boundText(message, 2048, this.run.redactor),
+      ...(exchange ? { exchange: boundExchange(recorded(exchange), this.run.redactor), curl: boundText(exchange.curl, 2048, this.run.redactor), replay: replayable(exchange, facts) } : {}),
     }
   }
 
@@ -237,6 +237,10 @@ export class Recorder {
     state.result.findings = [...state.result.findings, finding]
   }
 
+  #bounded(replay: Replay): Replay {
+    return { ...replay, counterexample: boundText(replay.counterexample, 2048, this.run.redactor) }
+  }
+
   #observe(key: string, observation: Observation): void {
     if (this.#observations.has(key)) return
     if ([...this.#observations.values()].filter((o) => o.id === observation.id).length >= MAX_OBSERVATIONS_PER_CHECK) return
@@ -255,4 +259,3 @@ function replayable(exchange: Exchange, facts: Facts | undefined): Finding['repl
   return { credential: exchange.credential, ...(text.length <= MAX_FACTS_CHARS ? { facts: text } : {}) }
 }
 
-const bounded = (replay: Replay): Replay => ({ ...replay, counterexample: boundText(replay.counterexample, 2048) })

@@ -4,7 +4,7 @@
  * documented values), and runs every applicable check of the table on it. At the end it judges the run as a
  * whole (coverage, id scheme) once.
  */
-import type { Exchange, Request, ScenarioRecord, StatusCoverage } from '../../model/index.js'
+import { keySecrets, Redactor, type Exchange, type Request, type ScenarioRecord, type StatusCoverage } from '../../model/index.js'
 import { spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { appliesTo } from '../checks/applies.js'
 import { CHECKS, type CheckId } from '../checks/index.js'
@@ -45,6 +45,8 @@ export class Run {
   readonly config: RunConfig
   readonly spec: Spec
   readonly transport: RunTransport
+  /** Redacts the key from what the run records, before anything is cut to size. */
+  readonly redactor: Redactor
   /** Pets this run created, by id (decimal text), as createPet returned them, in creation order. */
   readonly created = new Map<string, Known>()
   /** Pets the target held before the run created them, by id, as first seen. */
@@ -68,6 +70,7 @@ export class Run {
     this.spec = spec
     this.transport = transport
     this.#timeoutMs = config.timeoutMs
+    this.redactor = new Redactor(keySecrets(config.apiKey))
     this.#selected = new Set(config.checks.length ? config.checks : CHECKS.map((c) => c.id))
   }
 
