@@ -1,3 +1,6 @@
+import { parseFlags } from '../command/flags.js'
+import { UsageError } from '../command/usage-error.js'
+
 /** The parts of the bench that can run on their own. */
 export const SECTIONS = ['matrix', 'scale', 'growth', 'conformance'] as const
 
@@ -37,8 +40,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only LIST       comma-separated sections: ${SECTIONS.join(', ')} (default all)
   --help            this text`
 
-/** A bad command line; the message says what to fix. */
-export class UsageError extends Error {}
+export { UsageError }
 
 function positive(name: string, text: string | undefined, integer: boolean): number {
   const value = Number(text)
@@ -50,15 +52,19 @@ function positive(name: string, text: string | undefined, integer: boolean): num
 
 /** Resolves the command line into a frozen config; throws `UsageError` on anything it does not know. */
 export function resolveBenchConfig(argv: readonly string[]): BenchConfig {
-  const flags = new Map<string, string | undefined>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${arg}`)
-    const [name, inline] = arg.split('=', 2) as [string, string | undefined]
-    flags.set(name, inline ?? (name === '--help' ? undefined : argv[++i]))
-  }
-  const known = ['--duration', '--warmup', '--rounds', '--connections', '--big', '--grow', '--step', '--log', '--only', '--help']
-  for (const name of flags.keys()) if (!known.includes(name)) throw new UsageError(`unknown option ${name}`)
+  const values: Record<string, string | boolean | undefined> = parseFlags(argv, {
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    rounds: { type: 'string' },
+    connections: { type: 'string' },
+    big: { type: 'string' },
+    grow: { type: 'string' },
+    step: { type: 'string' },
+    log: { type: 'string' },
+    only: { type: 'string' },
+    help: { type: 'boolean' },
+  })
+  const flags = new Map(Object.entries(values).map(([name, value]) => [`--${name}`, value === true ? undefined : (value as string | undefined)]))
   const get = (name: string) => flags.get(name)
   const duration = get('--duration') === undefined ? 10 : positive('--duration', get('--duration'), false)
   const warmup = get('--warmup') === undefined ? Math.min(3, duration) : Number(get('--warmup'))

@@ -5,7 +5,7 @@
  * whole (coverage, id scheme) once.
  */
 import { keySecrets, Redactor, type Exchange, type Request, type ScenarioRecord, type StatusCoverage } from '../../model/index.js'
-import { spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
+import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { appliesTo } from '../checks/applies.js'
 import { CHECKS, type CheckId } from '../checks/index.js'
 import type { Check, ExchangeCheck, Facts, RunCheck, TransportCheck } from '../checks/check.js'
@@ -161,7 +161,7 @@ export class Run {
     const ids = [...this.#seen.keys()].map(BigInt)
     const max = ids.reduce((a, b) => (b > a ? b : a), 0n)
     const far = max + 1_000_000_007n + offset
-    if (far <= 2n ** 63n - 1n) return String(far)
+    if (far <= INT64_MAX) return String(far)
     // Ids already reach the top of int64: go far below the smallest one instead.
     const min = ids.reduce((a, b) => (b < a ? b : a), max)
     return String(min - 1_000_000_007n - offset)
