@@ -446,17 +446,27 @@ describe('routing', () => {
     expect(new URL(local!).pathname).toBe(BASE_PATH)
   })
 
-  it.each(['/v1/pets', '/v1/pets/1'])('answers the CORS preflight on %s with 204, no key needed', async (path) => {
+  it.each([
+    ['/v1/pets', 'GET, POST, OPTIONS'],
+    ['/v1/pets/1', 'GET, OPTIONS'],
+  ])('answers the CORS preflight on %s with 204 and its methods, no key needed', async (path, methods) => {
     const answer = await call(app, 'OPTIONS', path, { headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } })
     expect(answer.status).toBe(204)
     expect(answer.text).toBe('')
     expect(answer.headers).toMatchObject({
       'content-type': 'application/json', // every answer says JSON, even one with no body
       'access-control-allow-origin': '*',
-      'access-control-allow-methods': 'GET, POST, OPTIONS',
-      'access-control-allow-headers': 'Authorization, Content-Type',
+      'access-control-allow-methods': methods,
+      'access-control-allow-headers': 'authorization, content-type, prefer',
       'access-control-max-age': '600',
     })
+  })
+
+  it('allows the headers a preflight asks for within the safe set, and no others', async () => {
+    const asked = 'Authorization, Content-Type, Prefer, X-Request-Id, Traceparent, Cookie, Host, Bad Name'
+    const answer = await call(app, 'OPTIONS', '/v1/pets', { headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': asked } })
+    expect(answer.headers['access-control-allow-headers']).toBe('authorization, content-type, prefer, x-request-id, traceparent')
+    expect(answer.headers.vary).toBe('Access-Control-Request-Headers')
   })
 
   it('puts the CORS headers and the JSON content type on every answer', async () => {
@@ -470,7 +480,7 @@ describe('routing', () => {
     ]
     for (const answer of answers) {
       expect(answer.headers['access-control-allow-origin']).toBe('*')
-      expect(answer.headers['access-control-expose-headers']).toBe('Deprecation, Sunset, Link, WWW-Authenticate')
+      expect(answer.headers['access-control-expose-headers']).toBe('Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied')
       expect(answer.headers['content-type']).toBe('application/json')
       expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text))
     }

@@ -3,11 +3,16 @@
  * response (status, flat header list, body text) comes out. Tests call it directly; server.ts binds it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { spec, type OperationId } from '../spec/index.js'
+import { spec, stringifyJson, type OperationId } from '../spec/index.js'
 import { ApiError, errorBody } from './errors.js'
 import { NewPetReader } from './new-pet.js'
 import { decodeComponent, parsePetId, quote, readQuery, sameText, splitTarget, type RequestHeaders } from './request.js'
+import { EXPOSED, preflightHeaders } from './cors.js'
+import { generate } from './generate.js'
+import { specExamples, type SpecExamples } from './examples.js'
+import { readPreferences, type Preferences } from './prefer.js'
 import { StoreError, type Store } from './store.js'
+import type { SocketDirective } from './socket.js'
 
 export type { RequestHeaders } from './request.js'
 
@@ -37,18 +42,7 @@ export interface ConnectionMemo {
   acceptedToken?: string
 }
 
-/**
- * Misbehaviour at the connection, asked for on purpose (a client developer's `Prefer: fault=`, or a test fault):
- * `reset` aborts the connection (TCP RST), `empty` closes it without a byte, `hang` never answers, `malformed-chunk`
- * sends the head and then a broken chunked body, `trickle` sends the body a few bytes at a time.
- */
-export type SocketDirective = 'reset' | 'empty' | 'hang' | 'malformed-chunk' | 'trickle'
-
-/** The socket directives, in the order help texts list them. */
-export const SOCKET_DIRECTIVES: readonly SocketDirective[] = ['reset', 'empty', 'hang', 'malformed-chunk', 'trickle']
-
-/** How long a trickled body takes to arrive, when the response does not say. */
-export const TRICKLE_MS = 2_000
+export { SOCKET_DIRECTIVES, TRICKLE_MS, type SocketDirective } from './socket.js'
 
 /**
  * A response: status, headers as a flat `[name, value, ...]` list (what `res.writeHead` takes), body text,
@@ -59,6 +53,8 @@ export interface AppResponse {
   headers: string[]
   body: string
   code?: string
+  /** The preferences applied (what `Preference-Applied` says), for the log and the journal. */
+  applied?: string
   /** Wait this long before answering. */
   delayMs?: number
   /** Misbehave at the connection instead of answering normally. */
@@ -71,6 +67,8 @@ export interface AppResponse {
 export interface BodyWanted {
   kind: 'body'
   operationId?: OperationId
+  /** A body limit of its own (the admin API's restore), else the handler's. */
+  maxBody?: number
   accept(body: Uint8Array | string): AppResponse | Promise<AppResponse>
 }
 
@@ -96,6 +94,15 @@ export interface Handler {
   operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined
 }
 
+/** Global chaos for soak tests, off by default: latency on every answer, and a share of answers failing. */
+export interface Chaos {
+  /** Every answer waits a uniform random time from `[min, max]` ms. */
+  latencyMs?: readonly [number, number]
+  /** The share of requests (0 to 1) answered with `failStatus` instead, state untouched. */
+  failRate?: number
+  failStatus?: 429 | 503
+}
+
 /** What an app is built from. */
 export interface AppOptions {
   store: Store
@@ -103,14 +110,15 @@ export interface AppOptions {
   apiKeys: readonly string[]
   /** Largest accepted request body in bytes; 64 KiB when not given. */
   maxBody?: number
+  chaos?: Chaos
+  /** The source of chance for chaos and `dynamic=true` (tests pass their own). */
+  random?: () => number
 }
 
 /** RFC 8259 defines no parameters for application/json, so none is sent. */
 export const JSON_TYPE = 'application/json'
-const EXPOSED = 'Deprecation, Sunset, Link, WWW-Authenticate'
-const CORS_METHODS = 'GET, POST, OPTIONS'
-const CORS_HEADERS = 'Authorization, Content-Type'
-const CORS_MAX_AGE = '600'
+/** Seconds a 429 or 503 asks the client to wait (`Retry-After`). */
+export const RETRY_AFTER = '1'
 /** Where the Content-Length value sits in the prepared header lists. */
 const LENGTH_AT = 7
 
@@ -134,7 +142,7 @@ export async function answer(handler: Handler, request: FullRequest): Promise<Ap
   const routed = handler.route(request)
   if (!('kind' in routed)) return routed
   const body = request.body ?? ''
-  if (byteLength(body) > handler.maxBody) return handler.tooLarge()
+  if (byteLength(body) > (routed.maxBody ?? handler.maxBody)) return handler.tooLarge()
   try {
     return await routed.accept(body)
   } catch (error) {
@@ -173,7 +181,10 @@ export class App implements Handler {
   readonly #queryNames: string[]
   readonly #newPets: NewPetReader
   readonly #fallback: Map<OperationId | undefined, 400 | 404>
-  /** Prepared list responses by status filter and count, valid while the store size is `#pagesVersion`. */
+  readonly #examples: SpecExamples
+  readonly #chaos: Chaos | undefined
+  readonly #random: () => number
+  /** Prepared list responses by status filter and count, valid while the store version is `#pagesVersion`. */
   readonly #pages = new Map<string | undefined, (AppResponse | undefined)[]>()
   #pagesVersion = -1
 
@@ -181,6 +192,10 @@ export class App implements Handler {
     if (options.apiKeys.length === 0) throw new Error('the stub needs at least one API key')
     this.store = options.store
     this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY
+    const { latencyMs, failRate = 0 } = options.chaos ?? {}
+    this.#chaos = latencyMs || failRate > 0 ? options.chaos : undefined
+    this.#random = options.random ?? Math.random
+    this.#examples = specExamples()
     this.#keyDigests = options.apiKeys.map(sha256)
     const s = spec()
     this.#routes = readRoutes(s.operations)
@@ -217,20 +232,72 @@ export class App implements Handler {
       const { path, query } = splitTarget(request.url)
       const match = this.#match(path)
       if (!match) throw new ApiError(404, 'not_found', `no resource at ${quote(path)}; the operations live under ${BASE_PATH}`)
-      if (request.method === 'OPTIONS') return this.#preflight(match.route)
+      if (request.method === 'OPTIONS') return this.#preflight(match.route, request)
       operationId = match.route.operations.get(request.method)
       if (operationId === undefined) return this.#methodNotAllowed(request.method, path, match.route)
-      switch (operationId) {
-        case 'listPets':
-          return this.#listPets(request, query)
-        case 'getPet':
-          return this.#getPet(request, match.param ?? '')
-        case 'createPet':
-          return this.#createPet(request)
-      }
+      if (this.#chaos !== undefined || request.headers.prefer !== undefined) return this.#controlled(request, operationId, match.param, query)
+      return this.#operate(request, operationId, match.param, query)
     } catch (error) {
       return this.failure(error, operationId)
     }
+  }
+
+  #operate(request: AppRequest, operationId: OperationId, param: string | undefined, query: string): Routed {
+    switch (operationId) {
+      case 'listPets':
+        return this.#listPets(request, query)
+      case 'getPet':
+        return this.#getPet(request, param ?? '')
+      case 'createPet':
+        return this.#createPet(request)
+    }
+  }
+
+  /** A request under the client's `Prefer` or the global chaos: a forced answer, or the real one delayed. */
+  #controlled(request: AppRequest, operationId: OperationId, param: string | undefined, query: string): Routed {
+    const header = request.headers.prefer
+    const preferences = header === undefined ? undefined : readPreferences(Array.isArray(header) ? header.join(', ') : header, operationId, this.#examples)
+    let routed: Routed
+    try {
+      if (preferences?.forced) routed = this.#forced(request, operationId, preferences)
+      else if (this.#chaos?.failRate && this.#random() < this.#chaos.failRate) routed = this.#unavailable(operationId, this.#chaos.failStatus ?? 503, '--fail-rate')
+      else routed = this.#operate(request, operationId, param, query)
+    } catch (error) {
+      routed = this.failure(error, operationId) // a refusal is delayed and marked like any answer
+    }
+    const [min, max] = this.#chaos?.latencyMs ?? [0, 0]
+    const delayMs = preferences?.delayMs ?? (max > 0 ? Math.round(min + this.#random() * (max - min)) : undefined)
+    return decorate(routed, delayMs, preferences?.socket, preferences?.applied || undefined)
+  }
+
+  /**
+   * The answer a client chose: the status and body come from the spec (a named example, a generated body, or
+   * the first example of the status), and the request never reaches the store. Credentials are checked first,
+   * as the service would, unless the client asks for the 401 itself.
+   */
+  #forced(request: AppRequest, operationId: OperationId, preferences: Preferences): AppResponse {
+    const { status, example, dynamic } = preferences.forced!
+    if (status !== 401) {
+      const denied = this.#unauthorized(request, operationId)
+      if (denied) return denied
+    }
+    if (status === 429 || status === 503) return this.#unavailable(operationId, status, `Prefer: ${preferences.applied}`)
+    const examples = this.#examples.of(operationId).filter((candidate) => candidate.status === status)
+    const schema = this.#examples.schema(operationId, status)
+    let value = (example ? examples.find((candidate) => candidate.name === example) : dynamic ? undefined : examples[0])?.value
+    if (value === undefined && schema) value = generate(schema, (node) => this.#examples.resolve(node), this.#random)
+    // An Error's `status` repeats the HTTP status, whatever the generator picked.
+    if (status >= 400 && value !== null && typeof value === 'object' && !Array.isArray(value) && 'status' in value) value = { ...value, status }
+    const body = value === undefined ? '' : stringifyJson(value)
+    const code = status >= 400 ? ((value as { code?: unknown } | undefined)?.code as string | undefined) : undefined
+    const extra = status === 401 ? ['WWW-Authenticate', `Bearer realm="${REALM}"`] : undefined
+    return this.#respond(status, body, operationId, extra, code)
+  }
+
+  /** A 429 or 503 with an Error body and `Retry-After`: asked for (Prefer, --fail-rate), never on its own. */
+  #unavailable(operationId: OperationId, status: 429 | 503, why: string): AppResponse {
+    const error = status === 429 ? new ApiError(429, 'rate_limited', `too many requests (asked for by ${why})`) : new ApiError(503, 'unavailable', `the service is unavailable (asked for by ${why})`)
+    return this.#error(error, operationId, ['Retry-After', RETRY_AFTER])
   }
 
   /** Answers a request whose whole body is at hand (tests, and anything that does not stream). */
@@ -306,10 +373,10 @@ export class App implements Handler {
     return undefined
   }
 
-  #preflight(route: Route): AppResponse {
+  #preflight(route: Route, request: AppRequest): AppResponse {
     // No body, but every answer says JSON: clients and checks that read Content-Type on every response agree.
-    const headers = ['Content-Type', JSON_TYPE, 'Allow', route.allow, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Methods', CORS_METHODS]
-    headers.push('Access-Control-Allow-Headers', CORS_HEADERS, 'Access-Control-Max-Age', CORS_MAX_AGE, 'Access-Control-Expose-Headers', EXPOSED)
+    const asked = request.headers['access-control-request-headers']
+    const headers = ['Content-Type', JSON_TYPE, 'Allow', route.allow, ...preflightHeaders(route.allow, Array.isArray(asked) ? asked.join(',') : asked)]
     return { status: 204, headers, body: '' }
   }
 
@@ -367,13 +434,13 @@ export class App implements Handler {
   }
 
   /**
-   * A page of the list. Pages are kept until the store changes (its size is its version: pets are only
-   * added), so repeated reads hand out one prepared response instead of joining the pets again.
+   * A page of the list. Pages are kept until the store changes, so repeated reads hand out one prepared
+   * response instead of joining the pets again.
    */
   #list(count: number, filter: string | undefined): AppResponse {
-    if (this.#pagesVersion !== this.store.size) {
+    if (this.#pagesVersion !== this.store.version) {
       this.#pages.clear()
-      this.#pagesVersion = this.store.size
+      this.#pagesVersion = this.store.version
     }
     let pages = this.#pages.get(filter)
     const cached = pages?.[count]
@@ -449,6 +516,18 @@ class PendingCreate implements BodyWanted {
   accept(body: Uint8Array | string): AppResponse {
     return this.create(body, this.headers)
   }
+}
+
+/** The routed answer with a delay, a socket directive and `Preference-Applied`, when any is asked for. */
+function decorate(routed: Routed, delayMs: number | undefined, socket: SocketDirective | undefined, applied: string | undefined): Routed {
+  if (delayMs === undefined && socket === undefined && applied === undefined) return routed
+  if ('kind' in routed) {
+    const accept = async (body: Uint8Array | string) => decorate(await routed.accept(body), delayMs, socket, applied) as AppResponse
+    return { kind: 'body', operationId: routed.operationId, accept }
+  }
+  // Prepared list pages are shared: the decorated answer is a copy.
+  const headers = applied === undefined ? routed.headers : routed.headers.concat('Preference-Applied', applied)
+  return { ...routed, headers, delayMs, socket, applied }
 }
 
 function readRoutes(operations: Record<string, { operationId: OperationId; method: string; path: string }>): Route[] {

@@ -41,6 +41,17 @@ const REQUESTS: [string, string, RequestInit?][] = [
   ['GET', '/v2/pets', { headers: AUTH }],
   ['GET', '/v1/pets/', { headers: AUTH }],
   ['GET', '/', {}],
+  ['GET', '/v1/pets/1', { headers: { ...AUTH, prefer: 'code=404' } }],
+  ['POST', '/v1/pets', { headers: { ...JSON_AUTH, prefer: 'example=created' }, body: '{}' }],
+  ['GET', '/v1/pets', { headers: { ...AUTH, prefer: 'code=429' } }],
+  ['GET', '/v1/pets', { headers: { ...AUTH, prefer: 'colour=blue' } }],
+  ['OPTIONS', '/v1/pets', { headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'prefer, x-request-id' } }],
+  ['GET', '/__stub/state', {}],
+  ['POST', '/__stub/reset', {}],
+  ['GET', '/__stub/nope', {}],
+  ['PATCH', '/__stub/state', {}],
+  ['OPTIONS', '/__stub/requests', { headers: { 'access-control-request-method': 'DELETE' } }],
+  ['PUT', '/__stub/state', { body: '{"pets":[{"id":"x"}]}' }],
 ]
 
 describe('createStub().fetch', () => {

@@ -3,34 +3,51 @@
  * MockAgent, or any fetch-based test. It drives the same {@link Handler} as the node server, with the same
  * body limit, and maps socket directives onto what `fetch` shows for them.
  */
+import { isAdmin } from './admin-path.js'
+import type { Journal } from './journal.js'
 import { TRICKLE_MS, type AppRequest, type AppResponse, type Handler, type RequestHeaders } from './app.js'
 
 /** The request headers the app reads (Fetch joins repeated ones with `, `, so two keys read as one bad key). */
-const READ = ['authorization', 'content-type', 'content-length', 'content-encoding'] as const
+const READ = ['authorization', 'content-type', 'content-length', 'content-encoding', 'prefer', 'access-control-request-headers'] as const
 
 /** Statuses whose responses can have no body (Fetch refuses to build them with one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])
 
-/** Answers one request as the node server would answer it over HTTP. */
-export async function fetchWith(handler: Handler, request: Request): Promise<Response> {
+/** Answers one request as the node server would answer it over HTTP, recording it in `journal` if given. */
+export async function fetchWith(handler: Handler, request: Request, journal?: Journal): Promise<Response> {
+  const started = performance.now()
   const signal = request.signal
   signal.throwIfAborted()
   const url = new URL(request.url)
   const headers: RequestHeaders = {}
-  for (const name of READ) headers[name] = request.headers.get(name) ?? undefined
+  for (const name of READ) {
+    const value = request.headers.get(name)
+    if (value !== null) headers[name] = value
+  }
   const appRequest: AppRequest = { method: request.method, url: url.pathname + url.search, headers }
+  const record = journal && !isAdmin(appRequest.url) ? (answer?: AppResponse) => journal.record(appRequest, answer, performance.now() - started, body) : undefined
   let response: AppResponse
+  let body: Uint8Array | undefined
   const routed = handler.route(appRequest)
   if (!('kind' in routed)) response = routed
   else {
-    const body = Number(headers['content-length']) > handler.maxBody ? undefined : await readBody(request, handler.maxBody)
+    const limit = routed.maxBody ?? handler.maxBody
+    body = Number(headers['content-length']) > limit ? undefined : await readBody(request, limit)
     try {
       response = body === undefined ? handler.tooLarge() : await routed.accept(body)
     } catch (error) {
       response = handler.failure(error, routed.operationId)
     }
   }
-  if (response.delayMs) await sleep(response.delayMs, signal)
+  if (response.delayMs) {
+    try {
+      await sleep(response.delayMs, signal)
+    } catch (error) {
+      record?.(undefined) // the caller gave up during the delay: no answer
+      throw error
+    }
+  }
+  record?.(response)
   return toFetchResponse(response, request)
 }
 

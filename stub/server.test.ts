@@ -358,3 +358,36 @@ describe('the server edge', () => {
     }
   })
 })
+
+describe('controls over HTTP', () => {
+  let stub: Stub
+  beforeAll(async () => void (stub = await startStub({ apiKeys: [KEY] })))
+  afterAll(() => stub.close())
+
+  it('reads several Prefer headers as one list', async () => {
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(`${stub.url}/pets/1`, { headers: [['authorization', `Bearer ${KEY}`], ['prefer', 'code=404'], ['prefer', 'delay=1']] as never }, resolve)
+      req.on('error', reject).end()
+    })
+    answer.resume()
+    expect([answer.statusCode, answer.headers['preference-applied']]).toEqual([404, 'code=404, delay=1'])
+  })
+
+  it('resets, or closes without a byte, when Prefer asks; the journal records it without a status', async () => {
+    await expect(fetch(`${stub.url}/pets`, { headers: { ...AUTH, prefer: 'fault=reset' } })).rejects.toThrow('fetch failed')
+    await expect(fetch(`${stub.url}/pets`, { headers: { ...AUTH, prefer: 'fault=empty' } })).rejects.toThrow('fetch failed')
+    const [empty, reset] = stub.stub.requests({ limit: 2 })
+    expect([empty!.socket, empty!.status, reset!.socket, reset!.status]).toEqual(['empty', null, 'reset', null])
+  })
+
+  it('journals request bodies read off the wire', async () => {
+    await fetch(`${stub.url}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Wire","categoryId":1}' })
+    expect(stub.stub.requests({ method: 'POST', limit: 1 })[0]).toMatchObject({ status: 201, body: '{"name":"Wire","categoryId":1}' })
+  })
+
+  it('lets a page on another origin read the controls headers', async () => {
+    const answer = await fetch(`${stub.url}/pets`, { headers: { ...AUTH, origin: 'http://page.test', prefer: 'code=429' } })
+    expect(answer.headers.get('access-control-expose-headers')).toBe('Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied')
+    expect(answer.headers.get('retry-after')).toBe('1')
+  })
+})

@@ -5,6 +5,8 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { isAdmin } from './admin-path.js'
+import type { Journal } from './journal.js'
 import {
   BASE_PATH,
   TRICKLE_MS,
@@ -23,6 +25,8 @@ export interface ServerOptions {
   host: string
   /** Receives one line per request (never a header value); none means no log. */
   log?: (line: string) => void
+  /** Records every request to the app (the admin API's own are left out). */
+  journal?: Journal
   /** Longest time to receive a whole request, in ms (slow bodies). */
   requestTimeout?: number
   /** Longest time to receive the request headers, in ms (slow headers). */
@@ -55,6 +59,8 @@ const LINGER_MS = 2_000
 const LINGER_BYTES = 64 * 1024 * 1024
 
 interface State {
+  log: ((line: string) => void) | undefined
+  journal: Journal | undefined
   inFlight: number
   closing: boolean
   closed?: Promise<void>
@@ -76,7 +82,7 @@ export function bufferedLog(write: (text: string) => void): (line: string) => vo
 
 /** Starts `app` on a port and resolves once it listens. Rejects with {@link ListenError} when it cannot. */
 export function serve(app: Handler, options: ServerOptions): Promise<RunningServer> {
-  const state: State = { inFlight: 0, closing: false }
+  const state: State = { log: options.log, journal: options.journal, inFlight: 0, closing: false }
   const requestTimeout = options.requestTimeout ?? 30_000
   const server = createServer({
     requestTimeout,
@@ -86,7 +92,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     requireHostHeader: false, // answered by the app like any request, not with an empty 400
   })
   const log = options.log
-  const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) => onRequest(app, state, log, req, res, continued)
+  const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) => onRequest(app, state, req, res, continued)
   server.on('request', (req, res) => handle(req, res, false))
   // `Expect: 100-continue`: the app decides (auth, size) before the client sends the body.
   server.on('checkContinue', (req, res) => handle(req, res, true))
@@ -114,8 +120,8 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
   })
 }
 
-function onRequest(app: Handler, state: State, log: ((line: string) => void) | undefined, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
-  const started = log ? performance.now() : 0
+function onRequest(app: Handler, state: State, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
+  const started = state.log || state.journal ? performance.now() : 0
   state.inFlight++
   const request: AppRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: pickHeaders(req.rawHeaders), connection: memoOf(req.socket) }
   let routed
@@ -125,37 +131,46 @@ function onRequest(app: Handler, state: State, log: ((line: string) => void) | u
     routed = app.failure(error)
   }
   if ('kind' in routed) {
-    const exchange = new BodyExchange(app, state, log, req, res, routed, started)
+    const exchange = new BodyExchange(app, state, request, req, res, routed, started)
     return exchange.read(continued, Number(request.headers['content-length']))
   }
   // An answer that leaves a body unread (401, 404, 405): one over the limit is not read to its end either.
   const oversized = Number(request.headers['content-length']) > app.maxBody
-  respond(state, log, req, res, routed, started, oversized ? req : undefined)
+  respond(state, request, req, res, routed, started, oversized ? req : undefined)
 }
 
 /** Sends the answer (if any), logs the request, and counts it as no longer in flight. */
 function respond(
   state: State,
-  log: ((line: string) => void) | undefined,
+  request: AppRequest,
   req: IncomingMessage,
   res: ServerResponse,
   response: AppResponse | undefined,
   started: number,
   unread?: IncomingMessage,
+  body?: Uint8Array,
 ): void {
   if (response !== undefined && (response.delayMs !== undefined || response.socket !== undefined)) {
-    return respondSpecially(state, log, req, res, response, started)
+    return respondSpecially(state, request, req, res, response, started, body)
   }
   if (response) send(res, response, state, unread)
-  if (log) log(logLine(req, response, started))
+  if (state.log || state.journal) note(state, request, response, started, body)
   finished(state)
 }
 
-/** `METHOD target status [code] [socket directive] time`: never a header value. */
-function logLine(req: IncomingMessage, response: AppResponse | undefined, started: number): string {
+/** Logs the request and records it in the journal (the admin API's own requests stay out of it). */
+function note(state: State, request: AppRequest, response: AppResponse | undefined, started: number, body: Uint8Array | undefined): void {
+  const ms = performance.now() - started
+  if (state.log) state.log(logLine(request, response, ms))
+  if (state.journal && !isAdmin(request.url)) state.journal.record(request, response, ms, body)
+}
+
+/** `METHOD target status [code] [prefer="..."] [socket directive] time`: never a header value. */
+export function logLine(request: Pick<AppRequest, 'method' | 'url'>, response: AppResponse | undefined, ms: number): string {
   const status = response === undefined ? 'aborted' : response.code === undefined ? response.status : `${response.status} ${response.code}`
+  const applied = response?.applied === undefined ? '' : ` prefer=${JSON.stringify(response.applied)}`
   const socket = response?.socket === undefined ? '' : ` ${response.socket}`
-  return `${req.method} ${printable(req.url ?? '')} ${status}${socket} ${(performance.now() - started).toFixed(1)}ms`
+  return `${request.method} ${printable(request.url)} ${status}${applied}${socket} ${ms.toFixed(1)}ms`
 }
 
 /**
@@ -164,11 +179,12 @@ function logLine(req: IncomingMessage, response: AppResponse | undefined, starte
  */
 function respondSpecially(
   state: State,
-  log: ((line: string) => void) | undefined,
+  request: AppRequest,
   req: IncomingMessage,
   res: ServerResponse,
   response: AppResponse,
   started: number,
+  body: Uint8Array | undefined,
 ): void {
   let settled = false
   const settle = () => {
@@ -178,8 +194,11 @@ function respondSpecially(
     finished(state)
   }
   const act = () => {
-    if (res.destroyed) return settle() // the client left during the delay
-    if (log) log(logLine(req, response, started))
+    if (res.destroyed) {
+      note(state, request, undefined, started, body)
+      return settle() // the client left during the delay
+    }
+    note(state, request, response, started, body)
     const socket = res.socket
     switch (response.socket) {
       case undefined:
@@ -243,23 +262,34 @@ function trickle(res: ServerResponse, response: AppResponse, settle: () => void)
 /**
  * The few request headers the app reads, taken from the raw list: Node builds `req.headers` lazily, and
  * skipping that saves work on every request. The first occurrence wins, as in `req.headers`, except that
- * every `Authorization` is kept (the app refuses more than one).
+ * every `Authorization` is kept (the app refuses more than one) and every `Prefer` (they add up).
  */
 function pickHeaders(raw: string[]): RequestHeaders {
   let authorization: string | string[] | undefined
+  let prefer: string | string[] | undefined
   let contentType: string | undefined
   let contentLength: string | undefined
   let contentEncoding: string | undefined
+  let corsHeaders: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
-    if (name.length === 13 && name.toLowerCase() === 'authorization') {
-      const value = raw[i + 1]!
-      authorization = authorization === undefined ? value : typeof authorization === 'string' ? [authorization, value] : [...authorization, value]
-    } else if (name.length === 12 && contentType === undefined && name.toLowerCase() === 'content-type') contentType = raw[i + 1]
-    else if (name.length === 14 && contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1]
-    else if (name.length === 16 && contentEncoding === undefined && name.toLowerCase() === 'content-encoding') contentEncoding = raw[i + 1]
+    const length = name.length
+    if (length === 13 && name.toLowerCase() === 'authorization') authorization = more(authorization, raw[i + 1]!)
+    else if (length === 12 && contentType === undefined && name.toLowerCase() === 'content-type') contentType = raw[i + 1]
+    else if (length === 14 && contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1]
+    else if (length === 6 && name.toLowerCase() === 'prefer') prefer = more(prefer, raw[i + 1]!)
+    else if (length === 16 && contentEncoding === undefined && name.toLowerCase() === 'content-encoding') contentEncoding = raw[i + 1]
+    else if (length === 30 && corsHeaders === undefined && name.toLowerCase() === 'access-control-request-headers') corsHeaders = raw[i + 1]
   }
-  return { authorization, 'content-type': contentType, 'content-length': contentLength, 'content-encoding': contentEncoding }
+  const headers: RequestHeaders = { authorization, 'content-type': contentType, 'content-length': contentLength, 'content-encoding': contentEncoding }
+  if (prefer !== undefined) headers.prefer = prefer
+  if (corsHeaders !== undefined) headers['access-control-request-headers'] = corsHeaders
+  return headers
+}
+
+/** A header seen once more: a second value makes a list. */
+function more(seen: string | string[] | undefined, value: string): string | string[] {
+  return seen === undefined ? value : typeof seen === 'string' ? [seen, value] : [...seen, value]
 }
 
 const memos = new WeakMap<Socket, ConnectionMemo>()
@@ -287,7 +317,7 @@ class BodyExchange {
   constructor(
     readonly app: Handler,
     readonly state: State,
-    readonly log: ((line: string) => void) | undefined,
+    readonly request: AppRequest,
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
     readonly wanted: BodyWanted,
@@ -296,7 +326,7 @@ class BodyExchange {
 
   /** Streams the body up to the app's limit; past it, stops buffering and answers 400 at once. */
   read(continued: boolean, declared: number): void {
-    if (declared > this.app.maxBody) return this.#done(this.app.tooLarge(), this.req)
+    if (declared > this.#limit) return this.#done(this.app.tooLarge(), this.req)
     if (continued) this.res.writeContinue()
     const req = this.req as CarryingRequest
     req[EXCHANGE] = this
@@ -310,7 +340,7 @@ class BodyExchange {
   data(chunk: Buffer): void {
     if (this.#settled) return
     this.#size += chunk.length
-    if (this.#size <= this.app.maxBody) return void this.#chunks.push(chunk)
+    if (this.#size <= this.#limit) return void this.#chunks.push(chunk)
     this.#settled = true
     this.#chunks.length = 0
     this.#done(this.app.tooLarge(), this.req)
@@ -321,18 +351,19 @@ class BodyExchange {
     this.#settled = true
     const { app, wanted } = this
     const chunks = this.#chunks
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size)
     let answer
     try {
-      answer = wanted.accept(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size))
+      answer = wanted.accept(body)
     } catch (error) {
       answer = app.failure(error, wanted.operationId)
     }
     if (answer instanceof Promise) {
       answer.then(
-        (response) => this.#done(response),
-        (error: unknown) => this.#done(app.failure(error, wanted.operationId)),
+        (response) => this.#done(response, undefined, body),
+        (error: unknown) => this.#done(app.failure(error, wanted.operationId), undefined, body),
       )
-    } else this.#done(answer)
+    } else this.#done(answer, undefined, body)
   }
 
   gone(): void {
@@ -341,8 +372,13 @@ class BodyExchange {
     this.#done(undefined)
   }
 
-  #done(response: AppResponse | undefined, unread?: IncomingMessage): void {
-    respond(this.state, this.log, this.req, this.res, response, this.started, unread)
+  /** The body limit of this request: the app's, unless what it routed to says otherwise. */
+  get #limit(): number {
+    return this.wanted.maxBody ?? this.app.maxBody
+  }
+
+  #done(response: AppResponse | undefined, unread?: IncomingMessage, body?: Uint8Array): void {
+    respond(this.state, this.request, this.req, this.res, response, this.started, unread, body)
   }
 }
 
@@ -420,7 +456,7 @@ function onConnect(app: Handler, log: ((line: string) => void) | undefined, req:
     response = app.failure(error)
   }
   socket.end(rawResponse({ ...response, headers: response.headers.concat('Connection', 'close') }))
-  if (log) log(`${request.method} ${printable(request.url)} ${response.code === undefined ? response.status : `${response.status} ${response.code}`} 0.0ms`)
+  if (log) log(logLine(request, response, 0))
 }
 
 /** A whole HTTP/1.1 response as text, for sockets that never got as far as a request object. */

@@ -102,8 +102,8 @@ describe('seed', () => {
 
   it('names the file and the pet when a seed is not valid', () => {
     expect(() => loadSeed('/nonexistent/seed.json')).toThrow(/cannot read the seed file \/nonexistent\/seed.json/)
-    expect(() => loadSeed([{ id: 1, name: 'x' } as PetRecord])).toThrow(/pet #1: .*categoryId/)
-    expect(() => loadSeed([{ id: 1, name: 'x', categoryId: 1, status: 'lost' }])).toThrow(/pet #1/)
+    expect(() => loadSeed([{ id: 1, name: 'x' } as PetRecord])).toThrow(/pets\[0\] must have required property 'categoryId'/)
+    expect(() => loadSeed([{ id: 1, name: 'x', categoryId: 1, status: 'lost' }])).toThrow(/the seed: pets\[0\]\.status must be/)
     expect(loadSeed(false)).toEqual([])
   })
 

@@ -4,7 +4,7 @@
  * Each pet is kept once, as its serialized JSON, in id order; list pages and single pets are answered by
  * handing out those strings, so no read re-serializes and no read costs more with more pets.
  */
-import { INT64_MAX, isInt64 } from '../spec/index.js'
+import { INT64_MAX, isInt64, parseJson } from '../spec/index.js'
 
 /** An int64 id or categoryId: a `number` when it is a safe integer, otherwise an exact `bigint`. */
 export type Int64 = number | bigint
@@ -43,19 +43,62 @@ export function petJson(pet: PetRecord): string {
 }
 
 /** What the app asks of a store: {@link PetStore}, or something wrapped around it with the same shape. */
-export type Store = Pick<PetStore, 'size' | 'nextId' | 'add' | 'addWithId' | 'reserveId' | 'find' | 'page' | 'count'>
+export type Store = Pick<PetStore, 'size' | 'version' | 'nextId' | 'add' | 'addWithId' | 'reserveId' | 'find' | 'page' | 'count'>
+
+/** The whole state of a store: its pets in id order and the id the next create gets. */
+export interface StoreState {
+  nextId: Int64
+  pets: PetRecord[]
+}
 
 /** In-memory pets in ascending id order, with an index per status. */
 export class PetStore {
   /** Ids in ascending order; `#json[i]` is the pet whose id is `#ids[i]`. */
-  readonly #ids: Int64[] = []
-  readonly #json: string[] = []
+  #ids: Int64[] = []
+  #json: string[] = []
   /** Per status, the JSON of the pets with that status, in id order (ids only grow, so appends keep it sorted). */
-  readonly #byStatus = new Map<string, string[]>()
+  #byStatus = new Map<string, string[]>()
   #nextId: Int64 = 1
+  #version = 0
+  /** Called after every change (persistence listens here). */
+  onChange: (() => void) | undefined
 
-  /** A store holding `seed` (any order); new ids continue from the largest seed id + 1, and from 1 at least. */
-  constructor(seed: readonly PetRecord[] = []) {
+  /**
+   * A store holding `seed` (any order); new ids continue from `nextId` when given, else from the largest seed
+   * id + 1, and from 1 at least. Throws StoreError on ids that repeat or are no int64, or a `nextId` at or
+   * below the largest id.
+   */
+  constructor(seed: readonly PetRecord[] = [], nextId?: Int64) {
+    this.#load(seed, nextId)
+  }
+
+  /** Replaces every pet (a restore, or a reset to the seed); the same checks as the constructor. */
+  replace(pets: readonly PetRecord[], nextId?: Int64): void {
+    const before = [this.#ids, this.#json, this.#byStatus, this.#nextId] as const
+    try {
+      this.#load(pets, nextId)
+    } catch (error) {
+      ;[this.#ids, this.#json, this.#byStatus, this.#nextId] = before // a bad restore leaves the store as it was
+      throw error
+    }
+    this.#changed()
+  }
+
+  /** Every pet in id order, and the next id: what a snapshot holds. */
+  state(): StoreState {
+    return { nextId: this.#nextId, pets: this.#json.map((json) => readPet(json)) }
+  }
+
+  /** {@link state} as JSON text, int64 values exact, written from the stored JSON without parsing it again. */
+  stateJson(): string {
+    return '{"nextId":' + String(this.#nextId) + ',"pets":[' + this.#json.join(',') + ']}'
+  }
+
+  #load(seed: readonly PetRecord[], nextId: Int64 | undefined): void {
+    this.#ids = []
+    this.#json = []
+    this.#byStatus = new Map()
+    this.#nextId = 1
     // Seeds usually come in id order already; only an unordered one pays for a sorted copy.
     const sorted = isSorted(seed) ? seed : [...seed].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     for (const pet of sorted) {
@@ -68,11 +111,23 @@ export class PetStore {
     }
     const last = this.#ids[this.#ids.length - 1]
     if (last !== undefined && last >= 1) this.#nextId = increment(last)
+    if (nextId !== undefined) {
+      const next = toInt64(nextId)
+      if (next < this.#nextId || next < 1 || (typeof next === 'bigint' && next > INT64_MAX + 1n)) {
+        throw new StoreError(`nextId ${next} must be at least ${this.#nextId} (1, and above every pet id)`)
+      }
+      this.#nextId = next
+    }
   }
 
   /** How many pets are stored. */
   get size(): number {
     return this.#ids.length
+  }
+
+  /** Grows with every change: a cache of answers is valid while it stays the same. */
+  get version(): number {
+    return this.#version
   }
 
   /** The id the next {@link add} assigns, or `undefined` when no int64 id is left. */
@@ -86,7 +141,7 @@ export class PetStore {
    * ids are used up.
    */
   add(pet: NewPetRecord): { pet: PetRecord; json: string } {
-    return this.addWithId(pet, this.reserveId())
+    return this.addWithId(pet, this.#takeId())
   }
 
   /**
@@ -99,16 +154,30 @@ export class PetStore {
     if (ordered >= this.#nextId) this.#nextId = increment(ordered)
     const record: PetRecord = { id: ordered, name: pet.name, categoryId: pet.categoryId }
     if (pet.status !== undefined) record.status = pet.status
-    return { pet: record, json: this.#append(record) }
+    const json = this.#append(record)
+    this.#changed()
+    return { pet: record, json }
+  }
+
+  #changed(): void {
+    this.#version++
+    this.onChange?.()
   }
 
   /** Takes the next id without storing a pet. Throws {@link StoreError} when the int64 ids are used up. */
   reserveId(): Int64 {
+    const id = this.#takeId()
+    this.#changed()
+    return id
+  }
+
+  #takeId(): Int64 {
     const id = this.nextId
     if (id === undefined) throw new StoreError('no int64 id is left for a new pet')
     this.#nextId = increment(id)
     return id
   }
+
 
   /** The JSON of the pet with this id, or `undefined`. */
   find(id: Int64): string | undefined {
@@ -153,6 +222,14 @@ export class PetStore {
     }
     return json
   }
+}
+
+/** A stored pet's JSON read back into a record, int64 values exact. */
+function readPet(json: string): PetRecord {
+  const pet = parseJson(json) as { id: Int64; name: string; categoryId: Int64; status?: string }
+  const record: PetRecord = { id: toInt64(pet.id), name: pet.name, categoryId: toInt64(pet.categoryId) }
+  if (pet.status !== undefined) record.status = pet.status
+  return record
 }
 
 function isSorted(pets: readonly PetRecord[]): boolean {

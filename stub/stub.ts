@@ -1,10 +1,18 @@
-/** A whole stub in-process: its store, its app (with a fault around it, if asked), as a Fetch handler or on a port. */
-import { App, DEFAULT_MAX_BODY, type Handler } from './app.js'
+/**
+ * A whole stub in-process: its store, its app (with a fault around it, if asked), the admin API and the
+ * journal, as a Fetch handler or on a port.
+ */
+import type { JsonValue, OperationId } from '../spec/index.js'
+import { Admin } from './admin.js'
+import { isAdmin } from './admin-path.js'
+import { App, DEFAULT_MAX_BODY, type AppRequest, type AppResponse, type Chaos, type Handler, type Routed } from './app.js'
 import { FAULTS, type FaultName } from './faults/index.js'
 import { fetchWith } from './fetch.js'
-import { loadSeed, type SeedPet } from './seed.js'
+import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
+import { keepInFile, readDataFile } from './persist.js'
+import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, serve } from './server.js'
-import { PetStore } from './store.js'
+import { PetStore, type StoreState } from './store.js'
 
 /** The key accepted when none is configured. */
 export const DEFAULT_API_KEY = 'petstore-dev-key'
@@ -17,6 +25,18 @@ export interface CreateStubOptions {
   seed?: string | false | readonly SeedPet[]
   /** Largest request body in bytes; 64 KiB by default. */
   maxBody?: number
+  /** Global latency and failures, off by default. */
+  chaos?: Chaos
+  /** The source of chance for chaos and `Prefer: dynamic=true`; `Math.random` by default. */
+  random?: () => number
+  /** The request journal's bounds (1000 entries, 1 MiB by default), or `false` for none. */
+  journal?: JournalOptions | false
+  /** When set, the admin API needs `Authorization: Bearer <adminKey>`. */
+  adminKey?: string
+  /** A data file that keeps the pets across restarts: read if it exists, written after changes and on close. */
+  data?: string
+  /** Told when a data file write fails (the stub keeps serving). */
+  onDataError?: (message: string) => void
   /** A deliberate fault to inject (see FAULTS): for proving that a test suite catches it. */
   fault?: FaultName
 }
@@ -27,19 +47,82 @@ export interface InProcessStub {
   fetch(request: Request): Promise<Response>
   /** The store behind it, for tests and benchmarks that add pets directly. */
   readonly store: PetStore
-  /** What the node server drives: the app, with the fault (if any) around it. */
+  /** What the node server drives: the admin API and the app, with the fault (if any) around the app. */
   readonly handler: Handler
+  readonly journal: Journal
+  /** Puts the pets back to the seed (`POST /__stub/reset`). */
+  reset(): void
+  /** Every pet and the next id (`GET /__stub/state`). */
+  snapshot(): StoreState
+  /** Replaces every pet (`PUT /__stub/state`): a snapshot or an array of pets, checked whole first; throws StoreError. */
+  restore(snapshot: StoreState | readonly SeedPet[] | JsonValue): void
+  /** The journal, newest first (`GET /__stub/requests`). */
+  requests(filter?: JournalFilter): JournalEntry[]
+  /** Empties the journal (`DELETE /__stub/requests`); returns how many entries it held. */
+  clearRequests(): number
+  /** Writes the data file one last time, if there is one, and stops watching the store. */
+  close(): void
 }
 
-/** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed. */
+/** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file. */
 export function createStub(options: CreateStubOptions = {}): InProcessStub {
-  const store = new PetStore(loadSeed(options.seed))
+  const seed = loadSeed(options.seed)
+  const saved = options.data === undefined ? undefined : readDataFile(options.data)
+  const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
+  const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
+  const journal = new Journal(options.journal === false ? { entries: 0 } : options.journal)
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
   const appStore = wrappers.store?.(store) ?? store
-  const app = new App({ store: appStore, apiKeys, maxBody: options.maxBody ?? DEFAULT_MAX_BODY })
-  const handler = wrappers.app?.(app, { apiKeys, store: appStore }) ?? app
-  return { store, handler, fetch: (request) => fetchWith(handler, request) }
+  const app = new App({ store: appStore, apiKeys, maxBody: options.maxBody ?? DEFAULT_MAX_BODY, chaos: options.chaos, random: options.random })
+  const handler = new StubHandler(wrappers.app?.(app, { apiKeys, store: appStore }) ?? app, new Admin({ store, seed, journal, adminKey: options.adminKey }))
+  return {
+    store,
+    handler,
+    journal,
+    fetch: (request) => fetchWith(handler, request, journal),
+    reset: () => store.replace(seed),
+    snapshot: () => store.state(),
+    restore: (snapshot) => {
+      const { pets, nextId } = readSnapshot(snapshot as JsonValue, 'the snapshot')
+      store.replace(pets, nextId)
+    },
+    requests: (filter) => journal.read(filter),
+    clearRequests: () => journal.clear(),
+    close: () => persistence?.stop(),
+  }
+}
+
+/** The admin API under its prefix, the app everywhere else. */
+class StubHandler implements Handler {
+  readonly maxBody: number
+
+  constructor(
+    readonly app: Handler,
+    readonly admin: Admin,
+  ) {
+    this.maxBody = app.maxBody
+  }
+
+  route(request: AppRequest): Routed {
+    return isAdmin(request.url) ? this.admin.route(request) : this.app.route(request)
+  }
+
+  tooLarge(): AppResponse {
+    return this.app.tooLarge()
+  }
+
+  failure(error: unknown, operationId?: OperationId): AppResponse {
+    return this.app.failure(error, operationId)
+  }
+
+  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
+    return this.app.protocolError(status, code, message)
+  }
+
+  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
+    return this.app.operationOf(request)
+  }
 }
 
 /** How to start a stub in-process on a port; every field is optional. */
@@ -59,6 +142,8 @@ export interface Stub {
   port: number
   /** The store behind it, for tests and benchmarks that add pets directly. */
   store: PetStore
+  /** The same stub without the socket: its admin methods and Fetch handler. */
+  stub: InProcessStub
   /** Stops it: in-flight requests get a moment to finish, then every connection ends. */
   close(): Promise<void>
 }
@@ -67,6 +152,6 @@ export interface Stub {
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const stub = createStub(options)
   const log = options.quiet === false ? bufferedLog((text) => process.stderr.write(text)) : undefined
-  const running = await serve(stub.handler, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', log })
-  return { url: running.url, port: running.port, store: stub.store, close: () => running.close() }
+  const running = await serve(stub.handler, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', log, journal: stub.journal })
+  return { url: running.url, port: running.port, store: stub.store, stub, close: () => running.close().then(() => stub.close()) }
 }

@@ -1,39 +1,74 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_API_KEY, DEFAULT_MAX_BODY, DEFAULT_SEED_PATH } from '../../stub/index.js'
+import { DEBOUNCE_MS, DEFAULT_API_KEY, DEFAULT_MAX_BODY, DEFAULT_SEED_PATH, JOURNAL_DEFAULTS } from '../../stub/index.js'
 import { UsageError } from '../usage-error.js'
-import { DEFAULT_PORT, resolveConfig } from './config.js'
+import { banner } from './banner.js'
+import { DEFAULT_PORT, isLoopback, resolveConfig } from './config.js'
 
 const BIN = fileURLToPath(new URL('../../bin/petstore-stub.js', import.meta.url))
 
 describe('resolveConfig', () => {
-  it('fills in every default', () => {
+  it('fills in every default: no chaos, no admin key, no data file, the journal on', () => {
     expect(resolveConfig([], {})).toEqual({
       help: false,
       port: DEFAULT_PORT,
       host: '127.0.0.1',
       apiKeys: [DEFAULT_API_KEY],
+      keySource: 'the default',
       seed: DEFAULT_SEED_PATH,
       maxBody: DEFAULT_MAX_BODY,
       quiet: false,
+      chaos: undefined,
+      adminKey: undefined,
+      data: undefined,
+      journal: JOURNAL_DEFAULTS.entries,
       fault: undefined,
     })
     expect(Object.isFrozen(resolveConfig([], {}))).toBe(true)
   })
 
   it('reads every flag, in both spellings', () => {
-    const config = resolveConfig(['--port', '0', '--host=::1', '--api-key', 'a', '--api-key=b', '--seed', 'pets.json', '--max-body=1024', '--quiet', '--fault', 'hangs', '-h'], {})
-    expect(config).toEqual({ help: true, port: 0, host: '::1', apiKeys: ['a', 'b'], seed: 'pets.json', maxBody: 1024, quiet: true, fault: 'hangs' })
+    const argv = ['--port', '0', '--host=::1', '--api-key', 'a', '--api-key=b', '--seed', 'pets.json', '--max-body=1024', '--quiet', '--fault', 'hangs', '-h']
+    argv.push('--latency', '50-300', '--fail-rate=0.25', '--fail-status', '429', '--admin-key', 'adm', '--data', 'state.json', '--journal', '10')
+    expect(resolveConfig(argv, {})).toEqual({
+      help: true,
+      port: 0,
+      host: '::1',
+      apiKeys: ['a', 'b'],
+      keySource: '--api-key',
+      seed: 'pets.json',
+      maxBody: 1024,
+      quiet: true,
+      chaos: { latencyMs: [50, 300], failRate: 0.25, failStatus: 429 },
+      adminKey: 'adm',
+      data: 'state.json',
+      journal: 10,
+      fault: 'hangs',
+    })
     expect(resolveConfig(['--no-seed'], {}).seed).toBe(false)
+    expect(resolveConfig(['--latency', '40'], {}).chaos).toEqual({ latencyMs: [40, 40] })
+    expect(resolveConfig(['--fail-rate', '1'], {}).chaos).toEqual({ latencyMs: undefined, failRate: 1, failStatus: 503 })
   })
 
-  it('takes keys from PETSTORE_API_KEYS, and flags over the environment', () => {
-    expect(resolveConfig([], { PETSTORE_API_KEYS: ' one, two ,,' }).apiKeys).toEqual(['one', 'two'])
+  it('takes keys from PETSTORE_API_KEYS and the admin key from PETSTORE_ADMIN_KEY, flags over the environment', () => {
+    expect(resolveConfig([], { PETSTORE_API_KEYS: ' one, two ,,' })).toMatchObject({ apiKeys: ['one', 'two'], keySource: 'PETSTORE_API_KEYS' })
     expect(resolveConfig(['--api-key', 'flag'], { PETSTORE_API_KEYS: 'env' }).apiKeys).toEqual(['flag'])
     expect(resolveConfig([], { PETSTORE_API_KEYS: '' }).apiKeys).toEqual([DEFAULT_API_KEY])
+    expect(resolveConfig([], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe('env-admin')
+    expect(resolveConfig(['--admin-key', 'flag-admin'], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe('flag-admin')
+  })
+
+  it('needs an admin key to listen beyond loopback', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopback(host)).toBe(true)
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.test']) expect(isLoopback(host)).toBe(false)
+    expect(() => resolveConfig(['--host', '0.0.0.0'], {})).toThrow('--host 0.0.0.0 is reachable from other machines: give --admin-key too')
+    expect(resolveConfig(['--host', '0.0.0.0', '--admin-key', 'k'], {}).host).toBe('0.0.0.0')
   })
 
   it.each([
@@ -48,13 +83,50 @@ describe('resolveConfig', () => {
     [['--api-key', 'has space'], 'an API key must be visible ASCII'],
     [['--quiet=yes'], "Option '--quiet' does not take an argument"],
     [['--port', '--host', 'x'], "Option '--port' argument is ambiguous."],
+    [['--latency', 'slow'], '--latency must be MS or MIN-MAX'],
+    [['--latency', '300-50'], '--latency must be MS or MIN-MAX'],
+    [['--latency', '70000'], '--latency must be MS or MIN-MAX, from 0 to 60000 ms'],
+    [['--fail-rate', '1.5'], '--fail-rate must be a number from 0 to 1'],
+    [['--fail-rate', 'half'], '--fail-rate must be a number from 0 to 1'],
+    [['--fail-rate', '0.1', '--fail-status', '500'], '--fail-status must be 429 or 503'],
+    [['--fail-status', '429'], '--fail-status needs --fail-rate'],
+    [['--admin-key', 'a b'], 'an API key must be visible ASCII'],
+    [['--data', ''], '--data needs a file name'],
+    [['--journal', '-1'], '--journal must be from 0'],
   ])('refuses %j with a one-line reason', (argv, reason) => {
     expect(() => resolveConfig(argv, {})).toThrow(UsageError)
     expect(() => resolveConfig(argv, {})).toThrow(reason)
   })
 })
 
-/** Runs the bin; `ready` resolves with its stdout once it prints its key line. */
+describe('the startup message', () => {
+  const url = 'http://127.0.0.1:4010/v1'
+
+  it('shows the URL, where the pets came from, the key, the admin API and three curl lines', () => {
+    const text = banner(resolveConfig([], {}), url, 36, 'fixtures/seed-pets.json')
+    expect(text).toContain(`Pet Store stub listening on ${url} (36 pets from fixtures/seed-pets.json)`)
+    expect(text).toContain(`API key: ${DEFAULT_API_KEY} (the default); send Authorization: Bearer ${DEFAULT_API_KEY}`)
+    expect(text).toContain('Admin API: http://127.0.0.1:4010/__stub/ (no key needed on loopback)')
+    expect(text.split('\n').filter((line) => line.startsWith('  curl '))).toHaveLength(3)
+    expect(text).not.toContain("'") // double quotes only: the lines work in sh, cmd.exe and PowerShell
+  })
+
+  it('shows every key up to five, else how many and from where; chaos and the data file when on', () => {
+    const few = resolveConfig([], { PETSTORE_API_KEYS: 'a,b,c' })
+    expect(banner(few, url, 1, 'x')).toContain('API keys (3, from PETSTORE_API_KEYS): a, b, c')
+    expect(banner(few, url, 1, 'x')).toContain('(1 pet from x)')
+    const many = resolveConfig(['--api-key', 'k1', '--api-key', 'k2', '--api-key', 'k3', '--api-key', 'k4', '--api-key', 'k5', '--api-key', 'k6'], {})
+    expect(banner(many, url, 0, 'x')).toContain('API keys: 6 from --api-key (not shown)')
+    const chaotic = resolveConfig(['--latency', '10-20', '--fail-rate', '0.05', '--data', 'state.json', '--admin-key', 'adm'], {})
+    const text = banner(chaotic, url, 0, 'x')
+    expect(text).toContain('Chaos: latency 10-20 ms, 5% of requests answered 503')
+    expect(text).toContain('Data file: state.json')
+    expect(text).toContain('send Authorization: Bearer <admin key>')
+    expect(text).not.toContain('adm)') // the admin key itself is never printed
+  })
+})
+
+/** Runs the bin; `ready` resolves with its stdout once it has printed its startup message. */
 function run(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -63,11 +135,38 @@ function run(args: string[], env: Record<string, string> = {}) {
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text))
   const exited = once(child, 'exit').then(([code]) => code as number | null)
   const ready = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => /API key: .*\n/.test(stdout) && resolve(stdout))
+    child.stdout!.on('data', () => /Prefer: code=404.*\n/.test(stdout) && resolve(stdout))
     void exited.then((code) => reject(new Error(`exited with ${code} before it was ready: ${stderr}`)))
   })
   ready.catch(() => undefined) // runs that are meant to fail never get ready; only awaiting callers see the rejection
   return { child, ready, exited, output: () => ({ stdout, stderr }) }
+}
+
+/** A fresh folder, removed when the test ends. */
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-stub-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** Splits a printed command line into words as a shell would: double quotes group, `\\"` is a quote. */
+function words(line: string): string[] {
+  const found: string[] = []
+  let word = ''
+  let quoted = false
+  let started = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (c === '\\' && line[i + 1] === '"') (word += '"'), i++
+    else if (c === '"') (quoted = !quoted), (started = true)
+    else if (c === ' ' && !quoted) {
+      if (started || word) found.push(word)
+      word = ''
+      started = false
+    } else word += c
+  }
+  if (started || word) found.push(word)
+  return found
 }
 
 function isRunning(pid: number): boolean {
@@ -92,10 +191,12 @@ describe('the petstore-stub command', () => {
       expect(stdout).toContain('API key: cli-key')
       const answer = await fetch(`${url}/pets/1`, { headers: { authorization: 'Bearer cli-key' } })
       expect(answer.status).toBe(200)
+      await fetch(`${url}/pets/424242`, { headers: { authorization: 'Bearer cli-key', prefer: 'delay=1' } })
       stub.child.kill('SIGTERM')
       expect(await stub.exited).toBe(0)
       const { stderr } = stub.output()
       expect(stderr).toMatch(/^GET \/v1\/pets\/1 200 \d+\.\dms$/m)
+      expect(stderr).toMatch(/^GET \/v1\/pets\/424242 404 pet_not_found prefer="delay=1" \d+\.\dms$/m) // the error code and the preference
       expect(stderr).not.toContain('cli-key')
     } finally {
       stop(stub.child)
@@ -161,20 +262,85 @@ describe('the petstore-stub command', () => {
     expect(isRunning(pid)).toBe(false)
   })
 
-  it('prints help and exits 0', async () => {
+  it('prints help listing every flag and control, and exits 0', async () => {
     const help = run(['--help'])
     expect(await help.exited).toBe(0)
-    expect(help.output().stdout).toMatch(/^Usage: petstore-stub/)
-    expect(help.output().stdout).toContain('--fault NAME')
+    const text = help.output().stdout
+    expect(text).toMatch(/^Usage: petstore-stub/)
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--no-seed', '--data', '--max-body', '--latency', '--fail-rate', '--fail-status', '--admin-key', '--journal', '--quiet', '--fault', '--help'])
+      expect(text).toContain(`${flag} `)
+    for (const control of ['Prefer', 'code=', 'example=', 'dynamic=', 'delay=', 'fault=reset|empty|hang|malformed-chunk|trickle', 'Preference-Applied'])
+      expect(text).toContain(control)
+    for (const endpoint of ['GET /__stub/health', 'POST /__stub/reset', 'GET /__stub/state', 'PUT /__stub/state', 'GET /__stub/requests', 'DELETE /__stub/requests', '/__stub/admin.yaml'])
+      expect(text).toContain(endpoint)
   })
 
   it.each([
     [['--bogus'], /^petstore-stub: Unknown option '--bogus'.* \(see --help\)\n$/],
     [['--seed', '/nonexistent/pets.json'], /^petstore-stub: cannot read the seed file \/nonexistent\/pets.json: .*\n$/],
+    [['--host', '0.0.0.0'], /^petstore-stub: --host 0.0.0.0 is reachable from other machines: give --admin-key too \(see --help\)\n$/],
   ])('exits 2 with one line for %j', async (args, line) => {
     const bad = run(args)
     expect(await bad.exited).toBe(2)
     expect(bad.output().stderr).toMatch(line)
+  })
+
+  it('exits 2 naming the file, the index and the field of a bad seed pet', async () => {
+    const file = join(scratch(), 'pets.json')
+    writeFileSync(file, '[{"id":1,"name":"ok","categoryId":1},{"id":2,"name":"bad","categoryId":"seven"}]')
+    const bad = run(['--seed', file])
+    expect(await bad.exited).toBe(2)
+    expect(bad.output().stderr).toBe(`petstore-stub: the seed file ${file}: pets[1].categoryId must be integer\n`)
+  })
+
+  it.each([
+    ['not JSON', '{"pets": [', /is not valid JSON: .*; fix or remove it\n$/],
+    ['not a snapshot', '{"pets":[{"id":1,"name":"a"}]}', /: pets\[0\] must have required property 'categoryId'; fix or remove it\n$/],
+  ])('exits 2 with one line on a data file that is %s, and leaves the file as it was', async (_title, text, line) => {
+    const file = join(scratch(), 'state.json')
+    writeFileSync(file, text)
+    const bad = run(['--data', file, '--port', '0'])
+    expect(await bad.exited).toBe(2)
+    expect(bad.output().stderr).toMatch(new RegExp(`^petstore-stub: the data file ${file.replaceAll('/', '\\/')}`))
+    expect(bad.output().stderr).toMatch(line)
+    expect(readFileSync(file, 'utf8')).toBe(text) // never silently emptied
+  })
+
+  it('keeps the pets in --data across a restart, and across a kill once the write is due', async () => {
+    const file = join(scratch(), 'state.json')
+    const created = async (url: string, name: string) =>
+      (await (await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: `{"name":"${name}","categoryId":9223372036854775807}` })).text())
+    const first = run(['--port', '0', '--quiet', '--api-key', 'k', '--data', file])
+    onTestFinished(() => void first.child.kill('SIGKILL'))
+    const url1 = /listening on (\S+)/.exec(await first.ready)![1]!
+    const rex = await created(url1, 'Rex')
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    const second = run(['--port', '0', '--quiet', '--api-key', 'k', '--data', file])
+    onTestFinished(() => void second.child.kill('SIGKILL'))
+    const started = await second.ready
+    expect(started).toContain(`from the data file ${file}`)
+    const url2 = /listening on (\S+)/.exec(started)![1]!
+    const id = /"id":(\d+)/.exec(rex)![1]
+    expect(await (await fetch(`${url2}/pets/${id}`, { headers: { authorization: 'Bearer k' } })).text()).toBe(rex)
+    const tom = await created(url2, 'Tom')
+    await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS * 3))
+    second.child.kill('SIGKILL') // no shutdown: what is on disk is what the debounced write left
+    await second.exited
+    const state = readFileSync(file, 'utf8')
+    expect(state).toContain(rex)
+    expect(state).toContain(tom)
+    expect(readdirSync(dirname(file))).toEqual(['state.json']) // no temporary file left behind
+  })
+
+  it('prints curl lines that work as printed', async () => {
+    const curl = spawnSync('curl', ['--version'])
+    if (curl.error) return void console.warn('curl is not installed: the printed lines were not tried')
+    const stub = run(['--port', '0', '--quiet'])
+    onTestFinished(() => void stub.child.kill('SIGKILL'))
+    const lines = (await stub.ready).split('\n').filter((line) => line.startsWith('  curl '))
+    const statuses = lines.map((line) => spawnSync('curl', [...words(line.trim()).slice(1), '-s', '-o', '/dev/null', '-w', '%{http_code}'], { encoding: 'utf8' }).stdout)
+    expect(statuses).toEqual(['200', '201', '404'])
   })
 
   it('exits 2 with one line when the port is taken', async () => {

@@ -1,7 +1,10 @@
 /** The `petstore-stub` command: resolves its config, starts the stub, and stops it on SIGINT or SIGTERM. */
+import { existsSync } from 'node:fs'
+import { relative } from 'node:path'
 import { bufferedLog, createStub, FAULTS, ListenError, serve, StoreError, type InProcessStub, type RunningServer } from '../../stub/index.js'
 import { UsageError } from '../usage-error.js'
-import { resolveConfig, USAGE } from './config.js'
+import { banner } from './banner.js'
+import { resolveConfig, usage } from './config.js'
 
 const COMMAND = 'petstore-stub'
 /** How long requests in flight may take to finish after a stop signal. */
@@ -19,6 +22,7 @@ function fail(message: string): never {
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   // Signals are handled from the start: a supervisor may stop the stub the moment it prints its URL, or before.
   let running: RunningServer | undefined
+  let stub: InProcessStub | undefined
   let stoppedAt: number | undefined
   const stop = () => {
     if (stoppedAt !== undefined) {
@@ -30,6 +34,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     if (!running) process.exit(0) // nothing is served yet
     void running
       .close(SHUTDOWN_GRACE_MS)
+      .then(() => stub?.close()) // the data file's last write
       .then(() => new Promise((resolve) => setImmediate(resolve))) // the last buffered log lines
       .then(() => process.exit(0))
   }
@@ -43,26 +48,36 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     throw error
   }
   if (config.help) {
-    process.stdout.write(USAGE)
+    process.stdout.write(usage())
     return
   }
-  let stub: InProcessStub
+  const fromData = config.data !== undefined && existsSync(config.data)
   try {
-    stub = createStub({ apiKeys: config.apiKeys, seed: config.seed, maxBody: config.maxBody, fault: config.fault })
+    stub = createStub({
+      apiKeys: config.apiKeys,
+      seed: config.seed,
+      maxBody: config.maxBody,
+      chaos: config.chaos,
+      adminKey: config.adminKey,
+      journal: { entries: config.journal },
+      data: config.data,
+      onDataError: (message) => process.stderr.write(`${COMMAND}: ${message}\n`),
+      fault: config.fault,
+    })
   } catch (error) {
-    if (error instanceof StoreError) fail(error.message)
+    if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)
     throw error
   }
   const log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
   try {
-    running = await serve(stub.handler, { port: config.port, host: config.host, log })
+    running = await serve(stub.handler, { port: config.port, host: config.host, log, journal: stub.journal })
   } catch (error) {
+    stub.close()
     if (error instanceof ListenError) fail(`${error.message}; choose another with --port`)
     throw error
   }
-  const key = config.apiKeys[0]!
-  process.stdout.write(`Pet Store stub listening on ${running.url} (${stub.store.size} pets)\n`)
-  process.stdout.write(`API key: ${key}  (send Authorization: Bearer ${key})\n`)
+  const petsFrom = fromData ? `the data file ${config.data}` : config.seed === false ? 'no seed' : relative(process.cwd(), config.seed)
+  process.stdout.write(banner(config, running.url, stub.store.size, petsFrom))
   if (config.fault) process.stdout.write(`Fault injected: ${config.fault}: ${FAULTS[config.fault].description}\n`)
 
   // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort.

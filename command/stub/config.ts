@@ -1,10 +1,25 @@
 /** The stub command's flags and environment, resolved once into a frozen config. */
-import { DEFAULT_API_KEY, DEFAULT_MAX_BODY, DEFAULT_SEED_PATH, FAULTS, isFaultName, type FaultName } from '../../stub/index.js'
+import {
+  ADMIN_PREFIX,
+  available,
+  DEFAULT_API_KEY,
+  DEFAULT_MAX_BODY,
+  DEFAULT_SEED_PATH,
+  FAULTS,
+  isFaultName,
+  JOURNAL_DEFAULTS,
+  specExamples,
+  type Chaos,
+  type FaultName,
+} from '../../stub/index.js'
 import { integerFlag, parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
 
 /** The port the command listens on by default (the spec's local server). */
 export const DEFAULT_PORT = 4010
+
+/** The longest latency `--latency` takes, in ms. */
+export const MAX_LATENCY_MS = 60_000
 
 /** Everything the command needs, every default filled in. */
 export interface StubConfig {
@@ -12,35 +27,69 @@ export interface StubConfig {
   port: number
   host: string
   apiKeys: string[]
+  /** Where the keys came from, for the startup message. */
+  keySource: '--api-key' | 'PETSTORE_API_KEYS' | 'the default'
   /** A seed file, or `false` for none. */
   seed: string | false
   maxBody: number
   quiet: boolean
+  chaos?: Chaos
+  adminKey?: string
+  /** A data file that keeps the pets across restarts. */
+  data?: string
+  /** Journal entries kept (0: no journal). */
+  journal: number
   fault?: FaultName
 }
 
 /** The `--help` text. */
-export const USAGE = `Usage: petstore-stub [options]
+export function usage(): string {
+  const examples = specExamples()
+  return `Usage: petstore-stub [options]
 
-Serves the Pet Store interface (listPets, createPet, getPet) in memory under /v1, as documented.
+Serves the Pet Store interface (listPets, createPet, getPet) in memory under /v1, exactly as documented,
+with controls for client developers. Flags win over the environment.
 
 Options:
-  --port N          TCP port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
-  --host ADDRESS    address to bind (default 127.0.0.1)
-  --api-key KEY     an accepted API key; repeat for several. Default: PETSTORE_API_KEYS
-                    (comma-separated), else ${DEFAULT_API_KEY}
-  --seed FILE       JSON array of pets to start with (default fixtures/seed-pets.json)
-  --no-seed         start with no pets
-  --max-body BYTES  largest request body accepted (default ${DEFAULT_MAX_BODY})
-  --quiet           no request log on stderr
-  --fault NAME      inject one deliberate fault, to prove a test suite catches it
-  -h, --help        show this help
+  --port N            TCP port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host ADDRESS      address to bind (default 127.0.0.1; any other needs --admin-key)
+  --api-key KEY       an accepted API key; repeat for several. Default: PETSTORE_API_KEYS
+                      (comma-separated), else ${DEFAULT_API_KEY}
+  --seed FILE         JSON array of pets to start with (default fixtures/seed-pets.json)
+  --no-seed           start with no pets
+  --data FILE         keep the pets in FILE across restarts: read at start (it wins over the seed),
+                      written after changes and at shutdown; a corrupt FILE stops the start (exit 2)
+  --max-body BYTES    largest request body accepted (default ${DEFAULT_MAX_BODY})
+  --latency MS        every answer waits MS ms, or a random time in MIN-MAX (e.g. 50-300); off by default
+  --fail-rate P       answer a share P (0 to 1) of requests with --fail-status instead; off by default
+  --fail-status S     429 (with Retry-After) or 503 (default 503)
+  --admin-key KEY     the admin API needs Authorization: Bearer KEY (env PETSTORE_ADMIN_KEY)
+  --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${JOURNAL_DEFAULTS.bytes} bytes; 0 for none)
+  --quiet             no request log on stderr
+  --fault NAME        inject one deliberate fault, to prove a test suite catches it (listed below)
+  -h, --help          show this help
+
+Per request, with Prefer (RFC 7240; several in one header, comma-separated; the answer says
+Preference-Applied). code=, example= and fault= answers never touch the pets:
+${(['listPets', 'createPet', 'getPet'] as const).map((operationId) => `  ${operationId.padEnd(10)} ${available(operationId, examples)}`).join('\n')}
+  delay= waits before the real answer; code=429 and code=503 come with Retry-After; an unknown or
+  impossible preference is a 400 Error that lists these.
+
+Admin API (outside /v1; its OpenAPI document is ${ADMIN_PREFIX}/admin.yaml):
+  GET ${ADMIN_PREFIX}/health                 status, pet count, journal size
+  POST ${ADMIN_PREFIX}/reset                 pets back to the seed
+  GET ${ADMIN_PREFIX}/state                  every pet and the next id (int64 exact)
+  PUT ${ADMIN_PREFIX}/state                  restore a snapshot (checked whole first)
+  GET ${ADMIN_PREFIX}/requests               the journal, newest first (?method= &path= &status= &limit=)
+  DELETE ${ADMIN_PREFIX}/requests            empty the journal
+  GET ${ADMIN_PREFIX}/petstore.yaml          the interface's OpenAPI document
 
 Faults:
 ${Object.entries(FAULTS)
   .map(([name, fault]) => `  ${name.padEnd(23)} ${fault.description}`)
   .join('\n')}
 `
+}
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -48,7 +97,13 @@ const OPTIONS = {
   'api-key': { type: 'string', multiple: true },
   seed: { type: 'string' },
   'no-seed': { type: 'boolean' },
+  data: { type: 'string' },
   'max-body': { type: 'string' },
+  latency: { type: 'string' },
+  'fail-rate': { type: 'string' },
+  'fail-status': { type: 'string' },
+  'admin-key': { type: 'string' },
+  journal: { type: 'string' },
   quiet: { type: 'boolean' },
   fault: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -60,6 +115,32 @@ function checkKey(key: string, source: string): string {
   return key
 }
 
+/** True for an address only this machine reaches. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+/** `--latency 200` or `--latency 50-300`, as [min, max] ms. */
+function readLatency(text: string | undefined): [number, number] | undefined {
+  if (text === undefined) return undefined
+  const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text.trim())
+  const [min, max] = match ? [Number(match[1]), Number(match[2] ?? match[1])] : [NaN, NaN]
+  if (!(min <= max && max <= MAX_LATENCY_MS)) throw new UsageError(`--latency must be MS or MIN-MAX, from 0 to ${MAX_LATENCY_MS} ms, got "${text}"`)
+  return [min, max]
+}
+
+/** `--fail-rate` and `--fail-status`, as the chaos settings. */
+function readFailures(rateText: string | undefined, statusText: string | undefined): Pick<Chaos, 'failRate' | 'failStatus'> {
+  if (rateText === undefined) {
+    if (statusText !== undefined) throw new UsageError('--fail-status needs --fail-rate')
+    return {}
+  }
+  const failRate = /^(0|1|0?\.\d+|1\.0*)$/.test(rateText.trim()) ? Number(rateText) : NaN
+  if (!(failRate >= 0 && failRate <= 1)) throw new UsageError(`--fail-rate must be a number from 0 to 1, got "${rateText}"`)
+  if (statusText !== undefined && statusText !== '429' && statusText !== '503') throw new UsageError(`--fail-status must be 429 or 503, got "${statusText}"`)
+  return { failRate, failStatus: statusText === '429' ? 429 : 503 }
+}
+
 /** Flags over environment (flags win), every default filled in. Throws UsageError on bad input. */
 export function resolveConfig(argv: readonly string[], env: Record<string, string | undefined>): Readonly<StubConfig> {
   const flags = parseFlags(argv, OPTIONS)
@@ -68,13 +149,22 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   if (host === '') throw new UsageError('--host must not be empty')
   const flagKeys = flags['api-key'] ?? []
   const envKeys = (env.PETSTORE_API_KEYS ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '')
-  const apiKeys =
-    flagKeys.length > 0 ? flagKeys.map((key) => checkKey(key, '--api-key'))
-    : envKeys.length > 0 ? envKeys.map((key) => checkKey(key, 'PETSTORE_API_KEYS'))
-    : [DEFAULT_API_KEY]
+  const [apiKeys, keySource] =
+    flagKeys.length > 0 ? [flagKeys.map((key) => checkKey(key, '--api-key')), '--api-key' as const]
+    : envKeys.length > 0 ? [envKeys.map((key) => checkKey(key, 'PETSTORE_API_KEYS')), 'PETSTORE_API_KEYS' as const]
+    : [[DEFAULT_API_KEY], 'the default' as const]
   if (flags.seed !== undefined && flags['no-seed']) throw new UsageError('--seed and --no-seed exclude each other')
   if (flags.seed === '') throw new UsageError('--seed needs a file name')
+  if (flags.data === '') throw new UsageError('--data needs a file name')
   const maxBody = integerFlag('--max-body', flags['max-body'], 1, 2 ** 30) ?? DEFAULT_MAX_BODY
+  const latencyMs = readLatency(flags.latency)
+  const failures = readFailures(flags['fail-rate'], flags['fail-status'])
+  const chaos = latencyMs || failures.failRate ? { latencyMs, ...failures } : undefined
+  const adminKey = flags['admin-key'] ?? (env.PETSTORE_ADMIN_KEY || undefined)
+  if (adminKey !== undefined) checkKey(adminKey, '--admin-key')
+  // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
+  if (!isLoopback(host) && adminKey === undefined) throw new UsageError(`--host ${host} is reachable from other machines: give --admin-key too`)
+  const journal = integerFlag('--journal', flags.journal, 0, 1_000_000) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
   if (fault !== undefined && !isFaultName(fault)) throw new UsageError(`--fault must name one of the faults listed by --help, got ${JSON.stringify(fault)}`)
   return Object.freeze({
@@ -82,9 +172,14 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     port,
     host,
     apiKeys,
+    keySource,
     seed: flags['no-seed'] ? false : (flags.seed ?? DEFAULT_SEED_PATH),
     maxBody,
     quiet: flags.quiet === true,
+    chaos,
+    adminKey,
+    data: flags.data,
+    journal,
     fault,
   })
 }

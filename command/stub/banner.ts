@@ -1,0 +1,41 @@
+/** What the stub command prints when it listens: where, with which keys, what is on, and three lines to try. */
+import { ADMIN_PREFIX, type Chaos } from '../../stub/index.js'
+import type { StubConfig } from './config.js'
+
+/** Keys printed one by one up to this many; beyond, only how many and where they came from. */
+const KEYS_SHOWN = 5
+
+/** The startup message, one line per fact; `url` ends in `/v1`, `pets` is what the store holds. */
+export function banner(config: StubConfig, url: string, pets: number, petsFrom: string): string {
+  const key = config.apiKeys[0]!
+  const origin = url.slice(0, url.lastIndexOf('/'))
+  const keys =
+    config.apiKeys.length === 1 ? `API key: ${key} (${config.keySource}); send Authorization: Bearer ${key}`
+    : config.apiKeys.length <= KEYS_SHOWN ? `API keys (${config.apiKeys.length}, from ${config.keySource}): ${config.apiKeys.join(', ')}`
+    : `API keys: ${config.apiKeys.length} from ${config.keySource} (not shown); the first is ${key}`
+  const lines = [
+    `Pet Store stub listening on ${url} (${pets} ${pets === 1 ? 'pet' : 'pets'} from ${petsFrom})`,
+    keys,
+    `Admin API: ${origin}${ADMIN_PREFIX}/ (${config.adminKey === undefined ? 'no key needed on loopback' : 'send Authorization: Bearer <admin key>'}); journal ${config.journal === 0 ? 'off' : `of the last ${config.journal} requests`}`,
+  ]
+  const chaos = describeChaos(config.chaos)
+  if (chaos) lines.push(`Chaos: ${chaos}`)
+  if (config.data) lines.push(`Data file: ${config.data} (written after changes and at shutdown)`)
+  // Double quotes only: these lines work as printed in sh, cmd.exe and PowerShell alike.
+  const auth = `-H "Authorization: Bearer ${key}"`
+  lines.push(
+    'Try:',
+    `  curl ${auth} "${url}/pets?limit=3"`,
+    `  curl ${auth} -H "Content-Type: application/json" -d "{\\"name\\":\\"Rex\\",\\"categoryId\\":1}" ${url}/pets`,
+    `  curl ${auth} -H "Prefer: code=404" ${url}/pets/1`,
+  )
+  return lines.join('\n') + '\n'
+}
+
+function describeChaos(chaos: Chaos | undefined): string | undefined {
+  if (!chaos) return undefined
+  const parts: string[] = []
+  if (chaos.latencyMs) parts.push(`latency ${chaos.latencyMs[0] === chaos.latencyMs[1] ? chaos.latencyMs[0] : chaos.latencyMs.join('-')} ms`)
+  if (chaos.failRate) parts.push(`${+(chaos.failRate * 100).toFixed(2)}% of requests answered ${chaos.failStatus ?? 503}`)
+  return parts.join(', ')
+}

@@ -1,0 +1,191 @@
+/**
+ * The admin API under `/__stub/` (described by stub/admin.yaml, which it serves): reset to the seed, snapshot
+ * and restore, the request journal, health, and the interface's own spec. Outside `/v1`, so the interface's
+ * paths stay exactly as documented.
+ */
+import { readFileSync } from 'node:fs'
+import { parseJson, SPEC_PATH, stringifyJson, type JsonValue } from '../spec/index.js'
+import { ADMIN_PREFIX } from './admin-path.js'
+import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
+import { EXPOSED, preflightHeaders } from './cors.js'
+import { ApiError, errorBody } from './errors.js'
+import type { Journal, JournalFilter } from './journal.js'
+import { quote, readQuery, sameText, splitTarget } from './request.js'
+import { readSnapshot } from './seed.js'
+import { StoreError, type PetRecord, type PetStore } from './store.js'
+
+/** Where this API's own OpenAPI document lives. */
+export const ADMIN_SPEC_PATH = new URL('./admin.yaml', import.meta.url)
+
+/** The largest snapshot a restore accepts: far above the interface's body limit, since it holds every pet. */
+export const ADMIN_MAX_BODY = 64 * 1024 * 1024
+
+const YAML_TYPE = 'application/yaml'
+
+/** What the admin API works on. */
+export interface AdminOptions {
+  store: PetStore
+  /** What a reset goes back to. */
+  seed: readonly PetRecord[]
+  journal: Journal
+  /** When set, every operation but the preflight needs `Authorization: Bearer <adminKey>`. */
+  adminKey?: string
+}
+
+type Operation = (request: AppRequest, query: string) => Routed
+
+interface Endpoint {
+  summary: string
+  methods: Record<string, Operation>
+}
+
+/** The admin API's request handling. */
+export class Admin {
+  readonly #options: AdminOptions
+  readonly #started = performance.now()
+  readonly #endpoints: Map<string, Endpoint>
+  #documents: { petstore: string; admin: string } | undefined
+
+  constructor(options: AdminOptions) {
+    this.#options = options
+    const { store, journal } = options
+    this.#endpoints = new Map<string, Endpoint>([
+      ['/', { summary: 'what this API offers', methods: { GET: () => this.#index() } }],
+      ['/health', { summary: 'whether the stub is up, and how full it is', methods: { GET: () => this.#health() } }],
+      ['/reset', { summary: 'put the pets back to the seed', methods: { POST: () => this.#reset() } }],
+      [
+        '/state',
+        {
+          summary: 'every pet and the next id (GET); replace them (PUT)',
+          methods: { GET: () => raw(200, store.stateJson()), PUT: () => ({ kind: 'body', maxBody: ADMIN_MAX_BODY, accept: (body) => this.#restore(body) }) },
+        },
+      ],
+      [
+        '/requests',
+        {
+          summary: 'the request journal, newest first (GET); empty it (DELETE)',
+          methods: { GET: (_, query) => this.#requests(query), DELETE: () => json(200, { cleared: journal.clear() }) },
+        },
+      ],
+      ['/petstore.yaml', { summary: "the interface's OpenAPI document", methods: { GET: () => document(this.#read().petstore) } }],
+      ['/admin.yaml', { summary: "this API's OpenAPI document", methods: { GET: () => document(this.#read().admin) } }],
+    ])
+  }
+
+  /** Answers a request under `/__stub`. Never throws. */
+  route(request: AppRequest): Routed {
+    try {
+      const { path, query } = splitTarget(request.url)
+      const endpoint = this.#endpoints.get(path.slice(ADMIN_PREFIX.length) || '/')
+      if (!endpoint) throw new ApiError(404, 'not_found', `no admin resource at ${quote(path)}; GET ${ADMIN_PREFIX}/ lists them`)
+      const allow = [...Object.keys(endpoint.methods), 'OPTIONS'].join(', ')
+      if (request.method === 'OPTIONS') {
+        const asked = request.headers['access-control-request-headers']
+        return { status: 204, headers: ['Content-Type', JSON_TYPE, 'Allow', allow, ...preflightHeaders(allow, Array.isArray(asked) ? asked.join(',') : asked)], body: '' }
+      }
+      const operation = endpoint.methods[request.method]
+      if (!operation) return error(new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${quote(path)}; allowed: ${allow}`), ['Allow', allow])
+      const denied = this.#unauthorized(request)
+      if (denied) return denied
+      return operation(request, query)
+    } catch (caught) {
+      return failure(caught)
+    }
+  }
+
+  #unauthorized(request: AppRequest): AppResponse | undefined {
+    const key = this.#options.adminKey
+    if (key === undefined) return undefined
+    const header = request.headers.authorization
+    const token = typeof header === 'string' ? /^bearer[ \t]+(\S+)\s*$/i.exec(header.trim())?.[1] : undefined
+    if (token !== undefined && sameText(token, key)) return undefined
+    const why = header === undefined ? 'the admin API needs the admin key' : 'the admin key is not valid'
+    return error(new ApiError(401, 'admin_key_required', `${why}: send Authorization: Bearer <ADMIN_KEY>`), ['WWW-Authenticate', 'Bearer realm="petstore-stub-admin"'])
+  }
+
+  #index(): AppResponse {
+    const operations = [...this.#endpoints].flatMap(([path, endpoint]) =>
+      Object.keys(endpoint.methods).map((method) => ({ method, path: ADMIN_PREFIX + path, summary: endpoint.summary })),
+    )
+    return json(200, { operations })
+  }
+
+  #health(): AppResponse {
+    const uptimeSeconds = Math.round(performance.now() - this.#started) / 1000
+    return json(200, { status: 'ok', pets: this.#options.store.size, uptimeSeconds, journal: this.#options.journal.stats })
+  }
+
+  #reset(): AppResponse {
+    this.#options.store.replace(this.#options.seed)
+    return json(200, { pets: this.#options.store.size })
+  }
+
+  #restore(body: Uint8Array | string): AppResponse {
+    try {
+      let value: JsonValue
+      try {
+        value = parseJson(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'))
+      } catch (caught) {
+        throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${(caught as Error).message}`)
+      }
+      const snapshot = readSnapshot(value, 'the snapshot')
+      this.#options.store.replace(snapshot.pets, snapshot.nextId)
+      return json(200, { pets: this.#options.store.size })
+    } catch (caught) {
+      return failure(caught)
+    }
+  }
+
+  #requests(query: string): AppResponse {
+    const names = ['method', 'path', 'status', 'limit']
+    const params = readQuery(query, names)
+    const filter: JournalFilter = {}
+    for (const name of names) {
+      const values = params.get(name)
+      if (values === undefined) continue
+      const [value] = values
+      if (values.length > 1 || value === undefined || value === '') throw new ApiError(400, 'invalid_filter', `${name} must be given once, not empty`)
+      if (name === 'status' && !/^([1-5][0-9][0-9]|[1-5]xx)$/i.test(value)) throw new ApiError(400, 'invalid_filter', `status must be a status (404) or a class (4xx); got ${quote(value)}`)
+      if (name === 'limit' && !/^[1-9][0-9]{0,8}$/.test(value)) throw new ApiError(400, 'invalid_filter', `limit must be a whole number from 1; got ${quote(value)}`)
+      if (name === 'limit') filter.limit = Number(value)
+      else filter[name as 'method' | 'path' | 'status'] = value
+    }
+    return json(200, { stats: this.#options.journal.stats, entries: this.#options.journal.read(filter) })
+  }
+
+  #read(): { petstore: string; admin: string } {
+    return (this.#documents ??= {
+      petstore: readFileSync(SPEC_PATH, 'utf8'),
+      // On disk the admin document refers to the interface's at ../spec/; served, the two sit side by side.
+      admin: readFileSync(ADMIN_SPEC_PATH, 'utf8').replaceAll('../spec/petstore.yaml#', 'petstore.yaml#'),
+    })
+  }
+}
+
+function headersFor(type: string, body: string, extra: string[] = []): string[] {
+  return ['Content-Type', type, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', String(Buffer.byteLength(body)), ...extra]
+}
+
+function raw(status: number, body: string): AppResponse {
+  return { status, headers: headersFor(JSON_TYPE, body), body }
+}
+
+function json(status: number, value: unknown): AppResponse {
+  return raw(status, stringifyJson(value))
+}
+
+function document(text: string): AppResponse {
+  return { status: 200, headers: headersFor(YAML_TYPE, text), body: text }
+}
+
+function error(apiError: ApiError, extra?: string[]): AppResponse {
+  const body = errorBody(apiError)
+  return { status: apiError.status, headers: headersFor(JSON_TYPE, body, extra), body, code: apiError.code }
+}
+
+/** The admin API's catch-all: its own errors as they are, a bad snapshot a 400, anything else a 400 too. */
+function failure(caught: unknown): AppResponse {
+  if (caught instanceof ApiError) return error(caught)
+  if (caught instanceof StoreError) return error(new ApiError(400, 'invalid_snapshot', caught.message))
+  return error(new ApiError(400, 'unexpected_error', 'the admin request could not be handled'))
+}

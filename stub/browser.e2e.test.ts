@@ -1,0 +1,83 @@
+// A real browser client on another origin: fetch with Prefer and custom headers (CORS preflight), read the
+// controls' headers, read the journal and reset the stub. Headless Chromium through playwright-core.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { startStub, type Stub } from './index.js'
+
+/** Chromium to launch: `CHROMIUM_PATH`, or where Debian installs it. */
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const KEY = 'browser-key'
+
+describe('a browser page on another origin', () => {
+  let stub: Stub
+  let site: Server
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`)
+    stub = await startStub({ apiKeys: [KEY] })
+    // The page's own origin: another port of 127.0.0.1, so every call to the stub is cross-origin.
+    site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title>'))
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] })
+    page = await browser.newPage()
+    await page.goto(`http://127.0.0.1:${(site.address() as { port: number }).port}/`)
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise((resolve) => site?.close(resolve))
+    await stub?.close()
+  })
+
+  it('forces answers with Prefer and reads Preference-Applied, Retry-After and the deprecation headers', async () => {
+    const seen = await page.evaluate(
+      async ({ base, key }) => {
+        const headers = { authorization: `Bearer ${key}`, prefer: 'code=404', 'x-request-id': 'page-1' }
+        const notFound = await fetch(`${base}/pets/1`, { headers })
+        const limited = await fetch(`${base}/pets`, { headers: { authorization: `Bearer ${key}`, prefer: 'code=429' } })
+        const reset = await fetch(`${base}/pets`, { headers: { authorization: `Bearer ${key}`, prefer: 'fault=reset' } }).then(
+          () => 'answered',
+          (error: Error) => error.name,
+        )
+        return {
+          status: notFound.status,
+          applied: notFound.headers.get('preference-applied'),
+          sunset: notFound.headers.get('sunset'),
+          body: await notFound.json(),
+          limited: [limited.status, limited.headers.get('retry-after')],
+          reset,
+        }
+      },
+      { base: stub.url, key: KEY },
+    )
+    expect(seen).toMatchObject({ status: 404, applied: 'code=404', limited: [429, '1'], reset: 'TypeError' })
+    expect(seen.sunset).toMatch(/GMT$/)
+    expect(seen.body).toMatchObject({ status: 404 })
+  })
+
+  it('creates a pet, finds it in the journal (key redacted), and resets the stub to its seed', async () => {
+    const origin = stub.url.replace(/\/v1$/, '')
+    const result = await page.evaluate(
+      async ({ base, origin, key }) => {
+        const auth = { authorization: `Bearer ${key}` }
+        const count = async () => ((await (await fetch(`${base}/pets?limit=100`, { headers: auth })).json()) as unknown[]).length
+        const before = await count()
+        const created = await fetch(`${base}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"FromPage","categoryId":1}' })
+        const afterCreate = await count()
+        const journal = await (await fetch(`${origin}/__stub/requests?method=POST&limit=1`)).json()
+        const reset = await fetch(`${origin}/__stub/reset`, { method: 'POST' })
+        return { before, created: created.status, afterCreate, journal, reset: reset.status, afterReset: await count() }
+      },
+      { base: stub.url, origin, key: KEY },
+    )
+    expect(result).toMatchObject({ created: 201, reset: 200 })
+    expect(result.afterCreate).toBe(result.before + 1)
+    expect(result.afterReset).toBe(result.before)
+    const [entry] = (result.journal as { entries: { body: string; headers: Record<string, string> }[] }).entries
+    expect(entry).toMatchObject({ body: '{"name":"FromPage","categoryId":1}', headers: { authorization: 'Bearer [redacted]' } })
+  })
+})

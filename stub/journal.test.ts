@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import type { AppRequest, AppResponse } from './app.js'
+import { BODY_KEPT, Journal, JOURNAL_DEFAULTS, TARGET_KEPT } from './journal.js'
+
+const request = (url: string, headers: AppRequest['headers'] = {}): AppRequest => ({ method: 'POST', url, headers })
+const answered = (status: number, code?: string): AppResponse => ({ status, headers: [], body: '', code })
+
+describe('Journal', () => {
+  it('keeps the newest entries within its entry bound, counting the dropped ones', () => {
+    const journal = new Journal({ entries: 3 })
+    for (let i = 1; i <= 5; i++) journal.record(request(`/v1/pets/${i}`), answered(200), 1)
+    expect(journal.read().map((entry) => entry.path)).toEqual(['/v1/pets/5', '/v1/pets/4', '/v1/pets/3'])
+    expect(journal.stats).toMatchObject({ entries: 3, dropped: 2 })
+  })
+
+  it('keeps within its byte bound, however large the requests', () => {
+    const journal = new Journal({ entries: 1000, bytes: 10_000 })
+    for (let i = 0; i < 100; i++) journal.record(request('/v1/pets?x=' + 'y'.repeat(5000)), answered(201), 1, 'z'.repeat(5000))
+    expect(journal.stats.bytes).toBeLessThanOrEqual(10_000)
+    expect(journal.stats.entries).toBeGreaterThan(1)
+    const [entry] = journal.read()
+    expect(entry!.query.length + '/v1/pets?'.length).toBe(TARGET_KEPT)
+    expect(entry).toMatchObject({ bodyBytes: 5000, bodyTruncated: true })
+    expect(entry!.body).toHaveLength(BODY_KEPT)
+  })
+
+  it('never keeps credentials: Authorization shows its scheme only', () => {
+    const journal = new Journal()
+    journal.record(request('/v1/pets', { authorization: 'Bearer secret-key-123' }), answered(200), 1)
+    journal.record(request('/v1/pets', { authorization: 'secret-key-123' }), answered(401, 'unsupported_scheme'), 1)
+    journal.record(request('/v1/pets', { authorization: ['Bearer a-secret', 'Basic b-secret'] }), answered(401, 'multiple_credentials'), 1)
+    expect(journal.read().map((entry) => entry.headers.authorization)).toEqual(['Bearer [redacted], Basic [redacted]', '[redacted]', 'Bearer [redacted]'])
+    expect(JSON.stringify(journal.read())).not.toMatch(/secret/)
+  })
+
+  it('records no status for answers that never came, and the status of a trickled one', () => {
+    const journal = new Journal()
+    journal.record(request('/v1/pets'), undefined, 1)
+    journal.record(request('/v1/pets'), { ...answered(200), socket: 'reset' }, 1)
+    journal.record(request('/v1/pets'), { ...answered(200), socket: 'trickle' }, 1)
+    expect(journal.read().map((entry) => entry.status)).toEqual([200, null, null])
+  })
+
+  it('records nothing when its bound is 0', () => {
+    const journal = new Journal({ entries: 0 })
+    journal.record(request('/v1/pets'), answered(200), 1)
+    expect(journal.read()).toEqual([])
+  })
+
+  it(`holds at most about ${JOURNAL_DEFAULTS.bytes / 1024 / 1024} MiB of text plus its entries' overhead, measured on the heap`, () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const heap = () => {
+      gc()
+      gc()
+      return process.memoryUsage().heapUsed
+    }
+    const before = heap()
+    const journal = new Journal()
+    // Worst case for the count: every entry at its largest (long target, long body, long Prefer).
+    for (let i = 0; i < 20_000; i++) {
+      journal.record(request(`/v1/pets?q=${i}${'x'.repeat(TARGET_KEPT)}`, { prefer: 'delay=1', authorization: 'Bearer k' }), answered(400, 'invalid_json'), 1, Buffer.alloc(BODY_KEPT * 4, 97))
+    }
+    const held = heap() - before
+    expect(journal.stats.bytes).toBeLessThanOrEqual(JOURNAL_DEFAULTS.bytes)
+    // Strings of one-byte characters take a byte each; entries' objects add their overhead.
+    expect(held).toBeLessThan(JOURNAL_DEFAULTS.bytes * 1.5)
+    expect(journal.read()).toHaveLength(journal.stats.entries)
+  })
+
+  it('holds a thousand ordinary requests in well under a MiB, measured on the heap', () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const heap = () => {
+      gc()
+      gc()
+      return process.memoryUsage().heapUsed
+    }
+    // The common case is bound by the entry count.
+    const small = heap()
+    const ordinary = new Journal()
+    for (let i = 0; i < 5000; i++) ordinary.record(request(`/v1/pets/${i}`, { authorization: 'Bearer k' }), answered(200), 0.4)
+    const heldSmall = heap() - small
+    expect(heldSmall).toBeLessThan(1024 * 1024)
+    expect(ordinary.read()).toHaveLength(JOURNAL_DEFAULTS.entries)
+  })
+})
