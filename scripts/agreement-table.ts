@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { REPORT_FILES } from '../reporters/index.js'
 import { FAULTS, startStub, type FaultName } from '../stub/index.js'
-import type { RunResult } from '../suites/model.js'
+import type { RunResult } from '../model/index.js'
 import { agreementRow, agreementTable, type AgreementRow } from './agreement.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -22,7 +22,7 @@ const PARALLEL = 2
 /** Runs the suite through Prism against a stub with `fault` (none: the correct stub). */
 async function runOne(fault: FaultName | undefined, extraArgs: string[]): Promise<AgreementRow> {
   const name = fault ?? 'none'
-  const description = fault ? FAULTS[fault] : 'the correct stub'
+  const description = fault ? FAULTS[fault].description : 'the correct stub'
   const stub = await startStub({ apiKeys: [KEY], fault })
   const outputDir = await mkdtemp(join(tmpdir(), `agreement-${name}-`))
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { CheckResult, RunResult } from '../suites/model.js'
-import { parseViolations } from '../suites/prism.js'
+import type { CheckResult, RunResult } from '../model/index.js'
+import { parseViolations } from '../suites/prism/index.js'
 import { agreementRow, agreementTable, prismLabel, verdict } from './agreement.js'
 
 const exchange = { request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} }, response: { status: 200, headers: {}, rawBody: '{}' }, durationMs: 1 }
@@ -11,7 +11,7 @@ const header = JSON.stringify([
 ])
 
 function check(id: string, source: 'suite' | 'prism', outcome: CheckResult['outcome'], severity: CheckResult['severity'] = 'fail', findings: CheckResult['findings'] = []): CheckResult {
-  return { id, title: id, operationId: 'all', severity, source, outcome, findings, exchanges: 1, durationMs: 0 }
+  return { id, title: id, operationId: 'all', severity, source, outcome, findings, exchanges: 1 }
 }
 
 function runWith(checks: CheckResult[]): RunResult {

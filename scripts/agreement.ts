@@ -2,8 +2,8 @@
  * The agreement table: for each fault of the stub, which of the suite's own checks caught it and which
  * violations Prism's validating proxy reported. Pure functions from run results to Markdown.
  */
-import type { Finding, RunResult } from '../suites/model.js'
-import { violationIn } from '../suites/prism.js'
+import type { Finding, RunResult } from '../model/index.js'
+import { violationIn } from '../suites/prism/index.js'
 
 /** What one run against one stub (faulty or correct) showed. */
 export interface AgreementRow {
