@@ -26,8 +26,9 @@ export interface Operation {
   /** Documented statuses, as strings, in the spec's order. */
   statuses: string[]
   /**
-   * Statuses the spec records for a case the interface does not describe (`x-interface-silent`), e.g. listPets
-   * 400 for an out-of-range limit: a conformant target may never give them.
+   * Statuses the spec marks `x-interface-silent`: documented, but for a case a conformant target may never meet,
+   * so the coverage check does not ask for them (none today: listPets' answer to an out-of-range `limit` is
+   * recorded outside the contract, in `x-outside-contract`).
    */
   silentStatuses: string[]
   deprecated: boolean
@@ -54,6 +55,13 @@ export interface Validator {
   (value: JsonValue): string[]
 }
 
+/** A response header the spec describes: its name, whether it is required, and its schema compiled. */
+export interface ResponseHeader {
+  name: string
+  required: boolean
+  validate: Validator
+}
+
 type Doc = Record<string, any>
 
 const jsonPointer = (...parts: string[]) => '#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
@@ -73,6 +81,7 @@ export class Spec {
   readonly operations: Record<OperationId, Operation>
   readonly #ajv: Ajv2020
   readonly #validators = new Map<string, Validator>()
+  readonly #headers = new Map<string, ResponseHeader[]>()
 
   constructor(doc: Doc) {
     this.doc = doc
@@ -184,6 +193,27 @@ export class Spec {
       : jsonPointer('paths', op.path, op.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')
     if (!this.resolve(ref).content?.['application/json']?.schema) return undefined
     return this.#compile(pointer, `${operationId} ${status} body`)
+  }
+
+  /**
+   * The headers the spec describes for an operation's response with this status (e.g. getPet 200: `Deprecation`,
+   * `Sunset`, `Link`), each with its schema compiled; `[]` when it describes none or the status is not documented.
+   */
+  responseHeaders(operationId: OperationId, status: number | string): ResponseHeader[] {
+    const key = `${operationId} ${status}`
+    const cached = this.#headers.get(key)
+    if (cached) return cached
+    const op = this.operation(operationId)
+    const ref = this.doc.paths[op.path][op.method.toLowerCase()].responses?.[String(status)]
+    // Pointers follow the document as written, so a `$ref` (to a shared response or header) is followed where it points.
+    const responsePointer = ref?.$ref ?? jsonPointer('paths', op.path, op.method.toLowerCase(), 'responses', String(status))
+    const described = ref ? Object.entries<Doc>(this.resolve(ref).headers ?? {}) : []
+    const headers = described.map(([name, header]): ResponseHeader => {
+      const pointer = `${header.$ref ?? `${responsePointer}/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`}/schema`
+      return { name, required: this.resolve(header).required === true, validate: this.#compile(pointer, `${name} header`) }
+    })
+    this.#headers.set(key, headers)
+    return headers
   }
 
   /** Name of the component schema a response body refers to (`Pet`, `Pets`, `Error`), for messages. */

@@ -1,10 +1,17 @@
 import { execFile } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
 import { parseJson, SPEC_PATH, spec, stringifyJson, validationView } from './index.js'
 
 const run = promisify(execFile)
+
+/** One request/response pair in Specmatic's external example format. */
+interface ExternalExample {
+  'http-request': { method: string; path: string; headers?: Record<string, string>; body?: any }
+  'http-response': { status: number; headers?: Record<string, string>; body: any }
+}
 
 describe('spec/petstore.yaml', () => {
   it('validates against the official OpenAPI 3.1 schema', async () => {
@@ -28,7 +35,7 @@ describe('spec/petstore.yaml', () => {
   it('describes the interface: version, operations, statuses, limits, deprecation', () => {
     const s = spec()
     expect(s.version).toBe('1.0.0')
-    expect(s.statuses('listPets')).toEqual(['200', '400', '401'])
+    expect(s.statuses('listPets')).toEqual(['200', '401'])
     expect(s.statuses('createPet')).toEqual(['201', '400', '401'])
     expect(s.statuses('getPet')).toEqual(['200', '401', '404'])
     expect(s.parameter('listPets', 'limit')).toMatchObject({ minimum: 1, maximum: 100, default: 20 })
@@ -39,6 +46,94 @@ describe('spec/petstore.yaml', () => {
     for (const op of Object.values(s.doc.paths).flatMap((item: any) => Object.values(item)) as any[]) {
       expect(op.security).toEqual([{ bearerAuth: [] }])
     }
+  })
+})
+
+describe('the spec as a contract for other tools', () => {
+  const s = spec()
+  const EXAMPLES_DIR = new URL('./petstore_examples/', import.meta.url)
+  const files = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json'))
+  const external = files.map((file) => ({ file, ...(JSON.parse(readFileSync(new URL(file, EXAMPLES_DIR), 'utf8')) as ExternalExample) }))
+  const operationOf = (method: string, path: string) =>
+    Object.values(s.operations).find((op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
+
+  it('shows the /v1 prefix on every server, production and staging with a variable host', () => {
+    const servers = s.doc.servers as { url: string; variables?: Record<string, { default: string }> }[]
+    for (const server of servers) expect(server.url).toMatch(/\/v1$/)
+    expect(servers.slice(0, 2).map((server) => server.variables?.host?.default)).toEqual(['api.petstore.invalid', 'staging.petstore.invalid'])
+  })
+
+  it('documents exactly the statuses of the interface; the stub\'s out-of-range answer stays outside the contract', () => {
+    expect(s.statuses('listPets')).toEqual(['200', '401'])
+    const outside = s.doc.paths['/pets'].get['x-outside-contract']
+    expect(outside.stub.status).toBe(400)
+    expect(s.schema('Error')(outside.stub.example)).toEqual([])
+    for (const op of Object.values(s.operations)) expect(op.silentStatuses).toEqual([])
+  })
+
+  it('pairs each inline request example with the response example of the same name, which echoes it', () => {
+    for (const op of Object.values(s.operations)) {
+      const operation = s.doc.paths[op.path][op.method.toLowerCase()]
+      const requestNames = [
+        ...Object.values<any>(operation.parameters ?? []).flatMap((p: any) => Object.keys(p.examples ?? {})),
+        ...Object.keys(operation.requestBody?.content?.['application/json']?.examples ?? {}),
+      ]
+      const responses = Object.entries<any>(operation.responses).map(([status, r]) => ({ status, examples: s.resolve<any>(r).content?.['application/json']?.examples ?? {} }))
+      for (const name of new Set(requestNames)) {
+        const paired = responses.filter((r) => name in r.examples)
+        expect(paired.map((r) => r.status), `${op.operationId} ${name}`).toHaveLength(1)
+        const sent = operation.requestBody?.content?.['application/json']?.examples?.[name]?.value
+        const answered = paired[0]!.examples[name].value
+        // No example implies an undocumented default: the answer shows exactly what was sent, plus the id.
+        if (sent) expect(Object.keys(answered).filter((k) => k !== 'id').sort(), `${op.operationId} ${name}`).toEqual(Object.keys(sent).sort())
+      }
+    }
+  })
+
+  it('has an example pair for every documented status of every operation (inline, or in petstore_examples/)', () => {
+    const covered = new Set(external.map((e) => `${operationOf(e['http-request'].method, e['http-request'].path)?.operationId} ${e['http-response'].status}`))
+    for (const op of Object.values(s.operations)) {
+      const operation = s.doc.paths[op.path][op.method.toLowerCase()]
+      const requestNames = new Set([
+        ...Object.values<any>(operation.parameters ?? []).flatMap((p: any) => Object.keys(p.examples ?? {})),
+        ...Object.keys(operation.requestBody?.content?.['application/json']?.examples ?? {}),
+      ])
+      for (const [status, r] of Object.entries<any>(operation.responses)) {
+        if (Object.keys(s.resolve<any>(r).content?.['application/json']?.examples ?? {}).some((name) => requestNames.has(name))) covered.add(`${op.operationId} ${status}`)
+      }
+      for (const status of op.statuses) expect(covered.has(`${op.operationId} ${status}`), `${op.operationId} ${status}`).toBe(true)
+    }
+  })
+
+  it('keeps each external example pair valid: a documented operation and status, a body of the documented schema', () => {
+    expect(files.length).toBeGreaterThan(0)
+    for (const { file, 'http-request': request, 'http-response': response } of external) {
+      const op = operationOf(request.method, request.path)
+      expect(op, file).toBeDefined()
+      expect(op!.statuses, file).toContain(String(response.status))
+      expect(s.response(op!.operationId, response.status)!(response.body), file).toEqual([])
+      const auth = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')
+      // A 401 pair carries a wrong key in place of the real one; the others leave the key to the tool.
+      expect(auth === undefined, file).toBe(response.status !== 401)
+      if (request.body !== undefined && response.status < 300) expect(s.schema('NewPet')(request.body), file).toEqual([])
+      if (response.status === 400) expect(s.schema('NewPet')(request.body ?? null), file).not.toEqual([])
+    }
+  })
+
+  it('describes response headers with precise patterns: an sf-date, an IMF-fixdate, link-values', () => {
+    const headers = Object.fromEntries(s.responseHeaders('getPet', 200).map((h) => [h.name, h]))
+    expect(Object.keys(headers)).toEqual(['Deprecation', 'Sunset', 'Link'])
+    expect(headers.Deprecation!.validate('@1764892800')).toEqual([])
+    expect(headers.Deprecation!.validate('true')).toEqual(['Deprecation header must match pattern "^@-?[0-9]{1,15}$"'])
+    expect(headers.Sunset!.validate('Thu, 05 Dec 2030 00:00:00 GMT')).toEqual([])
+    for (const bad of ['YQNUJ', '2030-12-05T00:00:00Z', 'Thu, 5 Dec 2030 00:00:00 GMT']) expect(headers.Sunset!.validate(bad)).toHaveLength(1)
+    for (const good of ['</v1/pets>; rel="successor-version"', '</v1/pets>;rel=successor-version, <https://a.example/b>; rel="alternate"; title="a \\"b\\""']) {
+      expect(headers.Link!.validate(good), good).toEqual([])
+    }
+    for (const bad of ['/v1/pets; rel="successor-version"', '</v1/pets> rel=x', '</v1/pets>; rel="x', '']) expect(headers.Link!.validate(bad), bad).toHaveLength(1)
+    expect(s.responseHeaders('listPets', 401).map((h) => h.name)).toEqual(['WWW-Authenticate'])
+    expect(s.responseHeaders('listPets', 200)).toEqual([])
+    expect(s.responseHeaders('listPets', 500)).toEqual([])
   })
 })
 

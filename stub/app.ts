@@ -220,9 +220,9 @@ export class App implements Handler {
       .filter(([, p]) => p.in === 'query')
       .map(([name]) => name)
     this.#newPets = new NewPetReader(s)
-    // A documented operation answers only with documented statuses, even when something unexpected breaks.
+    // Something unexpected answers 400, or 404 on an operation that documents 404 and no 400 (getPet).
     this.#fallback = new Map([[undefined, 400]])
-    for (const op of Object.values(s.operations)) this.#fallback.set(op.operationId, op.statuses.includes('400') ? 400 : 404)
+    for (const op of Object.values(s.operations)) this.#fallback.set(op.operationId, op.statuses.includes('404') && !op.statuses.includes('400') ? 404 : 400)
   }
 
   /** Routes a request: answers it, or asks for its body (authenticated createPet). Never throws. */

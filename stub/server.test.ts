@@ -83,7 +83,6 @@ describe('the stub over HTTP', () => {
   it('answers every documented status with a documented body', async () => {
     const cases = [
       ['listPets', 200, `${base}/pets`, { headers: AUTH }],
-      ['listPets', 400, `${base}/pets?limit=0`, { headers: AUTH }],
       ['listPets', 401, `${base}/pets`, {}],
       ['createPet', 201, `${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1}' }],
       ['createPet', 400, `${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex"}' }],
