@@ -25,9 +25,9 @@ export async function fetchWith(handler: Handler, request: Request, journal?: Jo
     if (value !== null) headers[name] = value
   }
   const appRequest: AppRequest = { method: request.method, url: url.pathname + url.search, headers }
-  const record = journal && !isAdmin(appRequest.url) ? (answer?: AppResponse) => journal.record(appRequest, answer, performance.now() - started, body) : undefined
   let response: AppResponse
   let body: Uint8Array | undefined
+  const record = journal && !isAdmin(appRequest.url) ? (answer?: AppResponse) => journal.record(appRequest, answer, performance.now() - started, body) : undefined
   const routed = handler.route(appRequest)
   if (!('kind' in routed)) response = routed
   else {

@@ -47,46 +47,60 @@ export interface JournalFilter {
   limit?: number
 }
 
-interface Raw {
-  seq: number
-  at: number
-  method: string
-  target: string
-  /** `Bearer [redacted]`, already: the credentials themselves are never kept. */
-  authorization: string | undefined
-  contentType: string | string[] | undefined
-  prefer: string | string[] | undefined
-  status: number | undefined
-  code: string | undefined
-  applied: string | undefined
-  socket: string | undefined
-  ms: number
-  body: string | undefined
-  bodyBytes: number
-  size: number
-}
-
 /** The journal's limits. */
 export interface JournalOptions {
   entries?: number
   bytes?: number
 }
 
-/** A ring of the latest requests. */
+/**
+ * A ring of the latest requests, kept in columns (one preallocated array per field) rather than one object per
+ * request: objects that live for a thousand requests would all be promoted by the garbage collector, which
+ * costs more than recording. Repeated strings (the same target, key, content type) are stored once.
+ */
 export class Journal {
   readonly maxEntries: number
   readonly maxBytes: number
-  #ring: (Raw | undefined)[]
+  readonly #seq: Float64Array
+  readonly #at: Float64Array
+  readonly #ms: Float64Array
+  readonly #status: Int16Array
+  readonly #bodyBytes: Float64Array
+  readonly #size: Float64Array
+  readonly #method: (string | undefined)[]
+  readonly #target: (string | undefined)[]
+  readonly #authorization: (string | string[] | undefined)[]
+  readonly #contentType: (string | string[] | undefined)[]
+  readonly #prefer: (string | string[] | undefined)[]
+  readonly #code: (string | undefined)[]
+  readonly #applied: (string | undefined)[]
+  readonly #socket: (string | undefined)[]
+  readonly #body: (string | undefined)[]
   #oldest = 0
   #count = 0
   #bytes = 0
-  #seq = 0
+  #sequence = 0
   #dropped = 0
 
   constructor(options: JournalOptions = {}) {
-    this.maxEntries = options.entries ?? JOURNAL_DEFAULTS.entries
+    const entries = (this.maxEntries = options.entries ?? JOURNAL_DEFAULTS.entries)
     this.maxBytes = options.bytes ?? JOURNAL_DEFAULTS.bytes
-    this.#ring = new Array<Raw | undefined>(this.maxEntries)
+    this.#seq = new Float64Array(entries)
+    this.#at = new Float64Array(entries)
+    this.#ms = new Float64Array(entries)
+    this.#status = new Int16Array(entries)
+    this.#bodyBytes = new Float64Array(entries)
+    this.#size = new Float64Array(entries)
+    const column = () => new Array<undefined>(entries).fill(undefined) as (string | undefined)[]
+    this.#method = column()
+    this.#target = column()
+    this.#authorization = column()
+    this.#contentType = column()
+    this.#prefer = column()
+    this.#code = column()
+    this.#applied = column()
+    this.#socket = column()
+    this.#body = column()
   }
 
   /** Entries held, their bytes, and how many older ones were dropped to stay within the bounds. */
@@ -97,37 +111,41 @@ export class Journal {
   /** Records one answered (or abandoned) request. Cheap: nothing is formatted here. */
   record(request: AppRequest, response: AppResponse | undefined, ms: number, body?: Uint8Array | string): void {
     if (this.maxEntries === 0) return
-    const target = request.url.length > TARGET_KEPT ? request.url.slice(0, TARGET_KEPT) : request.url
+    if (this.#count === this.maxEntries) this.#dropOldest()
+    const at = (this.#oldest + this.#count) % this.maxEntries
+    const previous = (at + this.maxEntries - 1) % this.maxEntries
+    const headers = request.headers
+    const url = request.url.length > TARGET_KEPT ? request.url.slice(0, TARGET_KEPT) : request.url
+    const target = (this.#target[at] = same(url, this.#target[previous]))
+    // Credentials are held in memory only, to be redacted whenever the journal is read; they count in its size.
+    const authorization = (this.#authorization[at] = same(headers.authorization, this.#authorization[previous]))
+    const contentType = (this.#contentType[at] = same(headers['content-type'], this.#contentType[previous]))
+    const prefer = (this.#prefer[at] = headers.prefer)
+    let size = ENTRY_OVERHEAD + target.length + textLength(authorization) + textLength(contentType) + textLength(prefer)
+    let bytes = 0
     let kept: string | undefined
-    let bodyBytes = 0
     if (body !== undefined && body.length > 0) {
       // A copy of at most BODY_KEPT bytes: holding the request's own buffer would keep all of it alive.
-      bodyBytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
-      kept = typeof body === 'string' ? body.slice(0, BODY_KEPT) : Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, BODY_KEPT)).toString('utf8')
+      bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+      const end = Math.min(bytes, BODY_KEPT)
+      const text =
+        typeof body === 'string' ? body.slice(0, BODY_KEPT)
+        : Buffer.isBuffer(body) ? body.toString('utf8', 0, end)
+        : Buffer.from(body.buffer, body.byteOffset, end).toString('utf8')
+      kept = same(text, this.#body[previous])
+      size += kept.length
     }
-    const headers = request.headers
-    const prefer = headers.prefer
-    const contentType = headers['content-type']
-    const size = ENTRY_OVERHEAD + target.length + (kept?.length ?? 0) + textLength(prefer) + textLength(contentType)
-    const raw: Raw = {
-      seq: ++this.#seq,
-      at: Date.now(),
-      method: request.method,
-      target,
-      authorization: headers.authorization === undefined ? undefined : redact(headers.authorization),
-      contentType,
-      prefer,
-      status: response?.status,
-      code: response?.code,
-      applied: response?.applied,
-      socket: response?.socket,
-      ms,
-      body: kept,
-      bodyBytes,
-      size,
-    }
-    if (this.#count === this.maxEntries) this.#dropOldest()
-    this.#ring[(this.#oldest + this.#count) % this.maxEntries] = raw
+    this.#body[at] = kept
+    this.#bodyBytes[at] = bytes
+    this.#seq[at] = ++this.#sequence
+    this.#at[at] = Date.now()
+    this.#ms[at] = ms
+    this.#method[at] = request.method
+    this.#status[at] = response === undefined ? -1 : response.status
+    this.#code[at] = response?.code
+    this.#applied[at] = response?.applied
+    this.#socket[at] = response?.socket
+    this.#size[at] = size
     this.#count++
     this.#bytes += size
     while (this.#bytes > this.maxBytes && this.#count > 1) this.#dropOldest()
@@ -140,7 +158,7 @@ export class Journal {
     const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined
     const entries: JournalEntry[] = []
     for (let i = this.#count - 1; i >= 0 && entries.length < (filter.limit ?? Infinity); i--) {
-      const entry = present(this.#ring[(this.#oldest + i) % this.maxEntries]!)
+      const entry = this.#present((this.#oldest + i) % this.maxEntries)
       if (method !== undefined && entry.method !== method) continue
       if (path !== undefined && (prefix !== undefined ? !entry.path.startsWith(prefix) : entry.path !== path)) continue
       if (filter.status !== undefined && !statusMatches(entry.status, filter.status)) continue
@@ -152,22 +170,62 @@ export class Journal {
   /** Empties the journal; returns how many entries it held. */
   clear(): number {
     const count = this.#count
-    this.#ring = new Array<Raw | undefined>(this.maxEntries)
+    while (this.#count > 0) this.#dropOldest()
     this.#oldest = 0
-    this.#count = 0
-    this.#bytes = 0
     this.#dropped = 0
     return count
   }
 
   #dropOldest(): void {
-    const raw = this.#ring[this.#oldest]!
-    this.#ring[this.#oldest] = undefined
-    this.#oldest = (this.#oldest + 1) % this.maxEntries
+    const at = this.#oldest
+    // Let go of the strings at once, so a dropped entry's text is not held until its slot is reused.
+    this.#target[at] = this.#authorization[at] = this.#contentType[at] = this.#prefer[at] = this.#body[at] = undefined
+    this.#code[at] = this.#applied[at] = this.#socket[at] = undefined
+    this.#oldest = (at + 1) % this.maxEntries
     this.#count--
-    this.#bytes -= raw.size
+    this.#bytes -= this.#size[at]!
     this.#dropped++
   }
+
+  /** One record as readers see it. */
+  #present(at: number): JournalEntry {
+    const target = this.#target[at]!
+    const mark = target.indexOf('?')
+    const socket = this.#socket[at]
+    const status = this.#status[at]!
+    const entry: JournalEntry = {
+      seq: this.#seq[at]!,
+      time: new Date(this.#at[at]!).toISOString(),
+      method: this.#method[at]!,
+      path: mark < 0 ? target : target.slice(0, mark),
+      query: mark < 0 ? '' : target.slice(mark + 1),
+      // reset, empty and hang send no status line; trickle and malformed-chunk do.
+      status: status < 0 || socket === 'reset' || socket === 'empty' || socket === 'hang' ? null : status,
+      durationMs: Math.round(this.#ms[at]! * 10) / 10,
+      headers: {},
+    }
+    if (this.#code[at] !== undefined) entry.code = this.#code[at]
+    if (this.#applied[at] !== undefined) entry.preferenceApplied = this.#applied[at]
+    if (socket !== undefined) entry.socket = socket
+    const authorization = this.#authorization[at]
+    if (authorization !== undefined) entry.headers.authorization = redact(authorization)
+    const contentType = this.#contentType[at]
+    if (contentType !== undefined) entry.headers['content-type'] = [contentType].flat().join(', ')
+    const prefer = this.#prefer[at]
+    if (prefer !== undefined) entry.headers.prefer = [prefer].flat().join(', ')
+    const body = this.#body[at]
+    if (body !== undefined) {
+      entry.body = body
+      entry.bodyBytes = this.#bodyBytes[at]!
+      entry.bodyTruncated = entry.bodyBytes > BODY_KEPT
+    }
+    return entry
+  }
+}
+
+/** `value`, or `earlier` when it is the same text: the new copy then dies young instead of being kept. */
+function same<T extends string | string[] | undefined>(value: T, earlier: string | string[] | undefined): T {
+  return typeof value === 'string' && value === earlier ? (earlier as T) : value
 }
 
 function textLength(value: string | string[] | undefined): number {
@@ -177,34 +235,6 @@ function textLength(value: string | string[] | undefined): number {
 function statusMatches(status: number | null, wanted: string): boolean {
   if (status === null) return false
   return /^[1-5]xx$/i.test(wanted) ? String(status)[0] === wanted[0] : String(status) === wanted
-}
-
-/** A raw record as readers see it. */
-function present(raw: Raw): JournalEntry {
-  const mark = raw.target.indexOf('?')
-  const entry: JournalEntry = {
-    seq: raw.seq,
-    time: new Date(raw.at).toISOString(),
-    method: raw.method,
-    path: mark < 0 ? raw.target : raw.target.slice(0, mark),
-    query: mark < 0 ? '' : raw.target.slice(mark + 1),
-    // reset, empty and hang send no status line; trickle and malformed-chunk do.
-    status: raw.status === undefined || raw.socket === 'reset' || raw.socket === 'empty' || raw.socket === 'hang' ? null : raw.status,
-    durationMs: Math.round(raw.ms * 10) / 10,
-    headers: {},
-  }
-  if (raw.code !== undefined) entry.code = raw.code
-  if (raw.applied !== undefined) entry.preferenceApplied = raw.applied
-  if (raw.socket !== undefined) entry.socket = raw.socket
-  if (raw.authorization !== undefined) entry.headers.authorization = raw.authorization
-  if (raw.contentType !== undefined) entry.headers['content-type'] = [raw.contentType].flat().join(', ')
-  if (raw.prefer !== undefined) entry.headers.prefer = [raw.prefer].flat().join(', ')
-  if (raw.body !== undefined) {
-    entry.body = raw.body
-    entry.bodyBytes = raw.bodyBytes
-    entry.bodyTruncated = raw.bodyBytes > BODY_KEPT
-  }
-  return entry
 }
 
 /** `Bearer [redacted]`: the scheme a client used (a short word), never its credentials. */

@@ -1,130 +1,15 @@
+// The petstore-stub command in child processes: output, signals, exit codes, the data file across restarts.
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { DEBOUNCE_MS, DEFAULT_API_KEY, DEFAULT_MAX_BODY, DEFAULT_SEED_PATH, JOURNAL_DEFAULTS } from '../../stub/index.js'
-import { UsageError } from '../usage-error.js'
-import { banner } from './banner.js'
-import { DEFAULT_PORT, isLoopback, resolveConfig } from './config.js'
+import { DEBOUNCE_MS } from '../../stub/index.js'
 
 const BIN = fileURLToPath(new URL('../../bin/petstore-stub.js', import.meta.url))
-
-describe('resolveConfig', () => {
-  it('fills in every default: no chaos, no admin key, no data file, the journal on', () => {
-    expect(resolveConfig([], {})).toEqual({
-      help: false,
-      port: DEFAULT_PORT,
-      host: '127.0.0.1',
-      apiKeys: [DEFAULT_API_KEY],
-      keySource: 'the default',
-      seed: DEFAULT_SEED_PATH,
-      maxBody: DEFAULT_MAX_BODY,
-      quiet: false,
-      chaos: undefined,
-      adminKey: undefined,
-      data: undefined,
-      journal: JOURNAL_DEFAULTS.entries,
-      fault: undefined,
-    })
-    expect(Object.isFrozen(resolveConfig([], {}))).toBe(true)
-  })
-
-  it('reads every flag, in both spellings', () => {
-    const argv = ['--port', '0', '--host=::1', '--api-key', 'a', '--api-key=b', '--seed', 'pets.json', '--max-body=1024', '--quiet', '--fault', 'hangs', '-h']
-    argv.push('--latency', '50-300', '--fail-rate=0.25', '--fail-status', '429', '--admin-key', 'adm', '--data', 'state.json', '--journal', '10')
-    expect(resolveConfig(argv, {})).toEqual({
-      help: true,
-      port: 0,
-      host: '::1',
-      apiKeys: ['a', 'b'],
-      keySource: '--api-key',
-      seed: 'pets.json',
-      maxBody: 1024,
-      quiet: true,
-      chaos: { latencyMs: [50, 300], failRate: 0.25, failStatus: 429 },
-      adminKey: 'adm',
-      data: 'state.json',
-      journal: 10,
-      fault: 'hangs',
-    })
-    expect(resolveConfig(['--no-seed'], {}).seed).toBe(false)
-    expect(resolveConfig(['--latency', '40'], {}).chaos).toEqual({ latencyMs: [40, 40] })
-    expect(resolveConfig(['--fail-rate', '1'], {}).chaos).toEqual({ latencyMs: undefined, failRate: 1, failStatus: 503 })
-  })
-
-  it('takes keys from PETSTORE_API_KEYS and the admin key from PETSTORE_ADMIN_KEY, flags over the environment', () => {
-    expect(resolveConfig([], { PETSTORE_API_KEYS: ' one, two ,,' })).toMatchObject({ apiKeys: ['one', 'two'], keySource: 'PETSTORE_API_KEYS' })
-    expect(resolveConfig(['--api-key', 'flag'], { PETSTORE_API_KEYS: 'env' }).apiKeys).toEqual(['flag'])
-    expect(resolveConfig([], { PETSTORE_API_KEYS: '' }).apiKeys).toEqual([DEFAULT_API_KEY])
-    expect(resolveConfig([], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe('env-admin')
-    expect(resolveConfig(['--admin-key', 'flag-admin'], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe('flag-admin')
-  })
-
-  it('needs an admin key to listen beyond loopback', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopback(host)).toBe(true)
-    for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.test']) expect(isLoopback(host)).toBe(false)
-    expect(() => resolveConfig(['--host', '0.0.0.0'], {})).toThrow('--host 0.0.0.0 is reachable from other machines: give --admin-key too')
-    expect(resolveConfig(['--host', '0.0.0.0', '--admin-key', 'k'], {}).host).toBe('0.0.0.0')
-  })
-
-  it.each([
-    [['--bogus'], "Unknown option '--bogus'"],
-    [['extra'], 'unexpected argument "extra"'],
-    [['--port'], "Option '--port <value>' argument missing"],
-    [['--port', '70000'], '--port must be from 0 to 65535'],
-    [['--port', 'abc'], '--port must be an integer'],
-    [['--max-body', '0'], '--max-body must be from 1'],
-    [['--seed', 'a.json', '--no-seed'], '--seed and --no-seed exclude each other'],
-    [['--fault', 'nope'], '--fault must name one of the faults'],
-    [['--api-key', 'has space'], 'an API key must be visible ASCII'],
-    [['--quiet=yes'], "Option '--quiet' does not take an argument"],
-    [['--port', '--host', 'x'], "Option '--port' argument is ambiguous."],
-    [['--latency', 'slow'], '--latency must be MS or MIN-MAX'],
-    [['--latency', '300-50'], '--latency must be MS or MIN-MAX'],
-    [['--latency', '70000'], '--latency must be MS or MIN-MAX, from 0 to 60000 ms'],
-    [['--fail-rate', '1.5'], '--fail-rate must be a number from 0 to 1'],
-    [['--fail-rate', 'half'], '--fail-rate must be a number from 0 to 1'],
-    [['--fail-rate', '0.1', '--fail-status', '500'], '--fail-status must be 429 or 503'],
-    [['--fail-status', '429'], '--fail-status needs --fail-rate'],
-    [['--admin-key', 'a b'], 'an API key must be visible ASCII'],
-    [['--data', ''], '--data needs a file name'],
-    [['--journal', '-1'], '--journal must be from 0'],
-  ])('refuses %j with a one-line reason', (argv, reason) => {
-    expect(() => resolveConfig(argv, {})).toThrow(UsageError)
-    expect(() => resolveConfig(argv, {})).toThrow(reason)
-  })
-})
-
-describe('the startup message', () => {
-  const url = 'http://127.0.0.1:4010/v1'
-
-  it('shows the URL, where the pets came from, the key, the admin API and three curl lines', () => {
-    const text = banner(resolveConfig([], {}), url, 36, 'fixtures/seed-pets.json')
-    expect(text).toContain(`Pet Store stub listening on ${url} (36 pets from fixtures/seed-pets.json)`)
-    expect(text).toContain(`API key: ${DEFAULT_API_KEY} (the default); send Authorization: Bearer ${DEFAULT_API_KEY}`)
-    expect(text).toContain('Admin API: http://127.0.0.1:4010/__stub/ (no key needed on loopback)')
-    expect(text.split('\n').filter((line) => line.startsWith('  curl '))).toHaveLength(3)
-    expect(text).not.toContain("'") // double quotes only: the lines work in sh, cmd.exe and PowerShell
-  })
-
-  it('shows every key up to five, else how many and from where; chaos and the data file when on', () => {
-    const few = resolveConfig([], { PETSTORE_API_KEYS: 'a,b,c' })
-    expect(banner(few, url, 1, 'x')).toContain('API keys (3, from PETSTORE_API_KEYS): a, b, c')
-    expect(banner(few, url, 1, 'x')).toContain('(1 pet from x)')
-    const many = resolveConfig(['--api-key', 'k1', '--api-key', 'k2', '--api-key', 'k3', '--api-key', 'k4', '--api-key', 'k5', '--api-key', 'k6'], {})
-    expect(banner(many, url, 0, 'x')).toContain('API keys: 6 from --api-key (not shown)')
-    const chaotic = resolveConfig(['--latency', '10-20', '--fail-rate', '0.05', '--data', 'state.json', '--admin-key', 'adm'], {})
-    const text = banner(chaotic, url, 0, 'x')
-    expect(text).toContain('Chaos: latency 10-20 ms, 5% of requests answered 503')
-    expect(text).toContain('Data file: state.json')
-    expect(text).toContain('send Authorization: Bearer <admin key>')
-    expect(text).not.toContain('adm)') // the admin key itself is never printed
-  })
-})
 
 /** Runs the bin; `ready` resolves with its stdout once it has printed its startup message. */
 function run(args: string[], env: Record<string, string> = {}) {
