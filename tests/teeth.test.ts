@@ -9,7 +9,8 @@ import { runConformance } from '../command/library.js'
 import type { RunResult } from '../model/index.js'
 import { createStub, FAULTS, type FaultName } from '../stub/index.js'
 import { CHECKS, type CheckId } from '../suites/index.js'
-import { startVariant, VARIANTS } from '../test-support/variant-target.js'
+import { VARIANTS } from '../test-support/targets/catalogue.js'
+import { startTarget } from '../test-support/targets/server.js'
 
 const KEY = 'teeth-key-8c1f0e'
 const SEED = 20301205
@@ -53,9 +54,9 @@ describe('teeth, in-process', () => {
 })
 
 describe('teeth, conformant variants over loopback HTTP', () => {
-  for (const [name, variant] of Object.entries(VARIANTS)) {
+  for (const [name, options] of Object.entries(VARIANTS)) {
     it(`passes: ${name}`, async () => {
-      const target = await startVariant(variant, KEY)
+      const target = await startTarget({ ...options, keys: [KEY] })
       try {
         const run = await runConformance({ baseUrl: target.url, apiKey: KEY, ...EFFORT })
         expect(broken(run)).toEqual([])

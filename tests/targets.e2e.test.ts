@@ -1,20 +1,22 @@
 /**
- * The conformance command against an independent implementation of the interface (fixtures/targets/):
+ * The conformance command against an independent implementation of the interface (test-support/targets/):
  * every conformant configuration exits 0, every single fault exits 1 and names a failed fail-severity check.
- * The real command runs, two targets at a time, with a fixed seed so a failure here replays exactly.
- * Arguable choices (JUDGEMENT_CALLS) are not asserted: `npx tsx fixtures/targets/measure.ts calls` shows them.
+ * The real command runs in child processes (`npm run test:e2e`), two targets at a time, with a fixed seed so a
+ * failure here replays exactly. Arguable choices (JUDGEMENT_CALLS) are not asserted:
+ * `npx tsx test-support/targets/measure.ts calls` shows them.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CONFORMANT, CORE_FAULTS, FAULT_CASES as ALL_FAULT_CASES } from '../fixtures/targets/catalogue.js'
-import { runConformance, type Verdict } from '../fixtures/targets/run-conformance.js'
-import { startTarget, type TargetFault, type TargetOptions } from '../fixtures/targets/server.js'
+import { pool } from '../test-support/pool.js'
+import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { CONFORMANT, CORE_FAULTS, FAULT_CASES as ALL_FAULT_CASES } from '../test-support/targets/catalogue.js'
+import { startTarget, type TargetFault, type TargetOptions } from '../test-support/targets/server.js'
 
 // The default effort, as a user runs it (fewer runs miss faults that only generated names reveal); the
 // seed makes every run replayable.
-const FLAGS = ['--seed', '20240601']
+const FLAGS = ['--seed', '20240601', '--reporter', 'json']
 const PARALLEL = 2
 
-// The core faults by default, to keep `npm test` within minutes; TARGETS=all runs every fault of the catalogue.
+// The core faults by default, to keep the e2e run within minutes; TARGETS=all runs every fault of the catalogue.
 const FAULT_CASES = process.env.TARGETS === 'all' ? ALL_FAULT_CASES : ALL_FAULT_CASES.filter((c) => CORE_FAULTS.includes(c.fault))
 
 /** The check that catches each fault, where one does so on every run (others are caught by several, varying). */
@@ -113,33 +115,36 @@ const cases: Case[] = [
   ...FAULT_CASES.map(({ fault, options }) => ({ name: `fault ${fault}`, options })),
 ]
 
-const verdicts = new Map<string, Verdict>()
-
-/** Runs `work` over `items`, at most `n` at a time. */
-async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: n }, worker))
+/** What one case's run gave: its exit code, the failed fail-severity checks and the checks that broke. */
+interface Verdict {
+  code: number | null
+  failed: string[]
+  errors: string[]
+  run: ConformanceRun
 }
 
+const verdicts = new Map<string, Verdict>()
+
+// The commands run up front, two at a time, so that no test's timeout includes its wait for a turn.
 beforeAll(async () => {
   await pool(cases, PARALLEL, async ({ name, options }) => {
     const target = await startTarget(options)
     try {
-      verdicts.set(name, await runConformance(target.url, target.key, FLAGS))
+      const run = await runCommand('conformance', ['--base-url', target.url, '--api-key', target.key, ...FLAGS], { timeoutMs: 5 * 60_000 })
+      verdicts.set(name, { code: run.code, failed: failedChecks(run.report), errors: brokenChecks(run.report), run })
     } finally {
       await target.close()
     }
   })
-}, 20 * 60_000)
+}, 30 * 60_000)
 
 /** The verdict of one case, with what the run printed when it could not run at all. */
 function verdictOf(name: string): Verdict {
   const verdict = verdicts.get(name)
   if (!verdict) throw new Error(`no verdict for ${name}`)
-  if (verdict.code === 2 || verdict.code === null) throw new Error(`${name}: the command could not run (exit ${verdict.code}):\n${verdict.output}`)
+  if (verdict.code === 2 || verdict.code === null) {
+    throw new Error(`${name}: the command could not run (exit ${verdict.code ?? verdict.run.signal}):\n${(verdict.run.stderr + verdict.run.stdout).slice(0, 4000)}`)
+  }
   return verdict
 }
 
