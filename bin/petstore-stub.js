@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: no build step stands between `npm ci` and the command.
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../command/stub/cli.ts')
+// The compiled command (`npm run build` writes dist/; `npm ci` in a clone and `npm pack` run the build).
+import '../dist/command/stub/cli.js'

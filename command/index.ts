@@ -1,0 +1,26 @@
+/**
+ * The package's library entry (`import ... from 'petstore-conformance'`): the suite as a function, the stub
+ * in-process or on a port, and the types of the run's result. `petstore-conformance/result.schema.json` is the
+ * JSON schema of that result (the JSON report).
+ */
+export { runConformance, type ConformanceOptions } from './library.js'
+export { UsageError } from './usage-error.js'
+export { createStub, DEFAULT_API_KEY, startStub, type CreateStubOptions, type InProcessStub, type Stub, type StubOptions } from '../stub/index.js'
+export { exitCode, verdictOf } from '../model/index.js'
+export type {
+  CatalogueEntry,
+  CheckResult,
+  Finding,
+  Observation,
+  Outcome,
+  RecordedExchange,
+  RecordedRequest,
+  RecordedResponse,
+  Replayable,
+  RunResult,
+  ScenarioRecord,
+  Severity,
+  Source,
+  StatusCoverage,
+  Verdict,
+} from '../model/index.js'
