@@ -17,8 +17,8 @@ import { usage } from './usage.js'
 
 export const NAME = 'petstore-conformance'
 
-/** The command's version, from package.json. */
-export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+/** The command's version, from package.json (two folders up from the sources, three from their build in dist/). */
+export const VERSION: string = JSON.parse(readFileSync(new URL(`${import.meta.url.endsWith('.ts') ? '' : '../'}../../package.json`, import.meta.url), 'utf8')).version
 
 /** Things to stop when the command ends, last started first. */
 type Stopper = () => Promise<void>
