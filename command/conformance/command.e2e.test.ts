@@ -1,7 +1,7 @@
 /** The command as a user runs it: a child process, its exit code and its output. */
 import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { runCommand } from './test-support/run-command.js'
+import { runCommand } from '../../test-support/run-command.js'
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -15,7 +15,7 @@ async function closedPort(): Promise<number> {
 describe('petstore-conformance', { timeout: 90_000 }, () => {
   it('exits 2 with one line on an unreachable target', async () => {
     const port = await closedPort()
-    const { code, stdout, stderr } = await runCommand(['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', 'k-1'])
+    const { code, stdout, stderr } = await runCommand('conformance', ['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', 'k-1'])
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr.trim().split('\n')).toEqual([`petstore-conformance: cannot reach the target at http://127.0.0.1:${port}/v1: connection refused`])
@@ -28,7 +28,7 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const { port } = server.address() as AddressInfo
-    const { code, stderr } = await runCommand(['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', 'k-1'])
+    const { code, stderr } = await runCommand('conformance', ['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', 'k-1'])
     for (const socket of sockets) socket.destroy()
     await new Promise((r) => server.close(r))
     expect(code).toBe(2)
@@ -41,18 +41,18 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     [['--base-url', 'http://127.0.0.1:1/v1'], /--api-key/],
     [['--output-dir', '/dev/null/reports'], /cannot write reports to \/dev\/null\/reports/],
   ])('exits 2 with one line on bad usage: %s', async (args, message) => {
-    const { code, stdout, stderr } = await runCommand(args)
+    const { code, stdout, stderr } = await runCommand('conformance', args)
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr.trim().split('\n')).toHaveLength(1)
     expect(stderr).toMatch(message)
   })
   it('prints help with the budget and the catalogue, and its version', async () => {
-    const help = await runCommand(['--help'])
+    const help = await runCommand('conformance', ['--help'])
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/creates at most \d+ pets with the default --runs/)
     expect(help.stdout).toContain('listPets.limit.max')
-    const version = await runCommand(['--version'])
+    const version = await runCommand('conformance', ['--version'])
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
   })
 })
