@@ -1,7 +1,22 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseJson, spec } from '../spec/index.js'
-import { asJson, categoryId, invalidBody, listLimit, newPet, outOfRangeLimits, renderInvalid } from './arbitraries.js'
+import {
+  asJson,
+  categoryId,
+  categoryIdEdges,
+  invalidBody,
+  invalidNumbers,
+  leewayNumbers,
+  listLimit,
+  malformedJson,
+  newPet,
+  oddLimits,
+  oddStatuses,
+  outOfRangeLimits,
+  renderInvalid,
+} from './arbitraries.js'
+import { queryOutsideRange } from './checks/util.js'
 
 const s = spec()
 const validNewPet = s.schema('NewPet')
@@ -46,5 +61,48 @@ describe('arbitraries built from the spec', () => {
       expect(limit).toBeLessThanOrEqual(Number(maximum))
     }
     expect(outOfRangeLimits(s)).toEqual(expect.arrayContaining(['0', '101']))
+  })
+})
+
+describe('wider probes built from the spec', () => {
+  const body = (categoryId: string) => `{"name":"pcs-x-Rex","categoryId":${categoryId}}`
+  /** The NewPet a text is, or undefined when it is no JSON at all. */
+  const read = (text: string) => {
+    try {
+      return parseJson(text)
+    } catch {
+      return undefined
+    }
+  }
+
+  it('puts categoryId at the int64 edges, every one a valid NewPet', () => {
+    const edges = categoryIdEdges(s)
+    expect(edges).toContain(2n ** 53n)
+    expect(edges).toContain(2n ** 63n - 2n)
+    for (const id of edges) expect(validNewPet(asJson({ name: 'x', categoryId: id }))).toEqual([])
+  })
+  it('writes invalid categoryIds that no reading accepts: no JSON, or a NewPet the schema refuses', () => {
+    for (const { why, text } of invalidNumbers(s)) {
+      const value = read(body(text))
+      if (value !== undefined) expect(validNewPet(value), why).not.toEqual([])
+    }
+  })
+  it('writes integers with a fraction or an exponent that read as the integer they say, within int64', () => {
+    for (const { why, text, value } of leewayNumbers(s)) {
+      const pet = read(body(text)) as { categoryId: unknown }
+      expect(BigInt(pet.categoryId as number | bigint), why).toBe(value)
+      expect(validNewPet(asJson({ name: 'x', categoryId: value })), why).toEqual([])
+    }
+  })
+  it('shapes JSON that is never one NewPet', () => {
+    for (const { why, render } of malformedJson()) {
+      const value = read(render(body('1')))
+      if (value !== undefined) expect(validNewPet(value), why).not.toEqual([])
+    }
+  })
+  it('writes limit and status values outside the documented ones', () => {
+    const url = (name: string, value: string) => `http://x.invalid/v1/pets?${name}=${encodeURIComponent(value)}`
+    for (const limit of oddLimits(s)) expect(queryOutsideRange(s, 'listPets', url('limit', limit)), limit).toEqual(['limit'])
+    for (const status of oddStatuses(s)) expect(queryOutsideRange(s, 'listPets', url('status', status)), status).toEqual(['status'])
   })
 })

@@ -228,3 +228,112 @@ export function outOfRangeStatuses(spec: Spec): string[] {
   const first = spec.enumOf('PetStatus')[0]!
   return [first.toUpperCase(), first[0]!.toUpperCase() + first.slice(1), 'lost', '']
 }
+
+/**
+ * categoryIds at the edges an int64 store must keep exactly (next to both ends, and beyond 2^31, 2^32 and 2^53,
+ * where 32-bit columns wrap and doubles stop holding every integer), besides the ends themselves that the
+ * fixtures send. Read from the spec's int64 bounds.
+ */
+export function categoryIdEdges(spec: Spec): bigint[] {
+  const { min, max } = int64Bounds(spec.propertiesOf('NewPet').categoryId!)
+  const edges = [min + 1n, max - 1n, -1n, 2n ** 31n, -(2n ** 31n) - 1n, 2n ** 32n, 2n ** 53n, -(2n ** 53n) - 1n]
+  return [...new Set(edges)].filter((v) => v >= min && v <= max)
+}
+
+/** A createPet body built around the JSON text of a valid NewPet: `render` turns that text into what is sent. */
+export interface BodyShape {
+  why: string
+  render: (json: string) => string
+}
+
+const nested = (open: string, inner: string, close: string, depth: number) => `${open.repeat(depth)}${inner}${close.repeat(depth)}`
+
+/**
+ * Texts that are not one JSON value, or not a NewPet however read (RFC 8259): data after the value, a second value,
+ * truncation, JSON5-only syntax, and nesting deep enough to break a recursive parser. Each must be answered 400.
+ */
+export function malformedJson(): BodyShape[] {
+  return [
+    { why: 'data after the JSON value', render: (json) => `${json} x` },
+    { why: 'a second JSON value after the first', render: (json) => `${json}${json}` },
+    { why: 'a comma after the JSON value', render: (json) => `${json},` },
+    { why: 'an unmatched bracket after the JSON value', render: (json) => `${json}]` },
+    { why: 'the JSON cut after its first character', render: (json) => json.slice(0, 1) },
+    { why: 'the JSON cut inside the name', render: (json) => json.slice(0, json.indexOf('"', json.indexOf(':')) + 4) },
+    { why: 'the JSON cut before its closing brace', render: (json) => json.slice(0, -1) },
+    { why: 'a trailing comma inside the object (JSON5)', render: (json) => json.replace(/}$/, ',}') },
+    { why: 'an unquoted key (JSON5)', render: (json) => json.replace('"categoryId"', 'categoryId') },
+    { why: 'a comment before the object (JSON5)', render: (json) => `/* a comment */ ${json}` },
+    { why: 'single-quoted strings (JSON5)', render: (json) => json.replace(/"/g, "'") },
+    { why: 'status nested 2000 arrays deep', render: (json) => json.replace(/}$/, `,"status":${nested('[', '"sold"', ']', 2000)}}`) },
+    { why: 'status nested 2000 objects deep', render: (json) => json.replace(/}$/, `,"status":${nested('{"a":', '1', '}', 2000)}}`) },
+    { why: 'the body nested 10000 arrays deep', render: () => nested('[', '', ']', 10_000) },
+  ]
+}
+
+/** A categoryId written as this JSON number text, and why it is what it is. */
+export interface NumberText {
+  why: string
+  text: string
+}
+
+/**
+ * categoryIds a NewPet must not carry, each written as JSON number text: beyond int64 at each end as integers,
+ * fractions and exponents (a double-based check lets these through), true fractions, and texts JSON has no number for.
+ */
+export function invalidNumbers(spec: Spec): NumberText[] {
+  const { max } = int64Bounds(spec.propertiesOf('NewPet').categoryId!)
+  // Not `min - 1` written with a fraction: read through a double it rounds to min itself, a value int64 holds.
+  return [
+    { why: 'categoryId 2^64, beyond int64', text: String(2n ** 64n) },
+    { why: 'categoryId 2^70, far beyond int64', text: String(2n ** 70n) },
+    { why: 'categoryId just beyond int64, written with a fraction', text: `${max + 1n}.0` },
+    { why: 'categoryId 1e19, beyond int64, as an exponent', text: '1e19' },
+    { why: 'categoryId -1e19, below int64, as an exponent', text: '-1e19' },
+    { why: 'categoryId 1e400, beyond any double', text: '1e400' },
+    { why: 'categoryId 0.5', text: '0.5' },
+    { why: 'categoryId -1.5', text: '-1.5' },
+    { why: 'categoryId 1.5e0, a fraction as an exponent', text: '1.5e0' },
+    { why: 'categoryId 2.5E-1', text: '2.5E-1' },
+    { why: 'categoryId NaN (not JSON)', text: 'NaN' },
+    { why: 'categoryId Infinity (not JSON)', text: 'Infinity' },
+    { why: 'categoryId 01 (a leading zero is not JSON)', text: '01' },
+    { why: 'categoryId +1 (a plus sign is not JSON)', text: '+1' },
+    { why: 'categoryId .5 (not JSON)', text: '.5' },
+    { why: 'categoryId 0x10 (not JSON)', text: '0x10' },
+    { why: 'categoryId 1e (not JSON)', text: '1e' },
+  ]
+}
+
+/** A categoryId in a form JSON parsers read differently, with the integer it is (JSON Schema counts 1.0 as one). */
+export interface LeewayNumber extends NumberText {
+  value: bigint
+}
+
+/** Integers written with a fraction or an exponent, within int64: accepting or refusing them is the target's choice. */
+export function leewayNumbers(spec: Spec): LeewayNumber[] {
+  const { max } = int64Bounds(spec.propertiesOf('NewPet').categoryId!)
+  return [
+    { why: 'categoryId 1 written 1.0', text: '1.0', value: 1n },
+    { why: 'categoryId 100 written 1e2', text: '1e2', value: 100n },
+    { why: 'categoryId 100 written 1E+2', text: '1E+2', value: 100n },
+    { why: 'categoryId 1 written 100e-2', text: '100e-2', value: 1n },
+    { why: 'categoryId 0 written -0', text: '-0', value: 0n },
+    { why: 'categoryId at the int64 maximum written with a fraction', text: `${max}.0`, value: max },
+  ]
+}
+
+/** Request media types that are `application/json` with a parameter, or a JSON-based type (RFC 6839 `+json`): each must be accepted. */
+export const JSON_REQUEST_TYPES = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/vnd.petstore+json'] as const
+
+/** `limit` texts a listPets query may carry that are not a documented value, beyond the basic out-of-range ones. */
+export function oddLimits(spec: Spec): string[] {
+  const { maximum } = spec.parameter('listPets', 'limit')
+  return ['1.0', '1e1', '+1', '01', ' 1', '1 ', '0x10', 'true', '[1]', 'NaN', String(2n ** 31n), String(2n ** 63n), String(-(2n ** 31n) - 1n), `${maximum}.0`, '\uff11']
+}
+
+/** `status` texts near the enumeration's values: truncated, extended, padded, combined, other case, other types. */
+export function oddStatuses(spec: Spec): string[] {
+  const [first, second] = spec.enumOf('PetStatus') as [string, string]
+  return [first.slice(0, -1), `${first}e`, ` ${first}`, `${first} `, `${first},${second}`, first.toUpperCase(), 'null', '1', `[${first}]`]
+}

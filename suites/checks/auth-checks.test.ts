@@ -3,7 +3,6 @@ import type { Credential } from '../../model/index.js'
 import { spec } from '../../spec/index.js'
 import { createPetAuthRequired, getPetAuthRequired, listPetsAuthRequired } from './auth-required.js'
 import { authSchemeCase } from './auth-scheme-case.js'
-import { subjectOf } from './applies.js'
 import { credentialKind } from './check.js'
 import { errorBody, exchangeOf, judge } from './test-support.js'
 
@@ -35,14 +34,15 @@ describe('*.auth.required', () => {
 })
 
 describe(authSchemeCase.id, () => {
-  it('records whether the scheme in another letter case was accepted', () => {
+  it('advises against refusing the scheme in another letter case (RFC 9110 §11.1), and passes accepting it', () => {
     const lower = exchangeOf({ path: '/pets?limit=1', body: [], credential: 'lowercase-scheme' })
-    expect(judge(authSchemeCase, lower)).toEqual(['accepted: 200'])
-    expect(subjectOf(authSchemeCase, lower, {})).toBe('GET /pets?limit=1 with "Authorization: bearer <key>"')
+    expect(judge(authSchemeCase, lower)).toEqual([])
     const upper = exchangeOf({ status: 401, body: errorBody(401), credential: 'uppercase-scheme' })
-    expect(judge(authSchemeCase, upper)).toEqual(['rejected: 401'])
-    expect(subjectOf(authSchemeCase, upper, {})).toBe('GET /pets with "Authorization: BEARER <key>"')
-    expect(judge(authSchemeCase, exchangeOf({ status: 404, credential: 'lowercase-scheme' }))).toEqual(['answered 404'])
+    expect(judge(authSchemeCase, upper)).toEqual([
+      'GET /pets with "Authorization: BEARER <key>" answered 401; RFC 9110 §11.1: the scheme is case-insensitive, so "BEARER" is Bearer',
+    ])
+    expect(judge(authSchemeCase, exchangeOf({ status: 404, credential: 'lowercase-scheme' }))).toEqual([])
+    expect(authSchemeCase.severity).toBe('advice')
   })
   it('does not judge any other credential', () => {
     for (const credential of ['key', ...INVALID] as const) expect(judge(authSchemeCase, exchangeOf({ body: [], credential }))).toBe('n/a')

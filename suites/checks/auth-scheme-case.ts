@@ -6,12 +6,18 @@ import { requestLine } from './util.js'
 const SCHEME: string = Object.values<{ type: string; scheme: string }>(spec().doc.components.securitySchemes).find((s) => s.type === 'http')!.scheme
 const WRITTEN = { 'lowercase-scheme': SCHEME.toLowerCase(), 'uppercase-scheme': SCHEME.toUpperCase() } as const
 
-/** Observed: whether the scheme in another letter case is accepted; the interface writes `Bearer`. */
+/**
+ * The scheme in another letter case is still Bearer: "It uses a case-insensitive token to identify the
+ * authentication scheme" (RFC 9110 §11.1). The interface writes `Bearer`, so refusing `bearer <key>` is advice.
+ */
 export const authSchemeCase = exchangeCheck({
   id: 'auth.scheme-case',
-  title: `Authorization scheme written in another letter case ("${WRITTEN['lowercase-scheme']}", "${WRITTEN['uppercase-scheme']}")`,
-  severity: 'observed',
+  title: `The Authorization scheme is accepted in another letter case ("${WRITTEN['lowercase-scheme']}", "${WRITTEN['uppercase-scheme']}"; RFC 9110 §11.1)`,
+  severity: 'advice',
   on: { operation: 'all', when: ({ exchange }) => credentialKind(exchange.credential) === 'scheme-case' },
-  subject: ({ exchange }) => `${requestLine(exchange)} with "Authorization: ${WRITTEN[exchange.credential as keyof typeof WRITTEN]} <key>"`,
-  run: ({ response: { status } }) => [status === 401 ? 'rejected: 401' : status < 300 ? `accepted: ${status}` : `answered ${status}`],
+  run: ({ exchange, response: { status } }) => {
+    if (status !== 401) return []
+    const written = WRITTEN[exchange.credential as keyof typeof WRITTEN]
+    return [`${requestLine(exchange)} with "Authorization: ${written} <key>" answered 401; RFC 9110 §11.1: the scheme is case-insensitive, so "${written}" is ${SCHEME[0]!.toUpperCase()}${SCHEME.slice(1)}`]
+  },
 })

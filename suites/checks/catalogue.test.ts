@@ -18,7 +18,7 @@ describe('the catalogue', () => {
       expect(['all', 'any', ...operations]).toContain(check.on.operation)
       // An id names an operation of the spec, or a property of every exchange.
       const [first] = check.id.split('.')
-      expect([...operations, 'transport', 'response', 'error', 'auth', 'headers', 'pet', 'coverage']).toContain(first)
+      expect([...operations, 'transport', 'response', 'error', 'auth', 'headers', 'methods', 'paths', 'pet', 'coverage']).toContain(first)
     }
   })
   it('splits into exchange, transport and run checks, each once', () => {

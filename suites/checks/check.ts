@@ -22,6 +22,20 @@ export interface Facts {
   storedAfter?: JsonValue | null
   /** createPet or getPet: the id the client wrote into an earlier create's body, which the service must not use. */
   clientId?: string
+  /**
+   * getPet: the petId is written outside its documented form, a canonical int64 (`abc`, `1.5`, `007`, beyond int64):
+   * what it is, and the integer it spells when it spells one (`007` spells 7), decimal text.
+   */
+  petIdForm?: { kind: string; spells?: string }
+  /**
+   * createPet: the body is valid JSON for a NewPet in a form the interface leaves open (a byte-order mark, an
+   * integer written `1.0` or `1e2`, a duplicate key): accepting or refusing it is the target's choice. Says which.
+   */
+  leeway?: string
+  /** A request with a method the spec documents on no operation of its path (PUT, TRACE, ...): which path, as a template. */
+  otherMethod?: string
+  /** A documented operation's request on another spelling of its path (a trailing slash, another letter case, ...): which. */
+  pathVariant?: string
   // Derived by the engine from the request and from what the run has seen.
   /** listPets: the documented `limit` sent. */
   limit?: number

@@ -142,9 +142,12 @@ describe(assignsId.id, () => {
     expect(judge(assignsId, getPet({ id: 1, name: 'Rex', categoryId: 1 }), facts)).toEqual([])
     expect(judge(assignsId, getPet({ id: 7777777, name: 'Rex', categoryId: 1 }), facts)).toEqual([])
   })
-  it('judges only answers documented as a Pet, where the client wrote an id', () => {
+  it('passes a refused create and a 404 for that id: the id was not used', () => {
+    expect(judge(assignsId, create(400, errorBody(400), { requestBody }), facts)).toEqual([])
+    expect(judge(assignsId, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404) }), facts)).toEqual([])
+  })
+  it('judges only the create and the getPet of an id the client wrote', () => {
     expect(judge(assignsId, getPet({ ...sent, id: 7777777 }))).toBe('n/a')
-    expect(judge(assignsId, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404) }), facts)).toBe('n/a')
     expect(judge(assignsId, exchangeOf({ body: [{ ...sent, id: 7777777 }] }), facts)).toBe('n/a')
   })
 })

@@ -18,6 +18,9 @@ describe(transportOk.id, () => {
     expect(judge(transportOk, exchangeOf({ operationId: 'getPet', error: 'timeout after 5000 ms' }))).toEqual(['GET /pets/1: no HTTP response: timeout after 5000 ms'])
     expect(judge(transportOk, trace(0, { error: 'socket hang up' }))).toEqual(['TRACE /pets/1: no HTTP response: socket hang up'])
   })
+  it("does not blame the target for a request the Fetch API cannot build (TRACE to a handler mounted in-process)", () => {
+    expect(judge(transportOk, trace(0, { error: "'TRACE' HTTP method is unsupported." }))).toEqual([])
+  })
 })
 
 describe(noServerError.id, () => {

@@ -13,22 +13,31 @@ import { documentedStatusesSeen } from './coverage.js'
 import { deprecationHeader } from './deprecation-header.js'
 import { deprecationScoped } from './deprecation-scoped.js'
 import { echoesNewPet } from './echo.js'
+import { errorBody } from './error-body.js'
 import { errorStatusEchoed } from './error-status-echoed.js'
 import { extraFields } from './extra-fields.js'
 import { findsCreated } from './finds-created.js'
+import { idMatches } from './id-matches.js'
 import { idScheme } from './id-scheme.js'
 import { idsUnique } from './ids-unique.js'
+import { invalidId } from './invalid-id.js'
+import { invalidIdRefused } from './invalid-id-refused.js'
 import { invalidStoresNothing } from './invalid-stores-nothing.js'
+import { jsonLeeway } from './json-leeway.js'
 import { keepsExisting } from './keeps-existing.js'
 import { limitDefault } from './limit-default.js'
 import { limitFills } from './limit-fills.js'
 import { limitMax } from './limit-max.js'
 import { limitOutOfRange } from './limit-out-of-range.js'
 import { longName } from './long-name.js'
+import { methodsAllow } from './methods-allow.js'
+import { noDataWithoutKey } from './no-data-without-key.js'
 import { noServerError } from './no-server-error.js'
 import { noStackTrace } from './no-stack-trace.js'
 import { ordering } from './ordering.js'
+import { pathVariant } from './path-variant.js'
 import { rejectsInvalid } from './rejects-invalid.js'
+import { responseHeaders } from './response-headers.js'
 import { responseSchema } from './response-schema.js'
 import { returnsCreated } from './returns-created.js'
 import { statusDefault } from './status-default.js'
@@ -40,6 +49,7 @@ import { sunsetHeader } from './sunset-header.js'
 import { transportOk } from './transport-ok.js'
 import { uniqueInPage } from './unique-in-page.js'
 import { unknown404 } from './unknown-404.js'
+import { undocumentedMethod } from './undocumented-method.js'
 import { unknownField } from './unknown-field.js'
 import { validQueryAccepted } from './valid-query-accepted.js'
 import { wwwAuthenticate } from './www-authenticate.js'
@@ -56,9 +66,15 @@ export const CHECKS = [
   statusDocumented, // the status is listed for the operation
   contentTypeJson, // application/json
   responseSchema, // the body validates against the documented schema
+  responseHeaders, // documented response headers match their schemas
+  errorBody, // a documented error status carries an Error body, on every operation
   errorStatusEchoed, // Error.status repeats the HTTP status
   noStackTrace, // advice, any request: no stack trace in error bodies
   wwwAuthenticate, // advice, any request: 401 carries a Bearer challenge
+  methodsAllow, // advice, any request: 405 carries Allow
+  noDataWithoutKey, // any request without a valid key (other methods, path variants): no pet data
+  undocumentedMethod, // observed: methods no operation of the path documents
+  pathVariant, // observed: other spellings of a documented path
   deprecationScoped, // advice: Deprecation/Sunset only on the deprecated operation
   deprecationHeader, // advice: the deprecated operation says Deprecation
   sunsetHeader, // advice: ... and Sunset at x-sunset
@@ -70,7 +86,7 @@ export const CHECKS = [
   createPetAuthRequired,
   getPetAuthRequired,
   authStoresNothing, // an unauthenticated create stores nothing
-  authSchemeCase, // observed: the scheme in another letter case
+  authSchemeCase, // advice: the scheme in another letter case is accepted
   acceptsValid, // valid NewPet -> 201
   echoesNewPet, // the Pet echoes what was sent
   rejectsInvalid, // invalid body -> 400
@@ -81,9 +97,13 @@ export const CHECKS = [
   idScheme, // observed, run: how ids are assigned
   longName, // observed: a long name
   unknownField, // observed: an undescribed field
+  jsonLeeway, // observed: JSON whose reading parsers may differ on
   returnsCreated, // getPet returns the created pet
   keepsExisting, // pets held before the run are still there
   unknown404, // getPet of an unknown id -> 404
+  idMatches, // getPet 200 shows the pet asked for
+  invalidIdRefused, // a petId that is no int64 -> 404 or 400
+  invalidId, // observed: which of them
   limitMax, // at most `limit` pets
   limitFills, // min(limit, held) pets
   limitDefault, // the default page without limit

@@ -140,9 +140,36 @@ export function queryOutsideRange(spec: Spec, operationId: OperationId, url: str
   })
 }
 
-/** True unless the engine found query parameters outside their documented range, where the interface is silent. */
+/**
+ * True unless the request is outside the operation's documented input on purpose, where the interface does not
+ * say what the answer is: query parameters outside their range (found by the engine), a petId that is no int64.
+ */
 export function withinDocumentedInput(facts: Facts): boolean {
-  return !facts.outOfRange?.length
+  return !facts.outOfRange?.length && facts.petIdForm === undefined
+}
+
+/** The last path segment of a request, percent-decoded; undefined when its encoding is malformed. */
+export function lastSegment(url: string): string | undefined {
+  const segment = new URL(url).pathname.split('/').pop() ?? ''
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
+/** An integer written canonically (`0`, `-12`, no sign, no leading zero) within int64, as decimal text; else undefined. */
+export function canonicalInt64(text: string | undefined): string | undefined {
+  if (text === undefined || !/^(0|-?[1-9][0-9]*)$/.test(text)) return undefined
+  return isInt64(BigInt(text)) ? text : undefined
+}
+
+/** The documented statuses that carry an Error body on some operation (400, 401, 404): the interface's error statuses. */
+export function errorStatuses(spec: Spec): number[] {
+  const statuses = Object.values(spec.operations).flatMap((op) =>
+    op.statuses.filter((status) => Number(status) >= 400 && spec.responseSchemaName(op.operationId, status) === 'Error').map(Number),
+  )
+  return [...new Set(statuses)].sort((a, b) => a - b)
 }
 
 /** The operation the spec marks `deprecated`; throws when it marks none or several (a spec the checks do not fit). */

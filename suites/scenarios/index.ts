@@ -5,16 +5,23 @@
  */
 import type { ScenarioSpec } from '../engine/scenario.js'
 import { AUTH } from './auth.js'
+import { BODIES } from './bodies.js'
 import { COVERAGE } from './coverage.js'
 import { CREATE } from './create.js'
 import { GET } from './get.js'
 import { KEPT } from './kept.js'
 import { LIST } from './list.js'
+import { METHODS } from './methods.js'
+import { PARAMETERS } from './parameters.js'
+import { PATHS } from './paths.js'
 import { PROPERTIES } from './properties.js'
 import { STATEFUL } from './stateful.js'
 
 /** The phases, in order; the scenarios within one run concurrently. */
-export const PHASES: readonly (readonly ScenarioSpec[])[] = [[...AUTH, ...CREATE, ...GET, ...LIST, ...COVERAGE, ...PROPERTIES, ...STATEFUL], KEPT]
+export const PHASES: readonly (readonly ScenarioSpec[])[] = [
+  [...AUTH, ...CREATE, ...GET, ...LIST, ...COVERAGE, ...PROPERTIES, ...STATEFUL, ...PARAMETERS, ...BODIES, ...METHODS, ...PATHS],
+  KEPT,
+]
 
 /** Every scenario, in the order a report lists them. */
 export const SCENARIOS: readonly ScenarioSpec[] = PHASES.flat()

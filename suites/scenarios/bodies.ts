@@ -1,0 +1,89 @@
+/**
+ * createPet bodies, wider: every class of Unicode in names, categoryId at each int64 edge, JSON media types with
+ * parameters or a `+json` suffix: each added (201), echoed exactly and read back. Malformed JSON and numbers a
+ * NewPet must not carry: 400, nothing stored. JSON whose reading parsers may differ on: observed, and held to the
+ * value sent when accepted. Size limits stay observed (a name far past the size floor).
+ */
+import { readFileSync } from 'node:fs'
+import type { Exchange } from '../../model/index.js'
+import { parseJson, stringifyJson, type JsonValue } from '../../spec/index.js'
+import { categoryIdEdges, invalidNumbers, JSON_REQUEST_TYPES, leewayNumbers, malformedJson } from '../arbitraries.js'
+import { idOf } from '../checks/util.js'
+import { scenario, type Scenario } from '../engine/scenario.js'
+import { lookForStored, sentinel } from './probes.js'
+
+interface Fixtures {
+  names: { title: string; name: string }[]
+}
+
+const fixtures = parseJson(readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8')) as unknown as Fixtures
+
+/** A name this run can be traced by, then `rest`. */
+const named = (s: Scenario, rest: string) => `${s.prefix}${rest}`
+
+/** Reads a created pet back (getPet.returns-created judges it), when the target created one. */
+async function readBack(s: Scenario, exchange: Exchange): Promise<void> {
+  const id = exchange.response?.status === 201 && exchange.json.kind === 'json' ? idOf(exchange.json.value) : undefined
+  if (id !== undefined) await s.getPet(id)
+}
+
+export const widerValidBodies = scenario({
+  name: 'createPet adds every class of Unicode name, categoryId at each int64 edge and JSON media types with parameters, echoes each exactly, and getPet returns it',
+  area: 'probe',
+  operations: ['createPet', 'getPet'],
+  judges: ['createPet.accepts-valid', 'createPet.echo', 'getPet.returns-created', 'createPet.name.long'],
+  async run(s) {
+    const statuses = s.spec.enumOf('PetStatus')
+    const bodies: { body: JsonValue; contentType?: string }[] = [
+      ...fixtures.names.map(({ name }, i) => ({ body: { name: named(s, name), categoryId: BigInt(i), status: statuses[i % statuses.length]! } })),
+      ...categoryIdEdges(s.spec).map((categoryId) => ({ body: { name: named(s, `edge ${categoryId}`), categoryId } })),
+      ...JSON_REQUEST_TYPES.map((contentType, i) => ({ body: { name: named(s, `as ${contentType}`), categoryId: 40n + BigInt(i), status: statuses[i]! }, contentType })),
+      // Far past the size floor: a 400 here is a size limit, observed (createPet.name.long); a 201 must echo it all.
+      { body: { name: named(s, 'long '.repeat(3200)), categoryId: 50n } },
+    ]
+    for (const { body, contentType } of bodies) {
+      const { exchange } = await s.createValid(body, contentType ? { contentType } : {})
+      await readBack(s, exchange)
+    }
+  },
+})
+
+export const malformedBodiesRefused = scenario({
+  name: 'createPet refuses malformed JSON and categoryIds beyond int64 or with a fraction, written every way, with 400, and stores nothing',
+  area: 'probe',
+  operations: ['createPet'],
+  judges: ['createPet.rejects-invalid', 'createPet.invalid-stores-nothing', 'error.body'],
+  async run(s) {
+    const marker = named(s, 'raw-')
+    const before = await sentinel(s, 'raw-before')
+    const sent = new Map<string, Exchange>()
+    const base = (tag: string) => stringifyJson({ name: `${marker}${tag}-Rex`, categoryId: 1n })
+    for (const [i, shape] of malformedJson().entries()) sent.set(`m${i}`, await s.createInvalid(shape.render(base(`m${i}`)), shape.why))
+    for (const [i, number] of invalidNumbers(s.spec).entries()) {
+      const tag = `n${i}`
+      sent.set(tag, await s.createInvalid(base(tag).replace(/"categoryId":1\}$/, `"categoryId":${number.text}}`), number.why))
+    }
+    await lookForStored(s, marker, sent, before, ['createPet.invalid-stores-nothing'])
+  },
+})
+
+export const jsonLeeway = scenario({
+  name: 'createPet with JSON whose reading parsers may differ on: a byte-order mark, integers written 1.0 or 1e2, a duplicate key',
+  area: 'probe',
+  operations: ['createPet', 'getPet'],
+  judges: ['createPet.json-leeway', 'createPet.echo'],
+  async run(s) {
+    const bom = { name: named(s, 'after a byte-order mark'), categoryId: 60n }
+    await readBack(s, await s.createPet(undefined, { raw: `\uFEFF${stringifyJson(bom)}`, facts: { sent: bom, leeway: 'a byte-order mark before the JSON text (RFC 8259 §8.1: a parser MAY ignore it)' } }))
+    for (const { why, text, value } of leewayNumbers(s.spec)) {
+      const body = { name: named(s, why), categoryId: value }
+      const raw = stringifyJson(body).replace(/"categoryId":-?[0-9]+\}$/, `"categoryId":${text}}`)
+      await readBack(s, await s.createPet(undefined, { raw, facts: { sent: body, leeway: why } }))
+    }
+    // Which of two names wins is the parser's choice (RFC 8259 §4: names SHOULD be unique): observed only.
+    const twice = `{"name":${JSON.stringify(named(s, 'first of two names'))},"name":${JSON.stringify(named(s, 'second of two names'))},"categoryId":61}`
+    await s.createPet(undefined, { raw: twice, facts: { leeway: 'a duplicate key (RFC 8259 §4: names SHOULD be unique)' } })
+  },
+})
+
+export const BODIES = [widerValidBodies, malformedBodiesRefused, jsonLeeway]
