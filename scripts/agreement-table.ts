@@ -1,76 +1,52 @@
 /**
- * `npm run agreement`: runs the conformance suite through Prism's proxy against the correct stub and
- * against the stub with each of its faults, two runs at a time, and writes who caught what to
- * docs/prism-agreement.md. Extra arguments go to the suite, e.g. `npm run agreement -- --runs 10`.
+ * `npm run agreement`: runs the conformance suite in-process through Prism's proxy against the correct stub and
+ * against the stub with each fault of `FAULTS` (stub/faults/), two runs at a time, and writes who caught what to
+ * docs/prism-agreement.md. `--runs N` and `--seed N` go to the suite, e.g. `npm run agreement -- --runs 10`.
  */
-import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { REPORT_FILES } from '../reporters/index.js'
+import { integerFlag, parseFlags } from '../command/flags.js'
+import { UsageError } from '../command/usage-error.js'
 import { FAULTS, startStub, type FaultName } from '../stub/index.js'
-import type { RunResult } from '../model/index.js'
+import { pool } from '../test-support/pool.js'
 import { agreementRow, agreementTable, type AgreementRow } from './agreement.js'
+import { runViaPrism } from './via-prism.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const COMMAND = join(ROOT, 'bin', 'petstore-conformance.js')
 const OUTPUT = join(ROOT, 'docs', 'prism-agreement.md')
 const KEY = 'agreement-key'
 const PARALLEL = 2
 
+interface Options {
+  runs?: number
+  seed?: number
+}
+
 /** Runs the suite through Prism against a stub with `fault` (none: the correct stub). */
-async function runOne(fault: FaultName | undefined, extraArgs: string[]): Promise<AgreementRow> {
+async function runOne(fault: FaultName | undefined, options: Options): Promise<AgreementRow> {
   const name = fault ?? 'none'
   const description = fault ? FAULTS[fault].description : 'the correct stub'
-  const stub = await startStub({ apiKeys: [KEY], fault })
-  const outputDir = await mkdtemp(join(tmpdir(), `agreement-${name}-`))
+  const stub = await startStub({ apiKeys: [KEY], ...(fault ? { fault } : {}) })
   try {
-    const args = ['--base-url', stub.url, '--api-key', KEY, '--via-prism', '--reporter', 'json', '--output-dir', outputDir, ...extraArgs]
-    const { code, stderr } = await run(process.execPath, [COMMAND, ...args])
-    if (code === 2) return { fault: name, description, suite: [], advice: [], prism: [], error: lastLine(stderr) }
-    const report = JSON.parse(await readFile(join(outputDir, REPORT_FILES.json), 'utf8')) as RunResult
-    return agreementRow(name, description, report)
+    return agreementRow(name, description, await runViaPrism({ baseUrl: stub.url, apiKey: KEY, ...options }))
   } catch (error) {
-    return { fault: name, description, suite: [], advice: [], prism: [], error: (error as Error).message }
+    // The run could not be judged at all (the command's exit 2): say why in the row.
+    return { fault: name, description, suite: [], advice: [], prism: [], error: String((error as Error).message).split('\n')[0]! }
   } finally {
     await stub.close()
-    await rm(outputDir, { recursive: true, force: true })
   }
 }
 
-function run(command: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stderr }))
-  })
-}
-
-const lastLine = (text: string) => text.trim().split('\n').pop() ?? 'exit code 2'
-
-/** Maps `items` through `fn`, at most `limit` at a time, keeping their order. */
-async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await fn(items[index]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
-}
-
-async function main(): Promise<void> {
-  const extraArgs = process.argv.slice(2)
+async function main(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv, { runs: { type: 'string' }, seed: { type: 'string' } })
+  const runs = integerFlag('--runs', flags.runs, 1, 10_000)
+  const seed = integerFlag('--seed', flags.seed, -(2 ** 31), 2 ** 31 - 1)
+  const options: Options = { ...(runs !== undefined ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) }
   const faults: (FaultName | undefined)[] = [undefined, ...(Object.keys(FAULTS) as FaultName[])]
   const started = Date.now()
   const rows = await pool(faults, PARALLEL, async (fault) => {
-    const row = await runOne(fault, extraArgs)
+    const row = await runOne(fault, options)
     process.stderr.write(`${row.fault}: suite ${row.suite.length}, Prism ${row.prism.length}${row.error ? ` (${row.error})` : ''}\n`)
     return row
   })
@@ -79,11 +55,11 @@ async function main(): Promise<void> {
   const page = [
     '# The suite and Prism: who catches which fault',
     '',
-    "Each row runs the conformance suite through Prism's validating proxy (`--via-prism`) against the stub",
-    'started with one deliberate fault (`stub/faults.ts`). The suite column lists its own failing checks;',
+    "Each row runs the conformance suite through Prism's validating proxy (as `--via-prism` does) against the stub",
+    'started with one deliberate fault (`FAULTS` in `stub/faults/`). The suite column lists its own failing checks;',
     "the Prism column lists the response-side violations Prism's proxy reported (`sl-violations`).",
     '',
-    `Generated by \`npm run agreement${extraArgs.length ? ` -- ${extraArgs.join(' ')}` : ''}\` (${rows.length} runs, ${PARALLEL} at a time, ${seconds} s).`,
+    `Generated by \`npm run agreement${argv.length ? ` -- ${argv.join(' ')}` : ''}\` (${rows.length} runs, ${PARALLEL} at a time, ${seconds} s).`,
     '',
     table,
     'What Prism can and cannot see: it judges one response at a time against the schemas, so it catches wrong',
@@ -91,7 +67,9 @@ async function main(): Promise<void> {
     'reused), not whether a key is valid (it checks only that a Bearer key is sent), not an Error `status` that',
     'differs from the HTTP status (the schema allows any), and nothing at all when no answer comes (hang, drop).',
     'Prism bounds int64 to ±(2^53 - 1); the kit drops that violation when the exact value is a valid int64, so the',
-    '`int64-precision` row counts only values that, read exactly, are outside int64.',
+    '`int64-precision` row counts only values that, read exactly, are outside int64. Where the interface leaves',
+    "the answer open (a query outside the documented input, such as `limit=0`), Prism's status verdict is set aside,",
+    "as the suite's own `response.status-documented` is.",
     '',
   ].join('\n')
   await mkdir(join(ROOT, 'docs'), { recursive: true })
@@ -100,4 +78,8 @@ async function main(): Promise<void> {
   if (rows.some((r) => r.error)) process.exitCode = 1
 }
 
-await main()
+await main(process.argv.slice(2)).catch((error: unknown) => {
+  if (!(error instanceof UsageError)) throw error
+  process.stderr.write(`agreement: ${error.message}\n`)
+  process.exitCode = 2
+})

@@ -1,7 +1,7 @@
 /** Prism's verdict, read from each answer that came through its proxy, as a second opinion on the exchange. */
 import type { Exchange, Request } from '../../model/index.js'
 import type { Transport } from '../transport/transport.js'
-import { parseViolations, PRISM_CHECKS, VIOLATIONS_HEADER } from './index.js'
+import { parseViolations, PRISM_CHECKS, VIOLATIONS_HEADER } from './violations.js'
 
 /** A transport through Prism's proxy: each exchange carries Prism's verdict on it, one entry per Prism check. */
 export class PrismOpinion implements Transport {

@@ -1,50 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+// Prism's validating proxy, started for real (about 2 s each): the tap keeps exchanges exact, the verdict comes
+// back in `sl-violations`, and a target that misbehaves, or a Prism that dies, is passed on as it is.
+import { readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RecordedExchange } from '../model/index.js'
 import { startStub, type Stub } from '../stub/index.js'
-import type { RecordedExchange } from './model.js'
-import {
-  parseViolations,
-  prismBin,
-  prismCheckResults,
-  prismPath,
-  startPrismProxy,
-  verdictHeader,
-  violationIn,
-  VIOLATIONS_HEADER,
-  type PrismProxy,
-} from './prism.js'
-
-// Header values as Prism 5.14.2 sent them (recorded through `prism proxy spec/petstore.yaml`).
-const RECORDED = {
-  requestOnly: JSON.stringify([
-    { location: ['request', 'query', 'limit'], severity: 'Error', code: 'minimum', message: 'Request query parameter limit must be >= 1' },
-    { location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' },
-    { location: ['request'], severity: 'Warning', message: 'Selected route not found' },
-  ]),
-  badEnum: JSON.stringify([
-    { location: ['request', 'query', 'status'], severity: 'Error', code: 'enum', message: 'Request query parameter status must be equal to one of the allowed values: available, pending, sold' },
-    { location: ['response', 'body', '0', 'status'], severity: 'Error', code: 'enum', message: 'Response body property 0.status must be equal to one of the allowed values: available, pending, sold' },
-  ]),
-  undocumentedStatus: JSON.stringify([
-    { location: ['response'], severity: 'Warning', message: 'Unable to match the returned status code with those defined in the document: 200,400,401' },
-  ]),
-  textContentType: JSON.stringify([
-    { location: ['response'], severity: 'Error', message: 'The received media type "text/plain" does not match the one specified in the current response: application/json' },
-    { location: ['response', 'body'], severity: 'Error', code: 'type', message: 'Response body must be array' },
-  ]),
-  int64Max: JSON.stringify([
-    { location: ['response', 'body', '0', 'categoryId'], severity: 'Error', code: 'maximum', message: 'Response body property 0.categoryId must be <= 9007199254740991' },
-  ]),
-  int64Min: JSON.stringify([
-    { location: ['response', 'body', '0', 'categoryId'], severity: 'Error', code: 'minimum', message: 'Response body property 0.categoryId must be >= -9007199254740991' },
-  ]),
-  deprecationPattern: JSON.stringify([
-    { location: ['response', 'header', 'deprecation'], severity: 'Error', code: 'pattern', message: 'Response header parameter deprecation must match pattern "^@-?[0-9]+$"' },
-  ]),
-}
+import { parseViolations, startPrismProxy, VIOLATIONS_HEADER, type PrismProxy } from '../suites/prism/index.js'
 
 function exchange(rawBody: string, headers: Record<string, string> = { 'content-type': 'application/json' }, status = 200): RecordedExchange {
   return {
@@ -54,119 +17,6 @@ function exchange(rawBody: string, headers: Record<string, string> = { 'content-
     durationMs: 1,
   }
 }
-
-const listOf = (categoryId: string) => `[{"id":1,"name":"Rex","categoryId":${categoryId},"status":"available"}]`
-
-describe('parseViolations', () => {
-  it('finds nothing without a header, in an empty one, or in request-side violations only', () => {
-    const ex = exchange(listOf('1'))
-    expect(parseViolations(undefined, ex)).toEqual([])
-    expect(parseViolations('', ex)).toEqual([])
-    expect(parseViolations('[]', ex)).toEqual([])
-    expect(parseViolations(RECORDED.requestOnly, ex)).toEqual([])
-  })
-
-  it("turns a response-side Error into a failing finding naming Prism's code, message and where", () => {
-    const ex = exchange('[{"id":1,"name":"Rex","categoryId":1,"status":"lost"}]')
-    const findings = parseViolations(RECORDED.badEnum, ex)
-    expect(findings).toEqual([
-      {
-        checkId: 'prism.response-body',
-        operationId: 'listPets',
-        severity: 'fail',
-        source: 'prism',
-        message: expect.stringMatching(/0\.status must be equal to one of the allowed values.*\[Prism Error enum at response\.body\.0\.status\]/),
-        exchange: ex,
-      },
-    ])
-  })
-
-  it('fails an undocumented status, which Prism only warns about when it is not a 2xx', () => {
-    const [finding, ...rest] = parseViolations(RECORDED.undocumentedStatus, exchange('{}', {}, 500))
-    expect(rest).toEqual([])
-    expect(finding).toMatchObject({ checkId: 'prism.response-status', severity: 'fail', source: 'prism' })
-    expect(finding!.message).toContain('[Prism Warning at response]')
-  })
-
-  it('sorts media-type and body violations under their own check ids', () => {
-    const ids = parseViolations(RECORDED.textContentType, exchange(listOf('1'), { 'content-type': 'text/plain' })).map((f) => f.checkId)
-    expect(ids).toEqual(['prism.response-content-type', 'prism.response-body'])
-  })
-
-  it("drops Prism's ±(2^53 - 1) int64 bound when the exact value is a valid int64, and keeps it when it is not", () => {
-    expect(parseViolations(RECORDED.int64Max, exchange(listOf('9223372036854775807')))).toEqual([])
-    expect(parseViolations(RECORDED.int64Min, exchange(listOf('-9223372036854775808')))).toEqual([])
-    const [outside] = parseViolations(RECORDED.int64Max, exchange(listOf('9223372036854775808')))
-    expect(outside?.message).toContain('read exactly, the value is outside int64')
-    expect(parseViolations(RECORDED.int64Max, exchange(listOf('1e300')))).toHaveLength(1)
-  })
-
-  it('drops the deprecation header Prism adds itself, and keeps a bad one the target sent', () => {
-    const withoutHeader = { ...exchange('{}'), operationId: 'getPet' as const }
-    expect(parseViolations(RECORDED.deprecationPattern, withoutHeader)).toEqual([])
-    const sentByTarget = exchange('{}', { 'content-type': 'application/json', Deprecation: 'true' })
-    expect(parseViolations(RECORDED.deprecationPattern, sentByTarget).map((f) => f.checkId)).toEqual(['prism.response-headers'])
-  })
-
-  it('reports a header Prism cut short as one finding, and refuses a header it cannot read', () => {
-    const cut = `Too many violations! [${'{"location":["response","body","0"],"severity":"Error","code":"type","message":"x"},'.repeat(3)}`
-    const findings = parseViolations(cut, exchange('[]'))
-    expect(findings).toHaveLength(1)
-    expect(findings[0]!.message).toContain('3 response-side')
-    expect(() => parseViolations('{not json', exchange('[]'))).toThrow(/unreadable sl-violations/)
-  })
-})
-
-describe('verdictHeader', () => {
-  const answer = (status: number, headers: http.IncomingHttpHeaders, problem?: { type?: string; title?: string }) => ({ status, headers, problem })
-
-  it("passes Prism's header on, and says [] when Prism judged the answer and found nothing", () => {
-    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: RECORDED.badEnum }), 200)).toEqual([VIOLATIONS_HEADER, RECORDED.badEnum])
-    expect(verdictHeader(answer(200, {}), 200)).toEqual([VIOLATIONS_HEADER, '[]'])
-  })
-
-  it('gives no verdict when Prism did not judge the target: no answer, or a 501 that Prism replaced with a mock', () => {
-    expect(verdictHeader(undefined, 200)).toEqual([])
-    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: '[]' }), 501)).toEqual([])
-  })
-
-  it("states Prism's own error when it could not read the target's answer, without the tap's address", () => {
-    const title = `invalid json response body at http://127.0.0.1:40000/v1/pets reason: Unexpected end of JSON input`
-    const [name, value] = verdictHeader(answer(500, { 'content-type': 'application/problem+json' }, { type: 'FetchError', title }), 200)
-    expect(name).toBe(VIOLATIONS_HEADER)
-    const findings = parseViolations(value, exchange(''))
-    expect(findings.map((f) => f.checkId)).toEqual(['prism.response-body'])
-    expect(findings[0]!.message).toBe('invalid json response body reason: Unexpected end of JSON input [Prism Error FetchError at response.body]')
-  })
-})
-
-describe('prismPath and prismCheckResults', () => {
-  it('strips the base path Prism does not route on, and only a whole segment of it', () => {
-    expect(prismPath('/v1/pets?limit=1', '/v1')).toBe('/pets?limit=1')
-    expect(prismPath('/v1/pets/7', '/v1')).toBe('/pets/7')
-    expect(prismPath('/v1', '/v1')).toBe('/')
-    expect(prismPath('/v1?x=1', '/v1')).toBe('/?x=1')
-    expect(prismPath('/v10/pets', '/v1')).toBe('/v10/pets')
-    expect(prismPath('/pets', '')).toBe('/pets')
-  })
-
-  it('skips the checks when Prism judged nothing, fails the one with findings, passes the rest', () => {
-    const finding = parseViolations(RECORDED.undocumentedStatus, exchange('{}', {}, 500))
-    expect(prismCheckResults([], 0).map((c) => c.outcome)).toEqual(['skipped', 'skipped', 'skipped', 'skipped'])
-    const results = prismCheckResults(finding, 12)
-    expect(results.map((c) => [c.id, c.outcome])).toEqual([
-      ['prism.response-status', 'failed'],
-      ['prism.response-content-type', 'passed'],
-      ['prism.response-body', 'passed'],
-      ['prism.response-headers', 'passed'],
-    ])
-    expect(results.every((c) => c.source === 'prism' && c.exchanges === 12)).toBe(true)
-  })
-
-  it("resolves Prism's entry point from node_modules", () => {
-    expect(existsSync(prismBin())).toBe(true)
-  })
-})
 
 // Each proxy start runs Prism (about 2 s); these tests share few of them.
 describe('startPrismProxy in front of the stub', () => {
@@ -191,7 +41,9 @@ describe('startPrismProxy in front of the stub', () => {
     const res = await fetch(`${base}${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } })
     const rawBody = await res.text()
     const headers = Object.fromEntries(res.headers)
-    const ex: RecordedExchange = { request: { method: init.method ?? 'GET', url: `${base}${path}`, headers: {} }, response: { status: res.status, headers, rawBody }, durationMs: 0 }
+    const method = init.method ?? 'GET'
+    const operationId = method === 'POST' ? 'createPet' : /^\/pets\/[^?]/.test(path) ? 'getPet' : 'listPets'
+    const ex: RecordedExchange = { operationId, request: { method, url: `${base}${path}`, headers: {} }, response: { status: res.status, headers, rawBody }, durationMs: 0 }
     return { status: res.status, rawBody, verdict: headers[VIOLATIONS_HEADER], findings: parseViolations(headers[VIOLATIONS_HEADER], ex) }
   }
 
@@ -240,6 +92,8 @@ describe('startPrismProxy against a target that misbehaves', () => {
   let proxy: PrismProxy
 
   const hits: string[] = []
+  // A verdict the target writes itself, as if it were Prism's.
+  const FORGED = JSON.stringify([{ location: ['response', 'body'], severity: 'Error', code: 'type', message: 'forged by the target' }])
 
   beforeAll(async () => {
     target = http.createServer((req, res) => {
@@ -249,6 +103,7 @@ describe('startPrismProxy against a target that misbehaves', () => {
       if (mode === 'hang') return
       if (mode === 'drop') return void req.socket.destroy()
       if (mode === '501') return void res.writeHead(501, { 'content-type': 'application/json' }).end('{"code":"x","message":"y","status":501}')
+      if (mode === 'forged') return void res.writeHead(200, { 'content-type': 'application/json', [VIOLATIONS_HEADER]: FORGED }).end('[]')
       res.writeHead(200, { 'content-type': 'application/json' }).end('not json{')
     })
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
@@ -275,6 +130,11 @@ describe('startPrismProxy against a target that misbehaves', () => {
     expect(hits.filter((h) => h === 'redirect')).toHaveLength(1)
     const findings = parseViolations(res.headers.get(VIOLATIONS_HEADER) ?? undefined, exchange('{}', {}, 302))
     expect(findings.map((f) => f.checkId)).toEqual(['prism.response-status'])
+  })
+
+  it("gives only Prism's verdict: a sl-violations header the target sent is not passed on", async () => {
+    const res = await get('forged')
+    expect([res.status, await res.text(), res.headers.get(VIOLATIONS_HEADER)]).toEqual([200, '[]', '[]'])
   })
 
   it("passes a dropped connection on as one, and a 501 as the target's (Prism would mock it)", async () => {
@@ -354,13 +214,3 @@ function isAlive(pid: number): boolean {
     return false
   }
 }
-
-describe('violationIn', () => {
-  it("reads Prism's severity, code and location back from a finding's message", () => {
-    const [enumFinding] = parseViolations(RECORDED.badEnum, exchange('[]'))
-    expect(violationIn(enumFinding!.message)).toEqual({ severity: 'Error', code: 'enum', where: 'response.body.0.status' })
-    const [statusFinding] = parseViolations(RECORDED.undocumentedStatus, exchange('{}', {}, 500))
-    expect(violationIn(statusFinding!.message)).toEqual({ severity: 'Warning', where: 'response' })
-    expect(violationIn('status 500; documented: 200, 400, 401')).toBeUndefined()
-  })
-})
