@@ -49,7 +49,7 @@ export const widerValidBodies = scenario({
 })
 
 export const malformedBodiesRefused = scenario({
-  name: 'createPet refuses malformed JSON and categoryIds beyond int64 or with a fraction, written every way, with 400, and stores nothing',
+  name: 'malformed JSON and categoryIds beyond int64 or with a fraction, written every way: createPet refuses them with 400 and stores nothing',
   area: 'probe',
   operations: ['createPet'],
   judges: ['createPet.rejects-invalid', 'createPet.invalid-stores-nothing', 'error.body'],
