@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'tmp/**', '**/*.e2e.test.ts'],
+    maxWorkers: 2, // vitest's default on two cores is one worker (cores - 1); the tests are in-process, two fit
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -11,9 +11,11 @@ import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../
 import { CONFORMANT, CORE_FAULTS, FAULT_CASES as ALL_FAULT_CASES } from '../test-support/targets/catalogue.js'
 import { startTarget, type TargetFault, type TargetOptions } from '../test-support/targets/server.js'
 
-// The default effort, as a user runs it (fewer runs miss faults that only generated names reveal); the
-// seed makes every run replayable.
-const FLAGS = ['--seed', '20240601', '--reporter', 'json']
+// Conformant targets get the default effort, as a user runs it: more runs, more chances to fail a fair target.
+// Faults get the teeth's effort (fewer runs, a short timeout), enough for every core fault with this seed.
+// Fixed seeds make every run replayable.
+const CONFORMANT_FLAGS = ['--seed', '20240601', '--reporter', 'json']
+const FAULT_FLAGS = ['--runs', '10', '--seed', '20301205', '--timeout', '1000', '--reporter', 'json']
 const PARALLEL = 2
 
 // The core faults by default, to keep the e2e run within minutes; TARGETS=all runs every fault of the catalogue.
@@ -108,11 +110,12 @@ const EXPECTED_CHECK: Partial<Record<TargetFault, string>> = {
 interface Case {
   name: string
   options: TargetOptions
+  flags: string[]
 }
 
 const cases: Case[] = [
-  ...Object.entries(CONFORMANT).map(([name, options]) => ({ name: `conformant ${name}`, options })),
-  ...FAULT_CASES.map(({ fault, options }) => ({ name: `fault ${fault}`, options })),
+  ...Object.entries(CONFORMANT).map(([name, options]) => ({ name: `conformant ${name}`, options, flags: CONFORMANT_FLAGS })),
+  ...FAULT_CASES.map(({ fault, options }) => ({ name: `fault ${fault}`, options, flags: FAULT_FLAGS })),
 ]
 
 /** What one case's run gave: its exit code, the failed fail-severity checks and the checks that broke. */
@@ -127,10 +130,10 @@ const verdicts = new Map<string, Verdict>()
 
 // The commands run up front, two at a time, so that no test's timeout includes its wait for a turn.
 beforeAll(async () => {
-  await pool(cases, PARALLEL, async ({ name, options }) => {
+  await pool(cases, PARALLEL, async ({ name, options, flags }) => {
     const target = await startTarget(options)
     try {
-      const run = await runCommand('conformance', ['--base-url', target.url, '--api-key', target.key, ...FLAGS], { timeoutMs: 5 * 60_000 })
+      const run = await runCommand('conformance', ['--base-url', target.url, '--api-key', target.key, ...flags], { timeoutMs: 5 * 60_000 })
       verdicts.set(name, { code: run.code, failed: failedChecks(run.report), errors: brokenChecks(run.report), run })
     } finally {
       await target.close()

@@ -12,20 +12,28 @@ import { UsageError } from '../usage-error.js'
 export const PREFLIGHT_TIMEOUT_MS = 15_000
 
 const isJson = (exchange: Exchange) => exchange.json.kind === 'json'
+const saysJson = (exchange: Exchange) => /\bjson\b/i.test(exchange.response?.headers['content-type'] ?? '')
+// An answer whose body was too large to read still came from a target that speaks HTTP: the checks judge it.
+const answered = (exchange: Exchange) => exchange.response !== undefined || /^response body larger than/.test(exchange.error ?? '')
+const refused = (exchange: Exchange) => exchange.response?.status === 401 || exchange.response?.status === 403
 
 /** Why the run cannot be judged, from the preflight's two answers, or undefined when it can. */
 export function cannotRun(list: Exchange, get: Exchange, baseUrl: string): string | undefined {
-  if (!list.response && !get.response) return `cannot reach the target at ${baseUrl}: ${list.error}`
-  const answer = list.response ?? get.response!
-  if (list.response?.status === 401 && get.response?.status === 401) {
-    return `the target refused the API key: GET ${baseUrl}/pets and GET ${baseUrl}/pets/1 both answered 401 with the key given; check --api-key (or PETSTORE_API_KEY)`
+  if (!answered(list) && !answered(get)) return `cannot reach the target at ${baseUrl}: ${list.error ?? get.error}; check --base-url (or PETSTORE_BASE_URL)`
+  if (refused(list) && refused(get)) {
+    const statuses = [...new Set([list.response!.status, get.response!.status])].join(' and ')
+    return `the target refused the API key: GET ${baseUrl}/pets and GET ${baseUrl}/pets/1 both answered ${statuses} with the key given; check --api-key (or PETSTORE_API_KEY)`
   }
   const hint = /\/v\d+$/.test(baseUrl) ? '' : ' (it does not end with the version prefix /v1)'
-  if (list.response && [404, 405, 410].includes(list.response.status)) {
-    return `the base URL does not serve the interface: GET ${baseUrl}/pets answered ${list.response.status}${hint}; check --base-url (or PETSTORE_BASE_URL)`
+  // A pet found where the list was not: the list is broken, the base URL right; the checks judge it.
+  if (list.response && [404, 405, 410].includes(list.response.status) && !(get.response?.status === 200 && isJson(get))) {
+    const type = saysJson(list) ? '' : ` (${list.response.headers['content-type'] ?? 'no content type'})`
+    return `the base URL does not serve the interface: GET ${baseUrl}/pets answered ${list.response.status}${type}${hint}; check --base-url (or PETSTORE_BASE_URL)`
   }
-  if (list.response && !isJson(list) && !(get.response && isJson(get))) {
-    const type = answer.headers['content-type'] ?? 'no content type'
+  // HTML, plain text, an empty page: not the interface. A JSON answer too large or deep to parse is judged by the checks.
+  const notJson = (e: Exchange) => e.response !== undefined && !isJson(e) && !saysJson(e)
+  if (list.response && notJson(list) && !(get.response && !notJson(get))) {
+    const type = list.response.headers['content-type'] ?? 'no content type'
     return `the base URL does not serve the interface: GET ${baseUrl}/pets answered ${list.response.status} with a body that is not JSON (${type})${hint}; check --base-url (or PETSTORE_BASE_URL)`
   }
   return undefined

@@ -7,7 +7,7 @@ const KEY = 'sk-live-0123456789'
 /** The words bash makes of a curl line, with the key in the environment: what curl would receive. */
 function argvOf(line: string): string[] {
   const script = `set -- ${line.replace(/^curl /, '')}; for a in "$@"; do printf '%s\\0' "$a"; done`
-  const out = execFileSync('bash', ['-c', script], { env: { PETSTORE_API_KEY: KEY, PATH: process.env.PATH } })
+  const out = execFileSync('bash', ['--noprofile', '--norc', '-c', script], { env: { PETSTORE_API_KEY: KEY, PATH: process.env.PATH } })
   return out.toString('utf8').split('\0').slice(0, -1)
 }
 

@@ -9,13 +9,21 @@ import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { Exchange, Request } from '../../model/index.js'
-import { answered, MAX_BODY_BYTES, prepare, unanswered, type Prepared, type Transport, type TransportOptions } from './transport.js'
+import { answered, MAX_BODY_BYTES, MAX_KEPT_BYTES, prepare, requestTimer, unanswered, type Prepared, type Transport, type TransportOptions } from './transport.js'
 
-/** A GET or HEAD can be sent twice without changing anything. */
-const safe = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
+/** Methods a client may send again when a reused connection closed under them (RFC 9110 §9.2.2, idempotent). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'])
+
+/** Where a request was when it failed: whether any answer had begun, and over which scheme. */
+export interface FailureContext {
+  /** Some of the answer (a status line, an interim answer) had arrived. */
+  answered?: boolean
+  /** The URL's scheme, `http:` or `https:`. */
+  protocol?: string
+}
 
 /** One line saying why no response came. */
-export function describeTransportError(error: unknown, timeoutMs: number): string {
+export function describeTransportError(error: unknown, timeoutMs: number, context: FailureContext = {}): string {
   const e = error as { code?: string; message?: string; cause?: { code?: string } }
   const code = e.code ?? e.cause?.code
   const message = e.message ?? String(error)
@@ -24,9 +32,15 @@ export function describeTransportError(error: unknown, timeoutMs: number): strin
   if (code === 'ECONNREFUSED') return 'connection refused'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host not found (${code})`
   if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up|aborted/i.test(message)) {
-    return 'connection closed before a complete response (reset)'
+    if (context.answered !== false) return 'connection closed before a complete response (reset)'
+    // A TLS server on the port closes a plain-HTTP request's connection without a word.
+    return `connection closed without any answer (reset)${context.protocol === 'http:' ? '; if the port speaks TLS, the URL should start with https://' : ''}`
   }
+  if (code === 'HPE_HEADER_OVERFLOW') return `not a valid HTTP response (its headers are larger than the ${http.maxHeaderSize} bytes the suite reads)`
   if (code?.startsWith('HPE_')) return `not a valid HTTP response (${message.split('\n')[0]})`
+  if (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(message)) {
+    return 'TLS failed: the port does not speak TLS (wrong version number); if it serves plain HTTP, the URL should start with http://'
+  }
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO') return `TLS failed: ${message.split('\n')[0]} (${code})`
   if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || code === 'ERR__ERROR_FORMAT_PADDING_1') {
     return `the body could not be decompressed (${message})`
@@ -80,7 +94,7 @@ export class HttpTransport implements Transport {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     // A POST never rides a kept-alive connection the server may be closing: it could not be sent again.
-    const fresh = !safe(request.method)
+    const fresh = !IDEMPOTENT.has(request.method.toUpperCase())
     let attempts = 1
     let attempt = await this.#once(prepared, request.body, fresh, timeoutMs)
     if ('retry' in attempt) {
@@ -88,11 +102,11 @@ export class HttpTransport implements Transport {
       attempts++
       attempt = await this.#once(prepared, request.body, true, timeoutMs)
     }
-    if ('retry' in attempt) attempt = { error: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }
+    if ('retry' in attempt) attempt = { error: Object.assign(new Error('reset'), { code: 'ECONNRESET' }), answered: false }
     const exchange =
       'error' in attempt
-        ? unanswered(prepared, describeTransportError(attempt.error, timeoutMs), elapsed())
-        : answered(prepared, attempt.status, attempt.headers, attempt.body, elapsed())
+        ? unanswered(prepared, describeTransportError(attempt.error, timeoutMs, { answered: attempt.answered, protocol: new URL(prepared.sent).protocol }), elapsed())
+        : answered(prepared, attempt.status, attempt.headers, attempt.body, elapsed(), attempt.size)
     return { ...exchange, attempts }
   }
 
@@ -101,7 +115,7 @@ export class HttpTransport implements Transport {
     this.#agents['https:'].destroy()
   }
 
-  #once(prepared: Prepared, body: string | undefined, fresh: boolean, timeoutMs: number): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | { error: unknown } | { retry: true }> {
+  #once(prepared: Prepared, body: string | undefined, fresh: boolean, timeoutMs: number): Promise<{ status: number; headers: Record<string, string>; body: Buffer; size: number } | { error: unknown; answered: boolean } | { retry: true }> {
     return new Promise((resolve) => {
       let settled = false
       const url = new URL(prepared.sent)
@@ -114,16 +128,16 @@ export class HttpTransport implements Transport {
       const finish = (outcome: Parameters<typeof resolve>[0]) => {
         if (settled) return
         settled = true
-        clearTimeout(timer)
+        cancelTimer()
         resolve(outcome)
       }
       const fail = (error: unknown) => {
         const code = (error as { code?: string }).code
         const raced = !fresh && req.reusedSocket && !answeredAtAll && (code === 'ECONNRESET' || code === 'EPIPE')
         req.destroy()
-        finish(raced ? { retry: true } : { error })
+        finish(raced ? { retry: true } : { error, answered: answeredAtAll })
       }
-      const timer = setTimeout(() => fail(new TransportFailure('TIMEOUT', 'timeout')), timeoutMs)
+      const cancelTimer = requestTimer(timeoutMs, () => fail(new TransportFailure('TIMEOUT', 'timeout')))
       req.on('error', fail)
       req.on('information', () => {
         answeredAtAll = true // 1xx interim answers: the final one follows
@@ -132,19 +146,29 @@ export class HttpTransport implements Transport {
         answeredAtAll = true
         const chunks: Buffer[] = []
         let size = 0
+        let kept = 0
         const stream = bodyStream(response)
         stream.on('data', (chunk: Buffer) => {
+          if (settled) return
           size += chunk.byteLength
           if (size > MAX_BODY_BYTES) {
+            // Said first: destroying the stream makes the request fail as a reset, which must not be the reason given.
+            fail(new TransportFailure('BODY_TOO_LARGE', `response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`))
             stream.destroy()
-            fail(new TransportFailure('BODY_TOO_LARGE', `response body larger than ${MAX_BODY_BYTES} bytes (read no further)`))
+            chunks.length = 0
             return
           }
-          chunks.push(chunk)
+          // Past what the suite parses, the body is counted, not kept: 16 MiB bodies in flight side by side add up.
+          const room = MAX_KEPT_BYTES - kept
+          if (room > 0) {
+            const part = chunk.byteLength <= room ? chunk : chunk.subarray(0, room)
+            chunks.push(part)
+            kept += part.byteLength
+          }
         })
         stream.on('error', fail)
         response.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })))
-        stream.on('end', () => finish({ status: response.statusCode ?? 0, headers: headersOf(response), body: Buffer.concat(chunks) }))
+        stream.on('end', () => finish({ status: response.statusCode ?? 0, headers: headersOf(response), body: Buffer.concat(chunks), size }))
       })
       req.end(payload)
     })

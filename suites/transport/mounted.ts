@@ -4,22 +4,55 @@
  * checks cannot tell the two apart; tests run the whole suite this way in milliseconds.
  */
 import type { Exchange, Request } from '../../model/index.js'
-import { answered, MAX_BODY_BYTES, prepare, unanswered, type Transport, type TransportOptions } from './transport.js'
+import { answered, MAX_BODY_BYTES, MAX_KEPT_BYTES, prepare, requestTimer, unanswered, type Transport, type TransportOptions } from './transport.js'
 
 /** A Fetch API handler: what the stub's `createStub().fetch` is. */
 export type FetchHandler = (request: globalThis.Request) => Promise<Response>
 
-/** Reads a body stream up to the bound; throws when it is larger. */
-async function readBounded(response: Response): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array()
+/** Reads a body stream up to the bound; throws when it is larger or the signal aborts, and then cancels the stream. */
+async function readBounded(response: Response, signal: AbortSignal): Promise<{ head: Uint8Array; size: number }> {
+  if (!response.body) return { head: new Uint8Array(), size: 0 }
+  const reader = response.body.getReader()
+  const aborted = new Promise<never>((_, reject) => {
+    const abort = () => reject(signal.reason)
+    if (signal.aborted) abort()
+    else signal.addEventListener('abort', abort, { once: true })
+  })
+  aborted.catch(() => undefined)
   const chunks: Uint8Array[] = []
   let size = 0
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > MAX_BODY_BYTES) throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes (read no further)`)
-    chunks.push(chunk)
+  let kept = 0
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted])
+      if (done) break
+      size += value.byteLength
+      if (size > MAX_BODY_BYTES) throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`)
+      // Past what the suite parses, the body is counted, not kept.
+      const room = MAX_KEPT_BYTES - kept
+      if (room > 0) {
+        const part = value.byteLength <= room ? value : value.subarray(0, room)
+        chunks.push(part)
+        kept += part.byteLength
+      }
+    }
+  } catch (error) {
+    // An endless or stalled body must not go on being read (or held) after the suite gave up on it.
+    chunks.length = 0
+    reader.cancel().catch(() => undefined)
+    throw error
   }
-  return Buffer.concat(chunks)
+  return { head: Buffer.concat(chunks), size }
+}
+
+/** Resolves as `work` does, or rejects when the signal aborts first (a handler that never answers). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason)
+    if (signal.aborted) return abort()
+    signal.addEventListener('abort', abort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort))
+  })
 }
 
 /** A transport that calls a Fetch handler in-process. */
@@ -39,7 +72,9 @@ export class MountedTransport implements Transport {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const timeoutMs = request.timeoutMs ?? this.#options.timeoutMs
-    const signal = AbortSignal.timeout(timeoutMs)
+    const controller = new AbortController()
+    const signal = controller.signal
+    const cancelTimer = requestTimer(timeoutMs, () => controller.abort(new DOMException(`timeout after ${timeoutMs} ms`, 'TimeoutError')))
     try {
       const fetchRequest = new globalThis.Request(prepared.sent, {
         method: request.method,
@@ -47,20 +82,20 @@ export class MountedTransport implements Transport {
         ...(request.body !== undefined ? { body: request.body } : {}),
         signal,
       })
-      const response = await this.#handler(fetchRequest)
-      const body = await Promise.race([
-        readBounded(response),
-        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
-      ])
+      // The timeout covers the handler's answer and its whole body: a handler may hang at either.
+      const response = await abortable(Promise.resolve().then(() => this.#handler(fetchRequest)), signal)
+      const { head, size } = await readBounded(response, signal)
       const headers: Record<string, string> = {}
       response.headers.forEach((value, name) => {
-        headers[name] = value
+        headers[name] = name in headers ? `${headers[name]}, ${value}` : value // Set-Cookie comes one value at a time
       })
-      return answered(prepared, response.status, headers, body, elapsed())
+      return answered(prepared, response.status, headers, head, elapsed(), size)
     } catch (error) {
       const name = (error as Error)?.name
       const reason = name === 'TimeoutError' || name === 'AbortError' ? `timeout after ${timeoutMs} ms` : describe(error)
       return unanswered(prepared, reason, elapsed())
+    } finally {
+      cancelTimer()
     }
   }
 
@@ -68,7 +103,12 @@ export class MountedTransport implements Transport {
 }
 
 function describe(error: unknown): string {
-  const message = (error as Error)?.message ?? String(error)
-  // A handler that rejects is a connection that broke: the in-process form of a reset.
-  return /fetch failed|network|reset|socket/i.test(message) ? 'connection closed before a complete response (reset)' : message
+  const e = error as { message?: string; code?: string; cause?: { code?: string; message?: string } } | undefined
+  const message = e?.message ?? String(error)
+  const code = e?.cause?.code ?? e?.code
+  if (message.startsWith('response body larger')) return message
+  if (typeof code === 'string' && code.startsWith('HPE_')) return `not a valid HTTP response (${e?.cause?.message ?? message})`
+  // A handler that rejects as fetch does when a connection breaks: the in-process form of a reset.
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /fetch failed|network|reset|socket/i.test(message)) return 'connection closed before a complete response (reset)'
+  return `the handler failed: ${message.split('\n')[0]}`
 }

@@ -4,7 +4,7 @@
  * It never throws at a bad target: a timeout, reset or garbage is an exchange with `error`.
  */
 import type { Credential, Exchange, Parsed, RecordedRequest, Request } from '../../model/index.js'
-import { readBody } from './body.js'
+import { MAX_PARSED_CHARS, readBody } from './body.js'
 import { authorizationFor, curlLine, redactedAuthorization } from './curl.js'
 
 /** Sends requests to one target. */
@@ -19,6 +19,35 @@ export interface Transport {
 
 /** Largest response body the suite reads; a larger one is a transport error (and never held in memory whole). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024
+
+// A timer this late means the process itself was busy (a property's generator, a large parse), not the target.
+const LATE_MS = 50
+// How often a timeout is put off for the process's own busy spells; each time by at most the timeout itself.
+const MAX_DEFERRALS = 3
+
+/**
+ * Calls `onTimeout` after `ms`, not counting time the event loop was blocked by the suite's own work: a timer that
+ * fires late gives answers that arrived meanwhile the chance to be read first. Returns a function that cancels it.
+ */
+export function requestTimer(ms: number, onTimeout: () => void): () => void {
+  let due = performance.now() + ms
+  let deferrals = 0
+  let timer: ReturnType<typeof setTimeout>
+  const fire = () => {
+    const late = performance.now() - due
+    if (late > LATE_MS && deferrals++ < MAX_DEFERRALS) {
+      due = performance.now() + Math.min(late, ms)
+      timer = setTimeout(fire, Math.min(late, ms))
+      return
+    }
+    onTimeout()
+  }
+  timer = setTimeout(fire, ms)
+  return () => clearTimeout(timer)
+}
+
+/** Most bytes of a body a transport keeps: all the suite parses, and one more to know there was more. */
+export const MAX_KEPT_BYTES = MAX_PARSED_CHARS + 1
 
 /** What every transport needs to know. */
 export interface TransportOptions {
@@ -83,14 +112,17 @@ export function prepare(request: Request, options: TransportOptions): Prepared {
   }
 }
 
-/** The exchange of an answered request. */
-export function answered(prepared: Prepared, status: number, headers: Record<string, string>, body: Uint8Array, durationMs: number): Exchange {
-  const { text, json } = readBody(body)
+/**
+ * The exchange of an answered request. `body` may be only the body's beginning (a transport keeps no more than
+ * `MAX_KEPT_BYTES` of a body it reads to the end); `totalBytes` is then the size of the whole.
+ */
+export function answered(prepared: Prepared, status: number, headers: Record<string, string>, body: Uint8Array, durationMs: number, totalBytes = body.byteLength): Exchange {
+  const { text, json } = readBody(body, totalBytes)
   return {
     ...prepared.record,
     response: { status, headers, rawBody: text },
     json,
-    bodyBytes: body.byteLength,
+    bodyBytes: totalBytes,
     durationMs,
   }
 }

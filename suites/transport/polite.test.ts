@@ -1,0 +1,140 @@
+/**
+ * Manners on a shared target: 429s waited out however the target says when to come back (Retry-After in seconds,
+ * as an HTTP-date, 0, or not at all), each wait bounded; a target that throttles (nearly) throughout stops the run
+ * in bounded time; the concurrency bound holds at the target.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Exchange, Request } from '../../model/index.js'
+import { createStub } from '../../stub/index.js'
+import { counted, slow, throttled, tooMany, type FetchHandler, type RetryAfter } from '../../test-support/misbehaving.js'
+import { MountedTransport } from './mounted.js'
+import { PoliteTransport, retryAfterMs, Slots } from './polite.js'
+
+const KEY = 'polite-test-key-2b9e'
+const list: Request = { operationId: 'listPets', method: 'GET', path: '/pets' }
+const stub = createStub({ apiKeys: [KEY] })
+
+function polite(handler: FetchHandler, manners: Partial<ConstructorParameters<typeof PoliteTransport>[1]> = {}) {
+  const inner = new MountedTransport(handler, { baseUrl: 'http://polite.invalid/v1', apiKey: KEY, timeoutMs: 2000 })
+  return new PoliteTransport(inner, { concurrency: 4, minWaitMs: 20, maxWaitMs: 2000, ...manners })
+}
+
+/** A handler answering 429 to the first `n` requests (the way `retryAfter` says), then passing on; with each request's time. */
+function throttledFirst(n: number, retryAfter: RetryAfter, seconds = 1) {
+  const times: number[] = []
+  const fetch: FetchHandler = async (request) => {
+    times.push(performance.now())
+    return times.length <= n ? tooMany(retryAfter, seconds) : stub.fetch(request)
+  }
+  return { fetch, times }
+}
+
+describe('retryAfterMs', () => {
+  it('reads delay-seconds and HTTP-dates; anything else is unknown', () => {
+    const now = Date.parse('Sun, 06 Nov 1994 08:49:37 GMT')
+    expect(retryAfterMs('3', now)).toBe(3000)
+    expect(retryAfterMs(' 0 ', now)).toBe(0)
+    expect(retryAfterMs('Sun, 06 Nov 1994 08:49:39 GMT', now)).toBe(2000)
+    expect(retryAfterMs('Sun, 06 Nov 1994 08:49:30 GMT', now)).toBe(0) // in the past: at once (the backoff still applies)
+    expect(retryAfterMs(undefined, now)).toBeUndefined()
+    expect(retryAfterMs('soon', now)).toBeUndefined()
+  })
+})
+
+// Each test has its own transport and target, and waits on timers: they run side by side.
+describe.concurrent('PoliteTransport', () => {
+  it.each([
+    ['seconds', 1, 990],
+    ['date', 1, 0], // an HTTP-date has whole seconds: up to a second, perhaps less
+    ['zero', 2, 20],
+    ['none', 2, 20],
+  ] as const)('a 429 with Retry-After as %s is waited out and never returned', async (retryAfter, throttledTimes, atLeastMs) => {
+    const { fetch, times } = throttledFirst(throttledTimes, retryAfter)
+    const t = polite(fetch)
+    const exchange = await t.send(list)
+    expect(exchange.response?.status).toBe(200)
+    expect(exchange.attempts).toBe(throttledTimes + 1)
+    expect(t.throttled).toBe(throttledTimes)
+    expect(t.stopped).toBeUndefined()
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(atLeastMs)
+    expect(times[1]! - times[0]!).toBeLessThan(1500)
+    // Backoff without Retry-After doubles: 20 ms, then 40 ms.
+    if (throttledTimes === 2) expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(38)
+  })
+
+  it('a Retry-After longer than the longest wait is cut to it', async () => {
+    const { fetch, times } = throttledFirst(1, 'seconds', 3600)
+    const exchange = await polite(fetch, { maxWaitMs: 100 }).send(list)
+    expect(exchange.response?.status).toBe(200)
+    expect(times[1]! - times[0]!).toBeLessThan(1000)
+  })
+
+  it('a pause after a 429 holds every request, also those queued for a slot', async () => {
+    let count = 0
+    const times: number[] = []
+    const fetch: FetchHandler = async (request) => {
+      times.push(performance.now())
+      return ++count === 1 ? tooMany('none') : stub.fetch(request)
+    }
+    const t = polite(fetch, { concurrency: 1, minWaitMs: 200 })
+    const results = await Promise.all([t.send(list), t.send(list), t.send(list)])
+    expect(results.map((r) => r.response?.status)).toEqual([200, 200, 200])
+    // Nothing went out during the 200 ms pause that the first 429 began.
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(195)
+  })
+
+  it.each([
+    ['every request', { every: 1 }],
+    ['all but one request in twenty', { answerEvery: 20 }],
+  ])('a target answering 429 to %s stops the run in bounded time, saying why', async (_name, how) => {
+    const t = polite(throttled(stub.fetch, { ...how, retryAfter: 'seconds', seconds: 1 }), { maxWaitMs: 30, giveUpAfterMs: 400 })
+    const started = performance.now()
+    const exchanges: Exchange[] = await Promise.all(Array.from({ length: 8 }, () => t.send(list)))
+    expect(performance.now() - started).toBeLessThan(3000)
+    expect(t.stopped).toMatch(/^rate-limited throughout: the target answered 429 Too Many Requests to \d+ of \d+ requests \(\d+%\) for \d+ s$/)
+    // What comes back once it gave up is the 429 itself: the engine stops on it and judges nothing.
+    expect(exchanges.some((e) => e.response?.status === 429)).toBe(true)
+  })
+
+  it('a target that lets every other request through is slow, not stopped', async () => {
+    const t = polite(throttled(stub.fetch, { every: 2, retryAfter: 'none' }), { maxWaitMs: 30, giveUpAfterMs: 300 })
+    const exchanges = await Promise.all(Array.from({ length: 24 }, () => t.send(list)))
+    expect(t.stopped).toBeUndefined()
+    expect(exchanges.every((e) => e.response?.status === 200)).toBe(true)
+  })
+
+  it('a target that throttled for a while and recovered goes on', async () => {
+    let throttling = true
+    setTimeout(() => (throttling = false), 300)
+    const handler: FetchHandler = async (request) => (throttling ? tooMany('none') : stub.fetch(request))
+    const t = polite(handler, { maxWaitMs: 30, giveUpAfterMs: 1000 })
+    expect((await t.send(list)).response?.status).toBe(200)
+    // A later throttled stretch is judged on its own: it starts fresh.
+    expect((await Promise.all(Array.from({ length: 10 }, () => t.send(list)))).every((e) => e.response?.status === 200)).toBe(true)
+    expect(t.stopped).toBeUndefined()
+  })
+
+  it('holds the concurrency bound, counted at the target', async () => {
+    const target = counted(slow(stub.fetch, 15))
+    const t = polite(target.fetch, { concurrency: 3 })
+    await Promise.all(Array.from({ length: 30 }, () => t.send(list)))
+    expect(target.stats.requests).toBe(30)
+    expect(target.stats.maxInFlight).toBe(3)
+  })
+
+  it('Slots runs at most `size` at once and frees a slot when work throws', async () => {
+    const slots = new Slots(2)
+    let now = 0
+    let most = 0
+    const work = (fail: boolean) =>
+      slots.run(async () => {
+        most = Math.max(most, ++now)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        now--
+        if (fail) throw new Error('x')
+      })
+    await Promise.allSettled(Array.from({ length: 10 }, (_, i) => work(i % 3 === 0)))
+    expect(most).toBe(2)
+    await expect(work(false)).resolves.toBeUndefined()
+  })
+})
