@@ -10,6 +10,7 @@ import { access, mkdir } from 'node:fs/promises'
 import { exitCode, keySecrets, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
 import { spec } from '../../spec/index.js'
 import { CHECKS, type RunConfig } from '../../suites/index.js'
+import { PRISM_CHECKS } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
 import { preflight } from './preflight.js'
@@ -169,9 +170,14 @@ async function judge(config: Config, run: RunConfig, target: Target, env: Record
   return { ...(result ? { result } : {}), writeErrors: reporter.writeErrors.map((e) => `${e.path}: ${e.message}`) }
 }
 
-/** The selected checks, as the reporter lists them: each must be judged, or the run is incomplete. */
-export function catalogue(config: Pick<Config, 'checks' | 'operations'>): CatalogueEntry[] {
-  return CHECKS.filter((c) => !config.checks.length || config.checks.includes(c.id))
+/**
+ * The selected checks, as the reporter lists them: each must be judged, or the run is incomplete. Through Prism,
+ * its checks too, whatever the selection: Prism judges every answer it relays.
+ */
+export function catalogue(config: Pick<Config, 'checks' | 'operations' | 'viaPrism'>): CatalogueEntry[] {
+  const suite = CHECKS.filter((c) => !config.checks.length || config.checks.includes(c.id))
     .filter((c) => !config.operations.length || c.on.operation === 'all' || c.on.operation === 'any' || config.operations.includes(c.on.operation))
-    .map((c) => ({ id: c.id, title: c.title, operationId: c.on.operation === 'any' ? 'all' : c.on.operation, severity: c.severity, source: 'suite' }))
+    .map((c): CatalogueEntry => ({ id: c.id, title: c.title, operationId: c.on.operation === 'any' ? 'all' : c.on.operation, severity: c.severity, source: 'suite' }))
+  const prism = PRISM_CHECKS.map(({ id, title }): CatalogueEntry => ({ id, title, operationId: 'all', severity: 'fail', source: 'prism' }))
+  return config.viaPrism ? [...suite, ...prism] : suite
 }

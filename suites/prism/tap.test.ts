@@ -13,18 +13,24 @@ const answer = (status: number, headers: http.IncomingHttpHeaders, problem?: Pri
 
 describe('verdictHeader', () => {
   it("passes Prism's header on, and says [] when Prism judged the answer and found nothing", () => {
-    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: BAD_ENUM }), 200)).toEqual([VIOLATIONS_HEADER, BAD_ENUM])
-    expect(verdictHeader(answer(200, {}), 200)).toEqual([VIOLATIONS_HEADER, '[]'])
+    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: BAD_ENUM }), { method: 'GET', status: 200 })).toEqual([VIOLATIONS_HEADER, BAD_ENUM])
+    expect(verdictHeader(answer(200, {}), { method: 'GET', status: 200 })).toEqual([VIOLATIONS_HEADER, '[]'])
   })
 
   it('gives no verdict when Prism did not judge the target: no answer, or a 501 that Prism replaced with a mock', () => {
-    expect(verdictHeader(undefined, 200)).toEqual([])
-    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: '[]' }), 501)).toEqual([])
+    expect(verdictHeader(undefined, { method: 'GET', status: 200 })).toEqual([])
+    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: '[]' }), { method: 'GET', status: 501 })).toEqual([])
+  })
+
+  it('gives no verdict on a HEAD: Prism reads the bodiless answer as JSON and fails on it', () => {
+    const failed = answer(500, { 'content-type': 'application/problem+json' }, {})
+    expect(verdictHeader(failed, { method: 'HEAD', status: 405 })).toEqual([])
+    expect(verdictHeader(failed, { method: 'GET', status: 405 })[0]).toBe(VIOLATIONS_HEADER)
   })
 
   it("states Prism's own error when it could not read the target's answer, without the tap's address", () => {
     const title = `invalid json response body at http://127.0.0.1:40000/v1/pets reason: Unexpected end of JSON input`
-    const [name, value] = verdictHeader(answer(500, { 'content-type': 'application/problem+json' }, { type: 'FetchError', title }), 200)
+    const [name, value] = verdictHeader(answer(500, { 'content-type': 'application/problem+json' }, { type: 'FetchError', title }), { method: 'GET', status: 200 })
     expect(name).toBe(VIOLATIONS_HEADER)
     const exchange = { operationId: 'listPets' as const, request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} }, response: { status: 200, headers: {}, rawBody: '' }, durationMs: 1 }
     const findings = parseViolations(value, exchange)

@@ -102,7 +102,7 @@ export function createTap(upstream: URL) {
           const forwarded = relay.answer !== undefined
           const answer = await (relay.answer ?? send(relay.request).answer)
           if ('error' in answer) return void req.socket.destroy() // the target failed the request: so does the proxy
-          writeAnswer(res, answer, verdictHeader(forwarded ? prismAnswer : undefined, answer.status))
+          writeAnswer(res, answer, verdictHeader(forwarded ? prismAnswer : undefined, { method: relay.request.method, status: answer.status }))
         } finally {
           relays.delete(id)
         }
@@ -224,11 +224,13 @@ function readProblem(headers: http.IncomingHttpHeaders, body: Buffer): PrismAnsw
 /**
  * Prism's verdict for the suite. `[]` says Prism judged the answer and found nothing; none when Prism did
  * not judge the target (it answered by itself, or the target answered 501, on which Prism judges a mock of
- * its own). When Prism could not relay the target's answer (a body that is not JSON), its own error is
- * given in the header's form, so it reads as what it is: Prism rejecting the response.
+ * its own; or the request was a HEAD, whose bodiless answer Prism tries to read as JSON and cannot). When Prism
+ * could not relay the target's answer (a body that is not JSON), its own error is given in the header's form, so
+ * it reads as what it is: Prism rejecting the response.
  */
-export function verdictHeader(prism: PrismAnswer | undefined, targetStatus: number): string[] {
-  if (!prism || targetStatus === 501) return []
+export function verdictHeader(prism: PrismAnswer | undefined, target: { method: string; status: number }): string[] {
+  const targetStatus = target.status
+  if (!prism || targetStatus === 501 || target.method.toUpperCase() === 'HEAD') return []
   const value = prism.headers[VIOLATIONS_HEADER]
   if (typeof value === 'string') return [VIOLATIONS_HEADER, value]
   if (prism.problem && prism.status !== targetStatus) {
