@@ -185,6 +185,17 @@ describe('bounded evidence', () => {
     expect(run.checks[0]!.findingsLeftOut).toBe(9 - LIMITS.findingsPerCheck)
   })
 
+  it("keeps a property's shrunk counterexample over plain findings, also when it repeats one's message", () => {
+    const plain = Array.from({ length: 7 }, (_, i) => finding('a', `message ${i}`))
+    const late = finding('a', 'GET /pets?limit=1 returned 3 pets', { counterexample: 'GET /pets?limit=1' })
+    const again = finding('a', 'message 0', { counterexample: 'GET /pets?limit=0' })
+    const run = build([record('a-examples', [check('a', { outcome: 'failed', findings: plain })]), record('b-property', [check('a', { outcome: 'failed', findings: [late, again] })])])
+    const kept = run.checks[0]!.findings
+    expect(kept).toHaveLength(LIMITS.findingsPerCheck)
+    expect(kept.map((f) => f.counterexample).filter(Boolean).sort()).toEqual(['GET /pets?limit=0', 'GET /pets?limit=1'])
+    expect(run.checks[0]!.findingsLeftOut).toBe(8 - LIMITS.findingsPerCheck)
+  })
+
   it('stays small and fast whatever the records hold: 16 MiB bodies, deep nesting, an 8 MB number, 10,000 headers', () => {
     const headers = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`x-h${i}`, 'v'.repeat(2000)]))
     const exchange = (rawBody: string) => ({

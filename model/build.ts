@@ -120,6 +120,12 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
   }
 }
 
+/** A finding's identity when merging: what a report can show of its message (hashing megabytes would not be bounded). */
+function keyOf(finding: Finding | undefined): string {
+  const message = String(finding?.message ?? '')
+  return message.length <= LIMITS.message ? message : `${message.length}\u0000${cutText(message, LIMITS.message)}`
+}
+
 function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
   if (!check || typeof check.id !== 'string') return
   let into = merged.get(check.id)
@@ -146,12 +152,21 @@ function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
     }
   }
   for (const finding of list<Finding>(check.findings)) {
-    const message = String(finding?.message ?? '')
-    // Keyed by what a report can show of it: hashing megabytes of an echoed body per finding would not be bounded.
-    const key = message.length <= LIMITS.message ? message : `${message.length}\u0000${cutText(message, LIMITS.message)}`
-    if (into.messages.has(key)) continue
+    const key = keyOf(finding)
+    const shrunk = finding?.counterexample !== undefined
+    if (into.messages.has(key)) {
+      // The same failure found again by a property: its shrunk counterexample is the better evidence to keep.
+      const plain = shrunk ? into.findings.findIndex((f) => f.counterexample === undefined && keyOf(f) === key) : -1
+      if (plain !== -1) into.findings[plain] = finding
+      continue
+    }
     into.messages.add(key)
     if (into.findings.length < LIMITS.findingsPerCheck) into.findings.push(finding)
+    else if (shrunk) {
+      // Findings beyond the bound are only counted; a property's minimal case takes the place of a plain one.
+      const plain = into.findings.findLastIndex((f) => f.counterexample === undefined)
+      if (plain !== -1) into.findings.splice(plain, 1), into.findings.push(finding)
+    }
   }
 }
 

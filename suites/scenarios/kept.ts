@@ -14,6 +14,7 @@ export const petsKept = scenario({
     const step = Math.max(1, Math.floor(created.length / SAMPLE))
     const sample = new Set([...created.slice(0, SAMPLE), ...created.filter((_, i) => i % step === 0)].slice(0, 2 * SAMPLE))
     const existing = [...s.run.existing.keys()].slice(0, 2 * SAMPLE)
+    if (!existing.length) s.premiseMissing(['getPet.keeps-existing'], 'the target listed no pets of its own (held before the run): none to look for at its end')
     await Promise.all([...sample, ...existing].map((id) => s.getPet(id)))
   },
 })
