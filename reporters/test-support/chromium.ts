@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext } from 'playwright-core'
 
-/** Chromium to launch: `CHROMIUM_PATH`, or where Debian installs it (`.ci/ensure-chromium.sh` puts it there in CI). */
+/** Chromium to launch: `CHROMIUM_PATH`, or where Debian installs it (`.ci/ensure-system.sh` puts it there in CI). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 const ARGS = [
@@ -31,7 +31,7 @@ export interface Browser {
 /** Starts headless Chromium with a fresh user-data dir; throws one clear line when it is not installed. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: set CHROMIUM_PATH, or install Debian's chromium (apt-get install chromium) as .ci/ensure-chromium.sh does`)
+    throw new Error(`${CHROMIUM_PATH} is missing: set CHROMIUM_PATH, or install Debian's chromium (apt-get install chromium) as .ci/ensure-system.sh does`)
   }
   const profile = await mkdtemp(join(tmpdir(), 'petstore-report-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
