@@ -5,7 +5,8 @@ import { bareRoutes, createBareServer } from './bare-server.js'
 import { benchPets } from './pets.js'
 import { BENCH_PET_ID, filterStatus, NEW_PET_BODY, workloads } from './workloads.js'
 
-const operationOf = (method: string, path: string) => (method === 'POST' ? 'createPet' : path.startsWith('/pets/') ? 'getPet' : 'listPets')
+const operationOf = (method: string, path: string) =>
+  method === 'POST' ? 'createPet' : path.startsWith('/pets/') ? 'getPet' : 'listPets'
 
 describe('the bare server answers every bench workload as the spec documents', () => {
   const server = createBareServer(bareRoutes(benchPets(1000)))
@@ -21,7 +22,10 @@ describe('the bare server answers every bench workload as the spec documents', (
     it(`${workload.method} ${workload.path}`, async () => {
       const response = await fetch(base + workload.path, {
         method: workload.method,
-        headers: { authorization: 'Bearer bench-key', ...(workload.body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: 'Bearer bench-key',
+          ...(workload.body ? { 'content-type': 'application/json' } : {}),
+        },
         body: workload.body,
       })
       const expected = workload.method === 'POST' ? 201 : 200
@@ -34,7 +38,9 @@ describe('the bare server answers every bench workload as the spec documents', (
 
   it('lists what the filter asks for: the page size and only the status asked for', async () => {
     const { maximum } = spec().parameter('listPets', 'limit')
-    const pets = (await (await fetch(`${base}/pets?limit=${maximum}&status=${filterStatus()}`)).json()) as { status: string }[]
+    const pets = (await (await fetch(`${base}/pets?limit=${maximum}&status=${filterStatus()}`)).json()) as {
+      status: string
+    }[]
     expect(pets).toHaveLength(maximum!)
     expect(new Set(pets.map((p) => p.status))).toEqual(new Set([filterStatus()]))
   })

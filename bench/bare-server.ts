@@ -72,7 +72,9 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => process.exit(0)) // a normal exit, so `node --cpu-prof` writes its profile
   server.listen(flag('--port', 0), '127.0.0.1', () => {
     const address = server.address()
-    console.log(`bare server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : '?'}${BASE}`)
+    console.log(
+      `bare server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : '?'}${BASE}`,
+    )
   })
 }
 

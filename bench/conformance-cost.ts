@@ -40,7 +40,10 @@ export function findNumber(value: unknown, key: string): number | undefined {
 export async function measureConformance(outputDir: string, timeoutMs = 300_000): Promise<ConformanceCost> {
   const reportPath = join(outputDir, 'report.json')
   const started = Date.now()
-  const child = spawn('npx', ['--no-install', 'petstore-conformance', '--output-dir', outputDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('npx', ['--no-install', 'petstore-conformance', '--output-dir', outputDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk))

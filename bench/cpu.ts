@@ -63,7 +63,8 @@ export function sampleCpu(pid: number | undefined): CpuSample {
 export function cpuSpent(before: CpuSample, after: CpuSample): CpuSpent {
   const target = before.target === undefined || after.target === undefined ? undefined : after.target - before.target
   const bench = after.bench - before.bench
-  const machine = before.machine === undefined || after.machine === undefined ? undefined : after.machine - before.machine
+  const machine =
+    before.machine === undefined || after.machine === undefined ? undefined : after.machine - before.machine
   const others = machine === undefined || target === undefined ? undefined : Math.max(0, machine - target - bench)
   return { target, bench, others }
 }

@@ -85,6 +85,12 @@ export async function measure(url: string, workload: Workload, config: LoadConfi
 }
 
 /** Sends exactly `amount` requests of the workload, as fast as the target answers. */
-export function burst(url: string, workload: Workload, amount: number, config: LoadConfig, pid?: number): Promise<Cell> {
+export function burst(
+  url: string,
+  workload: Workload,
+  amount: number,
+  config: LoadConfig,
+  pid?: number,
+): Promise<Cell> {
   return fire({ url, pid, workload, connections: config.connections, apiKey: config.apiKey, amount })
 }

@@ -64,7 +64,12 @@ export function resolveBenchConfig(argv: readonly string[]): BenchConfig {
     only: { type: 'string' },
     help: { type: 'boolean' },
   })
-  const flags = new Map(Object.entries(values).map(([name, value]) => [`--${name}`, value === true ? undefined : (value as string | undefined)]))
+  const flags = new Map(
+    Object.entries(values).map(([name, value]) => [
+      `--${name}`,
+      value === true ? undefined : (value as string | undefined),
+    ]),
+  )
   const get = (name: string) => flags.get(name)
   const duration = get('--duration') === undefined ? 10 : positive('--duration', get('--duration'), false)
   const warmup = get('--warmup') === undefined ? Math.min(3, duration) : Number(get('--warmup'))
@@ -72,8 +77,11 @@ export function resolveBenchConfig(argv: readonly string[]): BenchConfig {
   const log = get('--log') ?? 'file'
   if (log !== 'file' && log !== 'null') throw new UsageError(`--log must be file or null, got ${log}`)
   const sections = (get('--only') ?? SECTIONS.join(',')).split(',').map((s) => s.trim())
-  for (const s of sections) if (!(SECTIONS as readonly string[]).includes(s)) throw new UsageError(`unknown section ${s}; known: ${SECTIONS.join(', ')}`)
-  const count = (name: string, fallback: number) => (get(name) === undefined ? fallback : positive(name, get(name), true))
+  for (const s of sections)
+    if (!(SECTIONS as readonly string[]).includes(s))
+      throw new UsageError(`unknown section ${s}; known: ${SECTIONS.join(', ')}`)
+  const count = (name: string, fallback: number) =>
+    get(name) === undefined ? fallback : positive(name, get(name), true)
   const grow = count('--grow', 1_000_000)
   return Object.freeze({
     duration,

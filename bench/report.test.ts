@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { findNumber } from './conformance-cost.js'
 import { resolveBenchConfig, UsageError } from './options.js'
-import { formatGoals, formatNumber, formatRatio, formatTable, goalMet, mergeCells, percentile, ratio, type Cell } from './report.js'
+import {
+  formatGoals,
+  formatNumber,
+  formatRatio,
+  formatTable,
+  goalMet,
+  mergeCells,
+  percentile,
+  ratio,
+  type Cell,
+} from './report.js'
 
 describe('ratio', () => {
   it('divides, and gives undefined for a missing side or a zero denominator', () => {
@@ -61,7 +71,12 @@ describe('formatting', () => {
         ['Prism mock', '450'],
       ],
     )
-    expect(table.split('\n')).toEqual(['target       req/s', '----------  ------', 'stub        12,000', 'Prism mock     450'])
+    expect(table.split('\n')).toEqual([
+      'target       req/s',
+      '----------  ------',
+      'stub        12,000',
+      'Prism mock     450',
+    ])
   })
 
   it('states every goal with its verdict, value and bound', () => {
@@ -94,7 +109,14 @@ describe('resolveBenchConfig', () => {
 
   it('reads flags in both spellings and keeps the warm-up within a short duration', () => {
     const config = resolveBenchConfig(['--duration', '2', '--only=matrix,scale', '--grow', '5000', '--log', 'null'])
-    expect(config).toMatchObject({ duration: 2, warmup: 2, grow: 5000, growStep: 5000, log: 'null', sections: ['matrix', 'scale'] })
+    expect(config).toMatchObject({
+      duration: 2,
+      warmup: 2,
+      grow: 5000,
+      growStep: 5000,
+      log: 'null',
+      sections: ['matrix', 'scale'],
+    })
   })
 
   it('rejects what it does not know with a usage error', () => {
@@ -132,8 +154,19 @@ describe('mergeCells', () => {
   })
 
   it('adds totals and takes percentiles over every response of every run', () => {
-    const merged = mergeCells([cell([1, 2, 3, 4], 1), cell([5, 6, 7, 8, 9, 10], 4, { non2xx: 1, statuses: { '200': 5, '404': 1 } })])
-    expect(merged).toMatchObject({ requests: 10, seconds: 5, rps: 2, p50: 5, p99: 10, non2xx: 1, statuses: { '200': 9, '404': 1 } })
+    const merged = mergeCells([
+      cell([1, 2, 3, 4], 1),
+      cell([5, 6, 7, 8, 9, 10], 4, { non2xx: 1, statuses: { '200': 5, '404': 1 } }),
+    ])
+    expect(merged).toMatchObject({
+      requests: 10,
+      seconds: 5,
+      rps: 2,
+      p50: 5,
+      p99: 10,
+      non2xx: 1,
+      statuses: { '200': 9, '404': 1 },
+    })
     expect(merged.cpu).toEqual({ target: 2.5, bench: 1.25, others: 0 })
     expect(Array.from(merged.latencies)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
   })

@@ -50,7 +50,8 @@ export function percentile(sorted: ArrayLike<number>, q: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!
 }
 
-const sum = (values: (number | undefined)[]) => (values.some((v) => v === undefined) ? undefined : values.reduce<number>((a, b) => a + b!, 0))
+const sum = (values: (number | undefined)[]) =>
+  values.some((v) => v === undefined) ? undefined : values.reduce<number>((a, b) => a + b!, 0)
 
 /** One cell from several runs of the same target and workload: totals added, percentiles over all responses. */
 export function mergeCells(cells: readonly Cell[]): Cell {
@@ -65,7 +66,8 @@ export function mergeCells(cells: readonly Cell[]): Cell {
   const requests = cells.reduce((n, c) => n + c.requests, 0)
   const seconds = cells.reduce((n, c) => n + c.seconds, 0)
   const statuses: Record<string, number> = {}
-  for (const cell of cells) for (const [status, count] of Object.entries(cell.statuses)) statuses[status] = (statuses[status] ?? 0) + count
+  for (const cell of cells)
+    for (const [status, count] of Object.entries(cell.statuses)) statuses[status] = (statuses[status] ?? 0) + count
   return {
     requests,
     seconds,
@@ -98,7 +100,12 @@ export function formatGoals(goals: readonly Goal[]): string {
     const met = goalMet(g)
     const unit = g.unit ? ` ${g.unit}` : ''
     const value = g.value === undefined ? '-' : `${formatNumber(g.value)}${unit}`
-    return [met === undefined ? 'NOT MEASURED' : met ? 'MET' : 'MISSED', g.name, value, `${g.relation} ${formatNumber(g.bound)}${unit}`]
+    return [
+      met === undefined ? 'NOT MEASURED' : met ? 'MET' : 'MISSED',
+      g.name,
+      value,
+      `${g.relation} ${formatNumber(g.bound)}${unit}`,
+    ]
   })
   return formatTable(['verdict', 'target', 'measured', 'needed'], rows)
 }
@@ -122,7 +129,9 @@ export function formatRatio(value: number | undefined): string {
 /** Plain-text table: a header, a rule, and rows; text columns left-aligned, numeric ones right-aligned. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-+]?[\d,.]+(x| ms| B| s)?$|^-$/.test(r[i] ?? '')))
+  const numeric = header.map(
+    (_, i) => rows.length > 0 && rows.every((r) => /^[-+]?[\d,.]+(x| ms| B| s)?$|^-$/.test(r[i] ?? '')),
+  )
   const line = (cells: readonly string[]) =>
     cells
       .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))

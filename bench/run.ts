@@ -31,12 +31,30 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 /** The four targets of the comparison, each a child process. */
 function matrixTargets(seedFile: string): TargetSpec[] {
   const prism = realpathSync(join(ROOT, 'node_modules', '.bin', 'prism'))
-  const prismArgs = (port: number) => [prism, 'mock', 'spec/petstore.yaml', '--port', String(port), '--host', '127.0.0.1']
+  const prismArgs = (port: number) => [
+    prism,
+    'mock',
+    'spec/petstore.yaml',
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+  ]
   return [
     {
       id: 'stub',
       title: 'stub (defaults, log on)',
-      args: (port) => ['bin/petstore-stub.js', '--port', String(port), '--host', '127.0.0.1', '--api-key', API_KEY, '--seed', seedFile],
+      args: (port) => [
+        'bin/petstore-stub.js',
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--api-key',
+        API_KEY,
+        '--seed',
+        seedFile,
+      ],
       base: (port) => `http://127.0.0.1:${port}/v1`,
     },
     { id: 'prism', title: 'Prism mock (defaults)', args: prismArgs, base: (port) => `http://127.0.0.1:${port}` },
@@ -100,7 +118,12 @@ function startLogged(spec: TargetSpec, logDir: string, sink: BenchConfig['log'])
   return startTarget(spec, sink === 'null' ? '/dev/null' : join(logDir, `${spec.id}.log`))
 }
 
-async function withTarget<T>(spec: TargetSpec, logDir: string, sink: BenchConfig['log'], use: (t: RunningTarget) => Promise<T>): Promise<T> {
+async function withTarget<T>(
+  spec: TargetSpec,
+  logDir: string,
+  sink: BenchConfig['log'],
+  use: (t: RunningTarget) => Promise<T>,
+): Promise<T> {
   const target = await startLogged(spec, logDir, sink)
   try {
     return await use(target)
@@ -135,8 +158,15 @@ async function runMatrix(config: BenchConfig, load: LoadConfig, logDir: string):
     for (const workload of workloads()) {
       for (let round = 0; round < config.rounds; round++) {
         for (const target of running) {
-          const cell = await measure(target.url, workload, { ...slice, warmup: round === 0 ? load.warmup : 0 }, target.pid)
-          log(`  ${target.spec.id.padEnd(12)} ${workload.id.padEnd(14)} ${formatNumber(cell.rps).padStart(8)} req/s  p50 ${formatNumber(cell.p50)} ms  p99 ${formatNumber(cell.p99)} ms  non-2xx ${cell.non2xx}  ${cpuNote(cell)}`)
+          const cell = await measure(
+            target.url,
+            workload,
+            { ...slice, warmup: round === 0 ? load.warmup : 0 },
+            target.pid,
+          )
+          log(
+            `  ${target.spec.id.padEnd(12)} ${workload.id.padEnd(14)} ${formatNumber(cell.rps).padStart(8)} req/s  p50 ${formatNumber(cell.p50)} ms  p99 ${formatNumber(cell.p99)} ms  non-2xx ${cell.non2xx}  ${cpuNote(cell)}`,
+          )
           const key = `${target.spec.id} ${workload.id}`
           rounds.set(key, [...(rounds.get(key) ?? []), cell])
         }
@@ -165,7 +195,9 @@ async function runScale(config: BenchConfig, load: LoadConfig, logDir: string): 
       for (let round = 0; round < config.rounds; round++) {
         for (const [i, target] of [small, big].entries()) {
           const cell = await measure(target.url, list, { ...slice, warmup: round === 0 ? load.warmup : 0 }, target.pid)
-          log(`  ${target.spec.id.padEnd(14)} ${formatNumber(cell.rps).padStart(8)} req/s  p50 ${formatNumber(cell.p50)} ms  ${cpuNote(cell)}`)
+          log(
+            `  ${target.spec.id.padEnd(14)} ${formatNumber(cell.rps).padStart(8)} req/s  p50 ${formatNumber(cell.p50)} ms  ${cpuNote(cell)}`,
+          )
           runs[i]!.push(cell)
         }
       }
@@ -179,12 +211,14 @@ async function runScale(config: BenchConfig, load: LoadConfig, logDir: string): 
 async function runGrowth(config: BenchConfig, load: LoadConfig, logDir: string): Promise<GrowthStep[]> {
   const steps: GrowthStep[] = []
   await withTarget(scaleStub(0), logDir, config.log, async (target) => {
-    for (let stored = 0; stored < config.grow; ) {
+    for (let stored = 0; stored < config.grow;) {
       const amount = Math.min(config.growStep, config.grow - stored)
       const cell = await burst(target.url, createPet(), amount, load, target.pid)
       stored += amount
       steps.push({ stored, cell, rss: rssOf(target.pid) })
-      log(`  ${formatNumber(stored).padStart(10)} created  ${formatNumber(cell.rps).padStart(8)} req/s  ${cpuNote(cell)}`)
+      log(
+        `  ${formatNumber(stored).padStart(10)} created  ${formatNumber(cell.rps).padStart(8)} req/s  ${cpuNote(cell)}`,
+      )
     }
   })
   return steps
@@ -236,12 +270,39 @@ function matrixReport({ results, logBytes, failures }: Matrix, specs: TargetSpec
     formatRatio(ratio(perCpu('stub', w.id), perCpu('prism-silent', w.id))),
     formatRatio(ratio(perCpu('stub', w.id), perCpu('bare', w.id))),
   ])
-  const logs = specs.filter((s) => logBytes.has(s.id)).map((s) => `${s.title} ${formatNumber(logBytes.get(s.id))} bytes`).join('; ')
+  const logs = specs
+    .filter((s) => logBytes.has(s.id))
+    .map((s) => `${s.title} ${formatNumber(logBytes.get(s.id))} bytes`)
+    .join('; ')
   return [
-    formatTable(['target', 'workload', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'target µs CPU/req', 'others busy (cores)'], rows),
+    formatTable(
+      [
+        'target',
+        'workload',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'non-2xx',
+        'errors',
+        'target µs CPU/req',
+        'others busy (cores)',
+      ],
+      rows,
+    ),
     '',
     'Ratios of req/s, then of requests per CPU second of the target (the CPU set moves less when other processes take CPU):',
-    formatTable(['workload', 'stub/Prism', 'stub/Prism silent', 'stub/bare', 'CPU: stub/Prism', 'CPU: stub/Prism silent', 'CPU: stub/bare'], ratios),
+    formatTable(
+      [
+        'workload',
+        'stub/Prism',
+        'stub/Prism silent',
+        'stub/bare',
+        'CPU: stub/Prism',
+        'CPU: stub/Prism silent',
+        'CPU: stub/bare',
+      ],
+      ratios,
+    ),
     '',
     `output (request logs) written during the runs: ${logs}`,
     noiseNote([...results.values()].flatMap((cells) => [...cells.values()])),
@@ -252,21 +313,25 @@ function matrixReport({ results, logBytes, failures }: Matrix, specs: TargetSpec
 const describe = (w: Workload) => `${w.method} ${w.path}`
 
 /** Target CPU microseconds per request. */
-const cpuPerRequest = (cell: Cell) => (cell.cpu.target === undefined || cell.requests === 0 ? undefined : (cell.cpu.target / cell.requests) * 1e6)
+const cpuPerRequest = (cell: Cell) =>
+  cell.cpu.target === undefined || cell.requests === 0 ? undefined : (cell.cpu.target / cell.requests) * 1e6
 
 /** Cores' worth of CPU that other processes on the machine used during a run: the noise in its figures. */
-const othersBusy = (cell: Cell) => (cell.cpu.others === undefined || cell.seconds === 0 ? undefined : cell.cpu.others / cell.seconds)
+const othersBusy = (cell: Cell) =>
+  cell.cpu.others === undefined || cell.seconds === 0 ? undefined : cell.cpu.others / cell.seconds
 
 /** How busy other processes kept the machine during some runs: the noise in their figures. */
 function noiseNote(cells: Cell[]): string {
   const others = cells.reduce((n, c) => n + (c.cpu.others ?? 0), 0)
   const seconds = cells.reduce((n, c) => n + c.seconds, 0)
   const busy = seconds > 0 ? others / seconds : 0
-  const warning = busy > 0.2 ? '; the machine was not quiet: req/s and latency carry that noise, the CPU-based ratios less so' : ''
+  const warning =
+    busy > 0.2 ? '; the machine was not quiet: req/s and latency carry that noise, the CPU-based ratios less so' : ''
   return `other processes kept ${formatNumber(busy)} of ${availableParallelism()} cores busy on average during these runs${warning}`
 }
 
-const cpuNote = (cell: Cell) => `target ${formatNumber(cpuPerRequest(cell))} µs CPU/req, others busy ${formatNumber(othersBusy(cell))} cores`
+const cpuNote = (cell: Cell) =>
+  `target ${formatNumber(cpuPerRequest(cell))} µs CPU/req, others busy ${formatNumber(othersBusy(cell))} cores`
 
 function scaleReport(scale: Scale, config: BenchConfig): string {
   const perPet = (scale.bigMemory.rss - scale.empty.rss) / config.bigStore
@@ -282,7 +347,10 @@ function scaleReport(scale: Scale, config: BenchConfig): string {
   ]
   return [
     `${describe(filteredList())} by store size:`,
-    formatTable(['pets', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'target µs CPU/req', 'others busy (cores)'], [row(SEEDED, scale.small), row(config.bigStore, scale.big)]),
+    formatTable(
+      ['pets', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'target µs CPU/req', 'others busy (cores)'],
+      [row(SEEDED, scale.small), row(config.bigStore, scale.big)],
+    ),
     `scale ratio (${formatNumber(config.bigStore)} vs ${formatNumber(SEEDED)} pets): p50 ${formatRatio(ratio(scale.big.p50, scale.small.p50))}, p99 ${formatRatio(ratio(scale.big.p99, scale.small.p99))}, req/s ${formatRatio(ratio(scale.small.rps, scale.big.rps))} slower`,
     `memory after full GC: empty store RSS ${mib(scale.empty.rss)}, heap ${mib(scale.empty.heapUsed)}; ${formatNumber(config.bigStore)} pets RSS ${mib(scale.bigMemory.rss)}, heap ${mib(scale.bigMemory.heapUsed)}`,
     `per stored pet: ${formatNumber(perPet)} bytes RSS, ${formatNumber(heapPerPet)} bytes of heap`,
@@ -303,8 +371,21 @@ function growthReport(steps: GrowthStep[]): string {
     formatNumber(othersBusy(s.cell)),
     s.rss === undefined ? '-' : mib(s.rss),
   ])
-  const header = ['stored after step', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'target µs CPU/req', 'others busy (cores)', 'RSS (no GC)']
-  return ['POST /v1/pets while the store grows from empty (req/s of each step):', formatTable(header, rows), noiseNote(steps.map((s) => s.cell))].join('\n')
+  const header = [
+    'stored after step',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'target µs CPU/req',
+    'others busy (cores)',
+    'RSS (no GC)',
+  ]
+  return [
+    'POST /v1/pets while the store grows from empty (req/s of each step):',
+    formatTable(header, rows),
+    noiseNote(steps.map((s) => s.cell)),
+  ].join('\n')
 }
 
 function conformanceReport(cost: ConformanceCost | string): string {
@@ -313,31 +394,72 @@ function conformanceReport(cost: ConformanceCost | string): string {
     `npx --no-install petstore-conformance (embedded stub): wall ${(cost.wallMs / 1000).toFixed(1)} s, exit code ${cost.exitCode}`,
   ]
   if (cost.requestsSent !== undefined || cost.recordsCreated !== undefined) {
-    lines.push(`from its report.json: requestsSent ${cost.requestsSent ?? '-'}, recordsCreated ${cost.recordsCreated ?? '-'}, durationMs ${cost.durationMs ?? '-'}`)
+    lines.push(
+      `from its report.json: requestsSent ${cost.requestsSent ?? '-'}, recordsCreated ${cost.recordsCreated ?? '-'}, durationMs ${cost.durationMs ?? '-'}`,
+    )
   } else {
-    lines.push(`no report.json figures; the command's last lines:`, ...cost.consoleTail.split('\n').map((l) => `  | ${l}`))
+    lines.push(
+      `no report.json figures; the command's last lines:`,
+      ...cost.consoleTail.split('\n').map((l) => `  | ${l}`),
+    )
   }
   return lines.join('\n')
 }
 
-function goals(results: Results | undefined, scale: Scale | undefined, config: BenchConfig, cost: ConformanceCost | string | undefined): Goal[] {
+function goals(
+  results: Results | undefined,
+  scale: Scale | undefined,
+  config: BenchConfig,
+  cost: ConformanceCost | string | undefined,
+): Goal[] {
   const all: Goal[] = []
   const cell = (target: string, workload: string) => results?.get(target)?.get(workload)
   if (results) {
     for (const w of workloads()) {
       const stub = cell('stub', w.id)
       // The target is against Prism with its defaults; Prism -v silent is reported in the ratio table only.
-      all.push({ name: `stub/Prism req/s, ${describe(w)}`, value: ratio(stub?.rps, cell('prism', w.id)?.rps), relation: '>=', bound: 20, unit: 'x' })
-      all.push({ name: `stub/bare req/s, ${describe(w)}`, value: ratio(stub?.rps, cell('bare', w.id)?.rps), relation: '>=', bound: w.kind === 'read' ? 0.85 : 0.6, unit: 'x' })
-      if (w.kind === 'read') all.push({ name: `stub p99, ${describe(w)}`, value: stub?.p99, relation: '<', bound: 10, unit: 'ms' })
+      all.push({
+        name: `stub/Prism req/s, ${describe(w)}`,
+        value: ratio(stub?.rps, cell('prism', w.id)?.rps),
+        relation: '>=',
+        bound: 20,
+        unit: 'x',
+      })
+      all.push({
+        name: `stub/bare req/s, ${describe(w)}`,
+        value: ratio(stub?.rps, cell('bare', w.id)?.rps),
+        relation: '>=',
+        bound: w.kind === 'read' ? 0.85 : 0.6,
+        unit: 'x',
+      })
+      if (w.kind === 'read')
+        all.push({ name: `stub p99, ${describe(w)}`, value: stub?.p99, relation: '<', bound: 10, unit: 'ms' })
     }
   }
   if (scale) {
-    all.push({ name: `scale ratio p50, filtered list, ${formatNumber(config.bigStore)} vs ${formatNumber(SEEDED)} pets`, value: ratio(scale.big.p50, scale.small.p50), relation: '<=', bound: 1.5, unit: 'x' })
-    all.push({ name: `RSS per stored pet at ${formatNumber(config.bigStore)} pets`, value: (scale.bigMemory.rss - scale.empty.rss) / config.bigStore, relation: '<', bound: 300, unit: 'B' })
+    all.push({
+      name: `scale ratio p50, filtered list, ${formatNumber(config.bigStore)} vs ${formatNumber(SEEDED)} pets`,
+      value: ratio(scale.big.p50, scale.small.p50),
+      relation: '<=',
+      bound: 1.5,
+      unit: 'x',
+    })
+    all.push({
+      name: `RSS per stored pet at ${formatNumber(config.bigStore)} pets`,
+      value: (scale.bigMemory.rss - scale.empty.rss) / config.bigStore,
+      relation: '<',
+      bound: 300,
+      unit: 'B',
+    })
   }
   if (cost !== undefined && typeof cost !== 'string') {
-    all.push({ name: 'full conformance run, wall time', value: cost.wallMs / 1000, relation: '<', bound: 15, unit: 's' })
+    all.push({
+      name: 'full conformance run, wall time',
+      value: cost.wallMs / 1000,
+      relation: '<',
+      bound: 15,
+      unit: 's',
+    })
     all.push({ name: 'full conformance run, records created', value: cost.recordsCreated, relation: '<=', bound: 250 })
   }
   return all
@@ -348,7 +470,9 @@ function warnings(results: Results | undefined): string[] {
   for (const [target, cells] of results ?? []) {
     for (const [workload, cell] of cells) {
       if (cell.non2xx > 0 || cell.errors > 0) {
-        lines.push(`warning: ${target} ${workload}: ${cell.non2xx} non-2xx (${JSON.stringify(cell.statuses)}), ${cell.errors} errors; its figures do not measure the success path`)
+        lines.push(
+          `warning: ${target} ${workload}: ${cell.non2xx} non-2xx (${JSON.stringify(cell.statuses)}), ${cell.errors} errors; its figures do not measure the success path`,
+        )
       }
     }
   }
@@ -370,7 +494,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE)
     return 0
   }
-  const load: LoadConfig = { connections: config.connections, duration: config.duration, warmup: config.warmup, apiKey: API_KEY }
+  const load: LoadConfig = {
+    connections: config.connections,
+    duration: config.duration,
+    warmup: config.warmup,
+    apiKey: API_KEY,
+  }
   const logDir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
   const run = (s: BenchConfig['sections'][number]) => config.sections.includes(s)
   try {
@@ -399,7 +528,11 @@ async function main(argv: string[]): Promise<number> {
     if (scale) out.push('## Scaling and memory', scaleReport(scale, config), '')
     if (growth) out.push('## Creation while the store grows', growthReport(growth), '')
     if (cost !== undefined) out.push('## Cost of a conformance run', conformanceReport(cost), '')
-    out.push('## Targets (issue 6)', formatGoals(goals(matrix?.results, scale, config, cost)), ...warnings(matrix?.results))
+    out.push(
+      '## Targets (issue 6)',
+      formatGoals(goals(matrix?.results, scale, config, cost)),
+      ...warnings(matrix?.results),
+    )
     console.log(out.join('\n'))
     return 0
   } finally {

@@ -5,9 +5,17 @@ import { UsageError } from './usage-error.js'
 type Options = NonNullable<ParseArgsConfig['options']>
 
 /** Parses `argv` strictly with `options`; a bad flag is a `UsageError`. */
-export function parseFlags<const O extends Options>(argv: readonly string[], options: O): ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>['values'] {
+export function parseFlags<const O extends Options>(
+  argv: readonly string[],
+  options: O,
+): ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>['values'] {
   try {
-    const { values, positionals } = parseArgs({ args: joinNegatives(argv, options), options, strict: true, allowPositionals: true })
+    const { values, positionals } = parseArgs({
+      args: joinNegatives(argv, options),
+      options,
+      strict: true,
+      allowPositionals: true,
+    })
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`)
     return values
   } catch (error) {

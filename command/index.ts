@@ -5,7 +5,15 @@
  */
 export { runConformance, type ConformanceOptions } from './library.js'
 export { UsageError } from './usage-error.js'
-export { createStub, DEFAULT_API_KEY, startStub, type CreateStubOptions, type InProcessStub, type Stub, type StubOptions } from '../stub/index.js'
+export {
+  createStub,
+  DEFAULT_API_KEY,
+  startStub,
+  type CreateStubOptions,
+  type InProcessStub,
+  type Stub,
+  type StubOptions,
+} from '../stub/index.js'
 export { exitCode, verdictOf } from '../model/index.js'
 export type {
   CatalogueEntry,

@@ -41,7 +41,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const started = Date.now()
   const embedded = options.baseUrl === undefined && options.fetch === undefined
   const apiKey = options.apiKey ?? `pcs-${randomBytes(12).toString('hex')}`
-  if (options.baseUrl !== undefined && options.apiKey === undefined) throw new TypeError('runConformance: apiKey is required with baseUrl')
+  if (options.baseUrl !== undefined && options.apiKey === undefined)
+    throw new TypeError('runConformance: apiKey is required with baseUrl')
   const handler = options.fetch ?? (embedded ? createStub({ apiKeys: [apiKey] }).fetch : undefined)
   const runs = options.runs ?? DEFAULT_RUNS
   const allowances = recordAllowances(runs)

@@ -62,7 +62,10 @@ describe('boundHeaders', () => {
   })
 
   it('bounds and redacts names and values, and keeps `__proto__` as an ordinary header', () => {
-    const bounded = boundHeaders({ [`x-${KEY}`]: 'v'.repeat(5000), __proto__: 'x' } as unknown as Record<string, string>, redactor)
+    const bounded = boundHeaders(
+      { [`x-${KEY}`]: 'v'.repeat(5000), __proto__: 'x' } as unknown as Record<string, string>,
+      redactor,
+    )
     expect(Object.keys(bounded)).toContain(`x-${REDACTED}`)
     expect(bounded[`x-${REDACTED}`]).toContain('[truncated: 5000 bytes in all]')
     const proto = JSON.parse('{"__proto__":"x"}') as Record<string, string>
@@ -88,7 +91,9 @@ describe('boundExchange', () => {
 
 describe('withoutUserinfo', () => {
   it('removes user and password from every URL in a text', () => {
-    expect(withoutUserinfo('curl https://ci:hunter2@staging.example/v1/pets and http://u@h/x')).toBe('curl https://staging.example/v1/pets and http://h/x')
+    expect(withoutUserinfo('curl https://ci:hunter2@staging.example/v1/pets and http://u@h/x')).toBe(
+      'curl https://staging.example/v1/pets and http://h/x',
+    )
     expect(withoutUserinfo('http://127.0.0.1:4010/v1/pets?x=a@b')).toBe('http://127.0.0.1:4010/v1/pets?x=a@b')
   })
 })

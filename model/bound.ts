@@ -50,7 +50,12 @@ export function cutText(text: string, maxChars: number): string {
  * UTF-8 bytes. A text already cut this way (its kept part within `maxChars`) keeps its marker and size.
  * `scrub` cleans the kept text further before redaction (e.g. `withoutUserinfo`).
  */
-export function boundText(text: string, maxChars: number, redactor?: Redactor, scrub?: (text: string) => string): string {
+export function boundText(
+  text: string,
+  maxChars: number,
+  redactor?: Redactor,
+  scrub?: (text: string) => string,
+): string {
   if (typeof text !== 'string') text = String(text)
   const clean = (part: string) => {
     const scrubbed = scrub ? scrub(part) : part
@@ -87,9 +92,13 @@ export function boundHeaders(headers: Record<string, string> | undefined, redact
   const entries = Object.entries(headers ?? {})
   const marked = entries.length === LIMITS.headers + 1 && entries[LIMITS.headers]![0] === MORE_HEADERS
   const kept = entries.slice(0, LIMITS.headers)
-  const bounded = kept.map(([name, value]) => [boundText(name, LIMITS.headerName, redactor), boundText(String(value), LIMITS.headerValue, redactor)])
+  const bounded = kept.map(([name, value]) => [
+    boundText(name, LIMITS.headerName, redactor),
+    boundText(String(value), LIMITS.headerValue, redactor),
+  ])
   if (marked) bounded.push(entries[LIMITS.headers]!)
-  else if (entries.length > LIMITS.headers) bounded.push([MORE_HEADERS, `[truncated: ${entries.length} headers in all]`])
+  else if (entries.length > LIMITS.headers)
+    bounded.push([MORE_HEADERS, `[truncated: ${entries.length} headers in all]`])
   return Object.fromEntries(bounded) // defines `__proto__` as an ordinary header, unlike assignment
 }
 

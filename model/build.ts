@@ -64,7 +64,8 @@ interface Merged {
 /** Builds the one result of a run. Every string is redacted, then bounded; nothing is judged outside `verdict.ts`. */
 export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFacts, redactor: Redactor): RunResult {
   const text = (value: unknown, max: number = LIMITS.text) => boundText(String(value ?? ''), max, redactor)
-  const url = (value: unknown, max: number = LIMITS.url) => boundText(String(value ?? ''), max, redactor, withoutUserinfo)
+  const url = (value: unknown, max: number = LIMITS.url) =>
+    boundText(String(value ?? ''), max, redactor, withoutUserinfo)
   // Stable: records of one scenario keep their order, so findings keep theirs.
   const ordered = [...records].filter(isRecord).sort((a, b) => compareText(String(a.scenario), String(b.scenario)))
 
@@ -76,8 +77,14 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
 
   const stops = unique(ordered.flatMap((r) => (typeof r.stopped === 'string' && r.stopped ? [r.stopped] : [])))
   const stopped = facts.stopped ?? (stops.length ? stops.join('; ') : undefined)
-  const runErrors = boundList(facts.runErrors.map((e) => url(e, LIMITS.message)), LIMITS.runErrors, 'error')
-  const failingFail = [...merged.values()].filter((m) => m.outcome === 'failed' && m.entry.severity === 'fail').map((m) => m.entry.id)
+  const runErrors = boundList(
+    facts.runErrors.map((e) => url(e, LIMITS.message)),
+    LIMITS.runErrors,
+    'error',
+  )
+  const failingFail = [...merged.values()]
+    .filter((m) => m.outcome === 'failed' && m.entry.severity === 'fail')
+    .map((m) => m.entry.id)
 
   const rank = (operationId: string) => {
     const index = facts.operationOrder.indexOf(operationId)
@@ -91,7 +98,8 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
   const totals = { checks: checks.length, passed: 0, failed: 0, warned: 0, skipped: 0, unjudged: 0, errors: 0 }
   for (const check of checks) totals[standing(check, facts.strict)] += 1
   const stoppedLine = stopped === undefined ? undefined : text(stopped)
-  const couldNotFinish = stoppedLine ?? (runErrors.length ? `${plural(runErrors.length, 'error')} outside any scenario` : undefined)
+  const couldNotFinish =
+    stoppedLine ?? (runErrors.length ? `${plural(runErrors.length, 'error')} outside any scenario` : undefined)
   const verdict = verdictOf(checks, facts.strict, couldNotFinish)
 
   return {
@@ -165,7 +173,7 @@ function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
     else if (shrunk) {
       // Findings beyond the bound are only counted; a property's minimal case takes the place of a plain one.
       const plain = into.findings.findLastIndex((f) => f.counterexample === undefined)
-      if (plain !== -1) into.findings.splice(plain, 1), into.findings.push(finding)
+      if (plain !== -1) (into.findings.splice(plain, 1), into.findings.push(finding))
     }
   }
 }
@@ -236,13 +244,19 @@ function boundFinding(finding: Finding, check: CheckResult, text: Text, url: Tex
     message: url(finding.message, LIMITS.message),
     ...(exchange ? { exchange: boundExchange(exchange, redactor) } : {}),
     ...(finding.curl !== undefined ? { curl: url(finding.curl, LIMITS.curl) } : {}),
-    ...(finding.counterexample !== undefined ? { counterexample: text(finding.counterexample, LIMITS.counterexample) } : {}),
+    ...(finding.counterexample !== undefined
+      ? { counterexample: text(finding.counterexample, LIMITS.counterexample) }
+      : {}),
     ...(Number.isInteger(finding.seed) ? { seed: finding.seed } : {}),
     ...(finding.path !== undefined ? { path: text(finding.path) } : {}),
   }
 }
 
-function incompleteLine(checks: readonly CheckResult[], stopped: string | undefined, runErrors: readonly string[]): string {
+function incompleteLine(
+  checks: readonly CheckResult[],
+  stopped: string | undefined,
+  runErrors: readonly string[],
+): string {
   const unjudged = checks.filter((c) => c.outcome === 'unjudged').map((c) => c.id)
   const broken = checks.filter((c) => leavesUnjudged(c) && c.outcome === 'error').map((c) => c.id)
   const parts = [
@@ -254,7 +268,11 @@ function incompleteLine(checks: readonly CheckResult[], stopped: string | undefi
   return `incomplete: ${parts.length ? parts.join('; ') : 'the run could not finish'}`
 }
 
-function observationsOf(records: readonly ScenarioRecord[], text: Text, rank: (operationId: string) => number): Observation[] {
+function observationsOf(
+  records: readonly ScenarioRecord[],
+  text: Text,
+  rank: (operationId: string) => number,
+): Observation[] {
   const byKey = new Map<string, Observation>()
   for (const o of records.flatMap((r) => list<Observation>(r.observations))) {
     if (!o || typeof o.id !== 'string') continue

@@ -9,7 +9,13 @@ export const REDACTED = '[REDACTED]'
 
 const hex2 = (code: number) => code.toString(16).padStart(2, '0')
 const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')
-const ENTITY: Record<string, string[]> = { '&': ['&amp;'], '<': ['&lt;'], '>': ['&gt;'], '"': ['&quot;'], "'": ['&#39;', '&apos;'] }
+const ENTITY: Record<string, string[]> = {
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  '"': ['&quot;'],
+  "'": ['&#39;', '&apos;'],
+}
 
 /** Every way one character of a secret may be written in output: itself, \u-escaped, %-encoded, as an entity. */
 function characterPattern(char: string): string {

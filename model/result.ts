@@ -138,7 +138,15 @@ export interface RunResult {
   stopped?: string
   /** Errors of the kit outside any scenario (a file that did not load, an unhandled error). */
   runErrors: string[]
-  totals: { checks: number; passed: number; failed: number; warned: number; skipped: number; unjudged: number; errors: number }
+  totals: {
+    checks: number
+    passed: number
+    failed: number
+    warned: number
+    skipped: number
+    unjudged: number
+    errors: number
+  }
   checks: CheckResult[]
   observations: Observation[]
   coverage: StatusCoverage[]

@@ -35,7 +35,11 @@ export function leavesUnjudged(check: Pick<CheckResult, 'outcome'>): boolean {
  * The run's verdict. A failing check makes it non-conformant (what was found stands, even if the rest could
  * not be judged); otherwise any check left unjudged makes it incomplete; only then is it conformant.
  */
-export function verdictOf(checks: readonly Pick<CheckResult, 'outcome' | 'severity'>[], strict: boolean, stopped?: string): Verdict {
+export function verdictOf(
+  checks: readonly Pick<CheckResult, 'outcome' | 'severity'>[],
+  strict: boolean,
+  stopped?: string,
+): Verdict {
   if (checks.some((c) => breaksConformance(c, strict))) return 'non-conformant'
   if (stopped !== undefined || checks.some(leavesUnjudged)) return 'incomplete'
   return 'conformant'

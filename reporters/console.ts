@@ -2,7 +2,16 @@
  * The console report: failing checks first, each with its evidence; then warnings, then what could not be
  * judged, then the rest compactly; the verdict last. Also the run's header and the progress lines.
  */
-import { breaksConformance, standing, type CheckResult, type Finding, type RunFacts, type RunResult, type ScenarioRecord, type Standing } from '../model/index.js'
+import {
+  breaksConformance,
+  standing,
+  type CheckResult,
+  type Finding,
+  type RunFacts,
+  type RunResult,
+  type ScenarioRecord,
+  type Standing,
+} from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
 import {
   BODY_LIMIT,
@@ -38,7 +47,10 @@ interface Palette {
   bold: Paint
 }
 
-const ansi = (open: number, close: number): Paint => (text) => `\u001b[${open}m${text}\u001b[${close}m`
+const ansi =
+  (open: number, close: number): Paint =>
+  (text) =>
+    `\u001b[${open}m${text}\u001b[${close}m`
 const plain: Paint = (text) => text
 
 function palette(color: boolean): Palette {
@@ -46,7 +58,14 @@ function palette(color: boolean): Palette {
   return { red: ansi(31, 39), green: ansi(32, 39), yellow: ansi(33, 39), dim: ansi(2, 22), bold: ansi(1, 22) }
 }
 
-const MARK: Record<Standing, string> = { passed: '✓', failed: '✗', warned: '!', skipped: '-', unjudged: '?', errors: '✗' }
+const MARK: Record<Standing, string> = {
+  passed: '✓',
+  failed: '✗',
+  warned: '!',
+  skipped: '-',
+  unjudged: '?',
+  errors: '✗',
+}
 
 function markOf(s: Standing, p: Palette): string {
   if (s === 'passed') return p.green(MARK[s])
@@ -56,7 +75,10 @@ function markOf(s: Standing, p: Palette): string {
 }
 
 /** The first lines of a run: what is tested, with which seed. */
-export function runHeader(facts: Pick<RunFacts, 'target' | 'viaPrism' | 'runId' | 'seed' | 'runs'>, { color }: ConsoleOptions): string {
+export function runHeader(
+  facts: Pick<RunFacts, 'target' | 'viaPrism' | 'runId' | 'seed' | 'runs'>,
+  { color }: ConsoleOptions,
+): string {
   const p = palette(color)
   const target = facts.target.embedded ? `${facts.target.baseUrl} (the embedded stub)` : facts.target.baseUrl
   const prism = facts.viaPrism ? ', through Prism' : ''
@@ -85,7 +107,8 @@ export function progressLine(scenario: ScenarioProgress, strict: boolean, { colo
   const name = visible(scenario.name)
   const record = scenario.record
   if (!record) {
-    if (scenario.state === 'failed') return `${p.red('✗')} ${name}  ${p.red(`did not finish: ${visible(firstLine(scenario.error ?? 'no record'))}`)}\n`
+    if (scenario.state === 'failed')
+      return `${p.red('✗')} ${name}  ${p.red(`did not finish: ${visible(firstLine(scenario.error ?? 'no record'))}`)}\n`
     return `${p.dim('-')} ${name}  ${p.dim('skipped')}\n`
   }
   const counts = { judged: 0, failing: 0, warned: 0, broke: 0 }
@@ -99,7 +122,13 @@ export function progressLine(scenario: ScenarioProgress, strict: boolean, { colo
   if (counts.failing) parts.push(p.red(`${counts.failing} failing`))
   if (counts.warned) parts.push(p.yellow(plural(counts.warned, 'warning')))
   if (counts.broke) parts.push(p.red(`${counts.broke} broke`))
-  const mark = record.stopped ? p.yellow('!') : counts.failing || counts.broke ? p.red('•') : counts.warned ? p.yellow('•') : p.green('✓')
+  const mark = record.stopped
+    ? p.yellow('!')
+    : counts.failing || counts.broke
+      ? p.red('•')
+      : counts.warned
+        ? p.yellow('•')
+        : p.green('✓')
   const stopped = record.stopped ? ` ${p.yellow(`stopped: ${visible(firstLine(record.stopped))}`)}` : ''
   return `${mark} ${name}  ${p.dim(`${parts.join(', ')} · ${plural(record.requestsSent ?? 0, 'request')}`)}${stopped}\n`
 }
@@ -119,10 +148,23 @@ export function toConsole(run: RunResult, { color, written = [] }: ConsoleOption
   const unjudged = checksIn(run, 'unjudged')
   const skipped = checksIn(run, 'skipped')
   const passed = checksIn(run, 'passed')
-  section(out, failing, p.bold(p.red(`Failures (${failing.length}): the target breaks the interface`)), (c) => checkDetails(run, c, p))
-  section(out, broken, p.bold(p.red(`Errors (${broken.length}): the kit broke, so these checks were not judged`)), (c) => checkDetails(run, c, p))
-  section(out, warned, p.bold(p.yellow(`Warnings (${warned.length}): good practice the interface does not require`)), (c) => checkDetails(run, c, p))
-  if (unjudged.length) out.push(p.bold(p.yellow(`Not judged (${unjudged.length})`)), ...reasonLines(unjudged, 'unjudged', p), '')
+  section(out, failing, p.bold(p.red(`Failures (${failing.length}): the target breaks the interface`)), (c) =>
+    checkDetails(run, c, p),
+  )
+  section(
+    out,
+    broken,
+    p.bold(p.red(`Errors (${broken.length}): the kit broke, so these checks were not judged`)),
+    (c) => checkDetails(run, c, p),
+  )
+  section(
+    out,
+    warned,
+    p.bold(p.yellow(`Warnings (${warned.length}): good practice the interface does not require`)),
+    (c) => checkDetails(run, c, p),
+  )
+  if (unjudged.length)
+    out.push(p.bold(p.yellow(`Not judged (${unjudged.length})`)), ...reasonLines(unjudged, 'unjudged', p), '')
   if (skipped.length) out.push(p.bold(`Not applicable (${skipped.length})`), ...reasonLines(skipped, 'skipped', p), '')
   if (passed.length) out.push(p.bold(`Passed (${passed.length})`), ...compactLines(passed, p), '')
 
@@ -138,7 +180,9 @@ export function toConsole(run: RunResult, { color, written = [] }: ConsoleOption
   }
 
   out.push('', p.bold('Run'))
-  out.push(`  target      ${visible(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''}`)
+  out.push(
+    `  target      ${visible(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''}`,
+  )
   out.push(`  run id      ${visible(run.runId)}`)
   out.push(`  seed        ${run.seed} (${run.runs} runs per property)`)
   out.push(`  records     ${run.recordsCreated} created of a budget of ${run.recordBudget}`)
@@ -152,7 +196,12 @@ export function toConsole(run: RunResult, { color, written = [] }: ConsoleOption
   return out.join('\n') + '\n'
 }
 
-function section(out: string[], checks: readonly CheckResult[], heading: string, details: (c: CheckResult) => string[]): void {
+function section(
+  out: string[],
+  checks: readonly CheckResult[],
+  heading: string,
+  details: (c: CheckResult) => string[],
+): void {
   if (!checks.length) return
   out.push(heading)
   for (const check of checks) out.push('', ...details(check))
@@ -162,9 +211,12 @@ function section(out: string[], checks: readonly CheckResult[], heading: string,
 // The verdict is the last line; an incomplete run ends with the line that says what was not judged.
 function verdictLines(run: RunResult, p: Palette): string[] {
   if (run.verdict === 'conformant') {
-    return [p.bold(p.green(`Verdict: conformant${run.totals.warned ? ` (${plural(run.totals.warned, 'warning')})` : ''}`))]
+    return [
+      p.bold(p.green(`Verdict: conformant${run.totals.warned ? ` (${plural(run.totals.warned, 'warning')})` : ''}`)),
+    ]
   }
-  if (run.verdict === 'incomplete') return [p.bold(p.yellow('Verdict: INCOMPLETE')), p.bold(p.yellow(visible(run.incomplete ?? 'incomplete')))]
+  if (run.verdict === 'incomplete')
+    return [p.bold(p.yellow('Verdict: INCOMPLETE')), p.bold(p.yellow(visible(run.incomplete ?? 'incomplete')))]
   const reasons = [`${run.totals.failed} failed`]
   if (run.stopped !== undefined) reasons.push(`the run stopped early: ${visible(run.stopped)}`)
   return [p.bold(p.red(`Verdict: NON-CONFORMANT (${reasons.join('; ')})`))]
@@ -172,13 +224,16 @@ function verdictLines(run: RunResult, p: Palette): string[] {
 
 function reasonLines(checks: readonly CheckResult[], s: Standing, p: Palette): string[] {
   const width = Math.max(...checks.map((c) => c.id.length))
-  return checks.map((c) => `  ${markOf(s, p)} ${visible(c.id).padEnd(width)}  ${p.dim(visible(c.reason ?? STANDING_LABEL[s]))}`)
+  return checks.map(
+    (c) => `  ${markOf(s, p)} ${visible(c.id).padEnd(width)}  ${p.dim(visible(c.reason ?? STANDING_LABEL[s]))}`,
+  )
 }
 
 // Passed checks, one line per operation, ids wrapped.
 function compactLines(checks: readonly CheckResult[], p: Palette): string[] {
   const groups = new Map<string, string[]>()
-  for (const check of checks) groups.set(check.operationId, [...(groups.get(check.operationId) ?? []), visible(check.id)])
+  for (const check of checks)
+    groups.set(check.operationId, [...(groups.get(check.operationId) ?? []), visible(check.id)])
   const width = Math.max(...[...groups.keys()].map((k) => k.length))
   const lines: string[] = []
   for (const [operationId, ids] of groups) {
@@ -201,21 +256,39 @@ function compactLines(checks: readonly CheckResult[], p: Palette): string[] {
   return lines
 }
 
-const CELL_MARK: Record<CellOutcome, string> = { passed: '✓', failed: '✗', warned: '!', 'not-provoked': '·', 'not-applicable': ' ' }
+const CELL_MARK: Record<CellOutcome, string> = {
+  passed: '✓',
+  failed: '✗',
+  warned: '!',
+  'not-provoked': '·',
+  'not-applicable': ' ',
+}
 
 function matrixLines(run: RunResult, p: Palette): string[] {
   const matrix = matrixOf(run)
-  if (!matrix.rows.length) return [p.bold('Documented responses provoked'), p.dim('  (the run did not get as far as measuring them)')]
+  if (!matrix.rows.length)
+    return [p.bold('Documented responses provoked'), p.dim('  (the run did not get as far as measuring them)')]
   const width = Math.max(...matrix.rows.map((r) => r.operationId.length), 9)
   const paintCell = (outcome: CellOutcome, text: string) =>
-    outcome === 'passed' ? p.green(text) : outcome === 'failed' ? p.red(text) : outcome === 'warned' ? p.yellow(text) : p.dim(text)
-  const lines = [p.bold('Documented responses provoked'), `  ${''.padEnd(width)}  ${matrix.columns.map((c) => c.padEnd(4)).join(' ')}`.trimEnd()]
+    outcome === 'passed'
+      ? p.green(text)
+      : outcome === 'failed'
+        ? p.red(text)
+        : outcome === 'warned'
+          ? p.yellow(text)
+          : p.dim(text)
+  const lines = [
+    p.bold('Documented responses provoked'),
+    `  ${''.padEnd(width)}  ${matrix.columns.map((c) => c.padEnd(4)).join(' ')}`.trimEnd(),
+  ]
   for (const row of matrix.rows) {
     const cells = row.cells.map((cell) => paintCell(cell.outcome, CELL_MARK[cell.outcome].padEnd(4)))
     const extra = row.undocumented.map((cell) => paintCell(cell.outcome, `${cell.status} (undocumented)`)).join(' ')
     lines.push(`  ${row.operationId.padEnd(width)}  ${cells.join(' ')}${extra ? ` ${extra}` : ''}`.trimEnd())
   }
-  const legend = (['passed', 'failed', 'warned', 'not-provoked'] as const).map((o) => `${CELL_MARK[o]} ${CELL_LABEL[o]}`)
+  const legend = (['passed', 'failed', 'warned', 'not-provoked'] as const).map(
+    (o) => `${CELL_MARK[o]} ${CELL_LABEL[o]}`,
+  )
   lines.push(p.dim(`  ${legend.join('  ')}`))
   const unprovokable = run.coverage.filter((c) => !c.seen && !c.provokable)
   if (unprovokable.length) {
@@ -228,7 +301,10 @@ function matrixLines(run: RunResult, p: Palette): string[] {
 function checkDetails(run: RunResult, check: CheckResult, p: Palette): string[] {
   const s = standing(check, run.strict)
   const operation = check.operationId === 'all' ? 'all operations' : check.operationId
-  const lines = [`${markOf(s, p)} ${p.bold(visible(check.id))} · ${operation} · ${check.severity} · ${STANDING_LABEL[s]}`, `  ${visible(check.title)}`]
+  const lines = [
+    `${markOf(s, p)} ${p.bold(visible(check.id))} · ${operation} · ${check.severity} · ${STANDING_LABEL[s]}`,
+    `  ${visible(check.title)}`,
+  ]
   if (check.reason !== undefined && !check.findings.length) lines.push(`  ${visible(check.reason)}`)
   for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) lines.push('', ...findingLines(check, finding, p))
   const more = moreFindingsLine(check, FINDINGS_SHOWN)
@@ -238,12 +314,16 @@ function checkDetails(run: RunResult, check: CheckResult, p: Palette): string[] 
 
 function findingLines(check: CheckResult, finding: Finding, p: Palette): string[] {
   const operation = findingOperation(check, finding)
-  const lines = indent(`${operation && operation !== check.operationId ? `${operation}: ` : ''}${visible(finding.message)}`, '  ')
+  const lines = indent(
+    `${operation && operation !== check.operationId ? `${operation}: ` : ''}${visible(finding.message)}`,
+    '  ',
+  )
   if (finding.source === 'prism') lines.push(p.dim('    (reported by Prism)'))
   if (finding.counterexample !== undefined) lines.push(`    counterexample: ${visible(finding.counterexample)}`)
   const replay = replayOf(finding)
   if (replay) lines.push(p.dim(`    replays with ${replay}`))
-  if (finding.exchange) lines.push(...indent(exchangeText(finding.exchange, BODY_LIMIT, { brief: true }), '    ').map(p.dim))
+  if (finding.exchange)
+    lines.push(...indent(exchangeText(finding.exchange, BODY_LIMIT, { brief: true }), '    ').map(p.dim))
   if (finding.curl) lines.push(`    reproduce: ${visible(finding.curl)}`)
   return lines
 }

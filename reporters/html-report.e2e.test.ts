@@ -36,13 +36,14 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-const outcomeOf = (op: string, status: string) => page.locator(`table.matrix [data-op="${op}"][data-status="${status}"]`).getAttribute('data-outcome')
+const outcomeOf = (op: string, status: string) =>
+  page.locator(`table.matrix [data-op="${op}"][data-status="${status}"]`).getAttribute('data-outcome')
 
 describe('the HTML report in Chromium', () => {
   it('renders one matrix row per operation, in spec order, with a column per documented status', async () => {
-    expect(await page.locator('table.matrix tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-op')))).toEqual(
-      Object.keys(spec().operations),
-    )
+    expect(
+      await page.locator('table.matrix tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-op'))),
+    ).toEqual(Object.keys(spec().operations))
     const documented = [...new Set(Object.values(spec().operations).flatMap((op) => op.statuses))].sort()
     const headers = await page.locator('table.matrix thead th').allTextContents()
     expect(headers.slice(1, 1 + documented.length)).toEqual(documented)
@@ -69,8 +70,14 @@ describe('the HTML report in Chromium', () => {
 
   it('paints passed, failed and warned cells in different colours', async () => {
     const background = (op: string, status: string) =>
-      page.locator(`td[data-op="${op}"][data-status="${status}"]`).evaluate((td) => (globalThis as any).getComputedStyle(td).backgroundColor as string)
-    const colours = new Set([await background('listPets', '200'), await background('createPet', '401'), await background('getPet', '200')])
+      page
+        .locator(`td[data-op="${op}"][data-status="${status}"]`)
+        .evaluate((td) => (globalThis as any).getComputedStyle(td).backgroundColor as string)
+    const colours = new Set([
+      await background('listPets', '200'),
+      await background('createPet', '401'),
+      await background('getPet', '200'),
+    ])
     expect(colours.size).toBe(3)
   })
 
@@ -87,13 +94,17 @@ describe('the HTML report in Chromium', () => {
     expect(curl).toBe(
       `curl -sS -X POST 'http://127.0.0.1:4010/v1/pets' -H "Authorization: Bearer $PETSTORE_API_KEY" -H 'Content-Type: application/json' --data-raw '{"name":"","categoryId":0}' -H 'X-Token: [REDACTED]'`,
     )
-    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').first().textContent()).toContain('< 500 (12 ms)')
+    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').first().textContent()).toContain(
+      '< 500 (12 ms)',
+    )
   })
 
   it('shows the target’s HTML as text and runs no script', async () => {
     expect(dialogs).toEqual([])
     expect(await page.evaluate(() => (globalThis as any).document.scripts.length as number)).toBe(0)
-    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').first().textContent()).toContain('<script>alert("pwned")</script>')
+    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').first().textContent()).toContain(
+      '<script>alert("pwned")</script>',
+    )
   })
 
   it('loads nothing but itself', () => {
@@ -105,7 +116,15 @@ describe('the HTML report in Chromium', () => {
     expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('non-conformant')
     expect(await page.locator('table.observations tbody tr').count()).toBe(3)
     const facts = await page.locator('#run dl').textContent()
-    for (const fact of ['k3x9q2a', '-154020823 (30 runs per property)', '7 of a budget of 20', '1.0.0', '10.4 s', '--seed=-154020823']) expect(facts).toContain(fact)
+    for (const fact of [
+      'k3x9q2a',
+      '-154020823 (30 runs per property)',
+      '7 of a budget of 20',
+      '1.0.0',
+      '10.4 s',
+      '--seed=-154020823',
+    ])
+      expect(facts).toContain(fact)
   })
 
   it('takes a screenshot a person can read', async () => {

@@ -22,7 +22,10 @@ const HTML_BODY_LIMIT = { chars: 10_000, lines: 200 }
 
 /** Text made safe for HTML element content and attribute values; control characters shown, not sent. */
 export function escapeHtml(text: string): string {
-  return visible(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+  return visible(text).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  )
 }
 
 const esc = escapeHtml
@@ -36,7 +39,13 @@ export function inlineHtml(text: string): string {
 }
 const slug = (id: string) => id.replace(/[^A-Za-z0-9_.-]/g, '-')
 
-const CELL_MARK: Record<CellOutcome, string> = { passed: '✓', failed: '✗', warned: '!', 'not-provoked': '○', 'not-applicable': '' }
+const CELL_MARK: Record<CellOutcome, string> = {
+  passed: '✓',
+  failed: '✗',
+  warned: '!',
+  'not-provoked': '○',
+  'not-applicable': '',
+}
 
 const STYLE = `
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg-soft: #f6f8fa;
@@ -92,7 +101,9 @@ export function toHtml(run: RunResult): string {
   const body = [
     verdictBlock(run, verdictText),
     ...run.notices.map((n) => `<p class="notice" role="note"><strong>Notice:</strong> ${inlineHtml(n)}</p>`),
-    run.stopped !== undefined ? `<p class="notice" role="note"><strong>Stopped early:</strong> ${esc(run.stopped)}</p>` : '',
+    run.stopped !== undefined
+      ? `<p class="notice" role="note"><strong>Stopped early:</strong> ${esc(run.stopped)}</p>`
+      : '',
     totalsBlock(run),
     matrixBlock(run),
     checksBlock(run),
@@ -124,7 +135,11 @@ export function toHtml(run: RunResult): string {
   ].join('\n')
 }
 
-const VERDICT_TEXT: Record<RunResult['verdict'], string> = { conformant: 'Conformant', 'non-conformant': 'Non-conformant', incomplete: 'Incomplete' }
+const VERDICT_TEXT: Record<RunResult['verdict'], string> = {
+  conformant: 'Conformant',
+  'non-conformant': 'Non-conformant',
+  incomplete: 'Incomplete',
+}
 
 function verdictBlock(run: RunResult, verdictText: string): string {
   const failed = run.totals.failed
@@ -201,13 +216,17 @@ function checkCountsTd(run: RunResult, operationId: string): string {
   const parts = (['failed', 'errors', 'warned', 'unjudged', 'passed'] as const)
     .filter((s) => counts[s])
     .map((s) => `<span class="outcome outcome-${s}">${counts[s]} ${STANDING_LABEL[s]}</span>`)
-  const href = counts.failed + counts.errors + counts.warned + counts.unjudged ? ` <a href="#checks-${esc(slug(operationId))}">details</a>` : ''
+  const href =
+    counts.failed + counts.errors + counts.warned + counts.unjudged
+      ? ` <a href="#checks-${esc(slug(operationId))}">details</a>`
+      : ''
   return `<td class="check-counts" data-failed="${counts.failed}">${parts.join(', ') || '–'}${href}</td>`
 }
 
 function cellTitle(cell: MatrixCell): string {
   if (cell.outcome === 'not-applicable') return `${cell.operationId} does not document ${cell.status}`
-  if (cell.outcome === 'not-provoked') return `${cell.operationId} ${cell.status} was not provoked${cell.provokable ? '' : ' (not expected from a conformant target)'}`
+  if (cell.outcome === 'not-provoked')
+    return `${cell.operationId} ${cell.status} was not provoked${cell.provokable ? '' : ' (not expected from a conformant target)'}`
   return `${cell.operationId} ${cell.status}: ${CELL_LABEL[cell.outcome]}`
 }
 
@@ -231,8 +250,12 @@ function checksBlock(run: RunResult): string {
     const rows = checks.map((check) => {
       const s = standing(check, run.strict)
       const count = findingCount(check)
-      const findings = count && s !== 'passed' && s !== 'skipped' && s !== 'unjudged' ? `<a href="#check-${esc(slug(check.id))}">${count}</a>` : String(count)
-      const reason = check.reason !== undefined && s !== 'passed' ? `<span class="reason">${esc(check.reason)}</span>` : ''
+      const findings =
+        count && s !== 'passed' && s !== 'skipped' && s !== 'unjudged'
+          ? `<a href="#check-${esc(slug(check.id))}">${count}</a>`
+          : String(count)
+      const reason =
+        check.reason !== undefined && s !== 'passed' ? `<span class="reason">${esc(check.reason)}</span>` : ''
       return `<tr data-check="${esc(check.id)}" data-outcome="${s}"><td><code>${esc(check.id)}</code></td><td>${inlineHtml(check.title)}</td><td>${check.severity}${check.source === 'prism' ? ' (Prism)' : ''}</td><td class="outcome outcome-${s}">${STANDING_LABEL[s]}${reason}</td><td>${check.exchanges}</td><td>${findings}</td></tr>`
     })
     return [
@@ -251,7 +274,8 @@ function findingsBlock(run: RunResult, id: string, heading: string, checks: Chec
     const shown = check.findings.slice(0, HTML_FINDINGS_SHOWN).map((f, i) => findingHtml(check, f, i === 0))
     const moreLine = moreFindingsLine(check, HTML_FINDINGS_SHOWN)
     const more = moreLine ? [`<p class="muted">${esc(moreLine)}</p>`] : []
-    const reason = check.reason !== undefined && !check.findings.length ? [`<p class="muted">${esc(check.reason)}</p>`] : []
+    const reason =
+      check.reason !== undefined && !check.findings.length ? [`<p class="muted">${esc(check.reason)}</p>`] : []
     const operation = check.operationId === 'all' ? 'all operations' : esc(check.operationId)
     return [
       `<article class="check ${s}" id="check-${esc(slug(check.id))}" data-check="${esc(check.id)}">`,
@@ -272,7 +296,8 @@ function findingHtml(check: CheckResult, finding: Finding, first: boolean): stri
   const facts: string[] = []
   if (operation) facts.push(`<dt>Operation</dt><dd>${esc(operation)}</dd>`)
   if (finding.source === 'prism') facts.push('<dt>Reported by</dt><dd>Prism</dd>')
-  if (finding.counterexample !== undefined) facts.push(`<dt>Counterexample</dt><dd><code>${esc(finding.counterexample)}</code></dd>`)
+  if (finding.counterexample !== undefined)
+    facts.push(`<dt>Counterexample</dt><dd><code>${esc(finding.counterexample)}</code></dd>`)
   const replay = replayOf(finding)
   if (replay) facts.push(`<dt>Replays with</dt><dd>${esc(replay)}</dd>`)
   return [
@@ -293,7 +318,8 @@ function notJudgedBlock(run: RunResult): string {
   const checks = checksIn(run, 'unjudged')
   if (!checks.length) return ''
   const rows = checks.map(
-    (c) => `<tr data-check="${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.operationId)}</td><td>${esc(c.reason ?? 'not judged')}</td></tr>`,
+    (c) =>
+      `<tr data-check="${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.operationId)}</td><td>${esc(c.reason ?? 'not judged')}</td></tr>`,
   )
   return [
     '<section id="not-judged">',
@@ -347,6 +373,9 @@ function factsBlock(run: RunResult): string {
     ['Replay', replayCommand(run)],
   ]
   const note = replayNote(run)
-  const items = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${k === 'Replay' ? `<code>${esc(v)}</code>${note ? `<br><span class="muted">${esc(note)}</span>` : ''}` : esc(v)}</dd>`)
+  const items = facts.map(
+    ([k, v]) =>
+      `<dt>${esc(k)}</dt><dd>${k === 'Replay' ? `<code>${esc(v)}</code>${note ? `<br><span class="muted">${esc(note)}</span>` : ''}` : esc(v)}</dd>`,
+  )
   return ['<section id="run">', '<h2>Run</h2>', `<dl class="facts">${items.join('')}</dl>`, '</section>'].join('\n')
 }

@@ -32,13 +32,21 @@ export { toHtml, toJson, toJunit, toMarkdown }
 export type Writer = (run: RunResult) => string
 
 /** The file formats, each by the name `--reporter` uses. */
-export const WRITERS = { json: toJson, html: toHtml, markdown: toMarkdown, junit: toJunit } satisfies Record<string, Writer>
+export const WRITERS = { json: toJson, html: toHtml, markdown: toMarkdown, junit: toJunit } satisfies Record<
+  string,
+  Writer
+>
 
 /** A file format's name. */
 export type FileFormat = keyof typeof WRITERS
 
 /** File name of each file format inside the output directory. */
-export const REPORT_FILES: Record<FileFormat, string> = { json: 'report.json', html: 'report.html', markdown: 'report.md', junit: 'junit.xml' }
+export const REPORT_FILES: Record<FileFormat, string> = {
+  json: 'report.json',
+  html: 'report.html',
+  markdown: 'report.md',
+  junit: 'junit.xml',
+}
 
 /** Every format the command may select: the console and the files. */
 export const FORMATS = ['console', ...(Object.keys(WRITERS) as FileFormat[])] as const
@@ -123,7 +131,9 @@ function errorText(error: { name?: string; message?: string }): string {
 /** What a test case recorded, if it is a scenario record (task meta crosses from the worker as plain data). */
 export function recordOf(testCase: Pick<TestCase, 'meta'>): ScenarioRecord | undefined {
   const record = (testCase.meta() as { conformance?: unknown }).conformance
-  return record !== null && typeof record === 'object' && Array.isArray((record as ScenarioRecord).checks) ? (record as ScenarioRecord) : undefined
+  return record !== null && typeof record === 'object' && Array.isArray((record as ScenarioRecord).checks)
+    ? (record as ScenarioRecord)
+    : undefined
 }
 
 /** A finished test case as its progress line sees it. */
@@ -176,7 +186,14 @@ export default class ConformanceReporter implements Reporter {
   #startedAt = new Date()
   #start = performance.now()
   #drawn = false
-  #live: { timer?: ReturnType<typeof setInterval>; scenario: string; done: number; total: number; requests: number; judged: number } = {
+  #live: {
+    timer?: ReturnType<typeof setInterval>
+    scenario: string
+    done: number
+    total: number
+    requests: number
+    judged: number
+  } = {
     scenario: '',
     done: 0,
     total: 0,
@@ -224,16 +241,25 @@ export default class ConformanceReporter implements Reporter {
     const scenario = scenarioOf(testCase)
     this.#live.done += 1
     this.#live.requests += Number(scenario.record?.requestsSent) || 0
-    this.#live.judged += (scenario.record?.checks ?? []).filter((c) => c.outcome === 'passed' || c.outcome === 'failed').length
-    if (this.#progress === 'lines') this.#out.write(progressLine(scenario, this.#options.facts.strict, { color: this.#color }))
+    this.#live.judged += (scenario.record?.checks ?? []).filter(
+      (c) => c.outcome === 'passed' || c.outcome === 'failed',
+    ).length
+    if (this.#progress === 'lines')
+      this.#out.write(progressLine(scenario, this.#options.facts.strict, { color: this.#color }))
     else if (this.#progress === 'live') this.#drawLive()
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
     this.#stopLive()
     const modules = [...testModules].sort((a, b) => compareText(a.relativeModuleId, b.relativeModuleId))
     const records = modules.flatMap((m) => [...m.children.allTests()].flatMap((t) => recordOf(t) ?? []))
-    const stopped = this.#options.stopped?.() ?? (reason === 'interrupted' ? 'the run was interrupted before every scenario finished' : undefined)
+    const stopped =
+      this.#options.stopped?.() ??
+      (reason === 'interrupted' ? 'the run was interrupted before every scenario finished' : undefined)
     const facts: RunFacts = {
       ...this.#options.facts,
       startedAt: this.#startedAt.toISOString(),
@@ -243,10 +269,16 @@ export default class ConformanceReporter implements Reporter {
     }
     const run = buildRunResult(records, facts, this.#options.redactor)
     this.result = run
-    const { written, errors } = await writeReports(run, this.#options.formats, resolve(this.#options.outputDir), this.#options.redactor)
+    const { written, errors } = await writeReports(
+      run,
+      this.#options.formats,
+      resolve(this.#options.outputDir),
+      this.#options.redactor,
+    )
     this.writeErrors = errors
     for (const error of errors) this.#out.write(`Could not write ${error.path}: ${error.message}\n`)
-    if (this.#options.formats.includes('console')) this.#out.write(toConsole(run, { color: this.#color, written: Object.values(written) }))
+    if (this.#options.formats.includes('console'))
+      this.#out.write(toConsole(run, { color: this.#color, written: Object.values(written) }))
     this.#options.onResult?.(run)
   }
 

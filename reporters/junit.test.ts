@@ -17,14 +17,25 @@ describe('the JUnit report of the sample run', () => {
 
   it('carries id, operation, severity, source and outcome as properties of each testcase', () => {
     for (const [i, c] of run.checks.entries()) {
-      expect(junit.cases[i]!.properties).toEqual({ id: c.id, operation: c.operationId, severity: c.severity, source: c.source, outcome: c.outcome })
+      expect(junit.cases[i]!.properties).toEqual({
+        id: c.id,
+        operation: c.operationId,
+        severity: c.severity,
+        source: c.source,
+        outcome: c.outcome,
+      })
     }
   })
 
   it('fails exactly the checks that break conformance, and counts them', () => {
     const failing = run.checks.filter((c) => standing(c, run.strict) === 'failed').map((c) => c.id)
     expect(junit.cases.filter((c) => c.failure).map((c) => c.name)).toEqual(failing)
-    expect(junit.totals).toEqual({ tests: run.checks.length, failures: failing.length, errors: 0, skipped: run.totals.skipped + run.totals.unjudged })
+    expect(junit.totals).toEqual({
+      tests: run.checks.length,
+      failures: failing.length,
+      errors: 0,
+      skipped: run.totals.skipped + run.totals.unjudged,
+    })
     expect(junit.suites[0]).toMatchObject({ tests: run.checks.length, failures: failing.length })
   })
 
@@ -52,7 +63,9 @@ describe('the JUnit report of the sample run', () => {
       'not applicable: createPet never answered 201, so no created pet could be listed',
     )
     expect(junit.cases.find((c) => c.name === 'getPet.id.int64')!.skipped!.message).toMatch(/^not judged: /)
-    expect(junit.suites[0]!.systemErr).toContain('error outside any scenario: scenario "getPet > ids beyond 2^53" did not finish')
+    expect(junit.suites[0]!.systemErr).toContain(
+      'error outside any scenario: scenario "getPet > ids beyond 2^53" did not finish',
+    )
   })
 
   it('fails the advice too when the run is strict', () => {
@@ -74,15 +87,27 @@ describe('the JUnit report of an incomplete run', () => {
     const run = incompleteRun()
     const junit = readJunit(toJunit(run))
     expect(junit.totals.failures).toBe(0)
-    expect(junit.cases.find((c) => c.name === 'createPet.status.201')!.skipped!.message).toBe('not judged: --max-time 30 s reached')
-    expect(junit.suites[0]!.properties).toMatchObject({ verdict: 'incomplete', incomplete: run.incomplete, stopped: '--max-time 30 s reached' })
+    expect(junit.cases.find((c) => c.name === 'createPet.status.201')!.skipped!.message).toBe(
+      'not judged: --max-time 30 s reached',
+    )
+    expect(junit.suites[0]!.properties).toMatchObject({
+      verdict: 'incomplete',
+      incomplete: run.incomplete,
+      stopped: '--max-time 30 s reached',
+    })
     expect(junit.suites[0]!.systemErr).toBe(run.incomplete)
   })
 
   it('reports a check the kit broke on as an error', () => {
-    const run: RunResult = { ...incompleteRun(), checks: [check('a', { outcome: 'error', reason: 'the check itself failed: TypeError: x' })] }
+    const run: RunResult = {
+      ...incompleteRun(),
+      checks: [check('a', { outcome: 'error', reason: 'the check itself failed: TypeError: x' })],
+    }
     const junit = readJunit(toJunit(run))
-    expect(junit.cases[0]!.error).toEqual({ message: 'the check itself failed: TypeError: x', text: expect.stringContaining('TypeError: x') })
+    expect(junit.cases[0]!.error).toEqual({
+      message: 'the check itself failed: TypeError: x',
+      text: expect.stringContaining('TypeError: x'),
+    })
     expect(junit.totals.errors).toBe(1)
   })
 })
@@ -94,13 +119,28 @@ describe('XML escaping', () => {
     const text = xmlText(hostile)
     expect(text).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/)
     expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/)
-    expect(text).toBe(`a\\u0000b\\u0008c\\u000bd\\u001be\\ufffef\\uffffg\\ud800h\\udc00i &lt;&amp;&gt; "q" 'a' ]]&gt; 😀\n\tend`)
+    expect(text).toBe(
+      `a\\u0000b\\u0008c\\u000bd\\u001be\\ufffef\\uffffg\\ud800h\\udc00i &lt;&amp;&gt; "q" 'a' ]]&gt; 😀\n\tend`,
+    )
     expect(xmlAttribute('a "b"\n\tc')).toBe('a &quot;b&quot;&#10;&#9;c')
   })
 
   it('keeps the file well-formed whatever a target sent, in messages, reasons and ids', () => {
-    const finding = { checkId: hostile, severity: 'fail' as const, source: 'suite' as const, message: hostile, curl: hostile, counterexample: hostile }
-    const run: RunResult = { ...sampleRun(), checks: [check(hostile, { outcome: 'failed', findings: [finding], title: hostile }), check('b', { outcome: 'skipped', reason: hostile })] }
+    const finding = {
+      checkId: hostile,
+      severity: 'fail' as const,
+      source: 'suite' as const,
+      message: hostile,
+      curl: hostile,
+      counterexample: hostile,
+    }
+    const run: RunResult = {
+      ...sampleRun(),
+      checks: [
+        check(hostile, { outcome: 'failed', findings: [finding], title: hostile }),
+        check('b', { outcome: 'skipped', reason: hostile }),
+      ],
+    }
     const junit = readJunit(toJunit(run))
     expect(junit.parseError).toBeUndefined()
     expect(junit.cases[0]!.failure!.text).toContain(`i <&> "q" 'a' ]]> 😀\n\tend`)

@@ -10,7 +10,8 @@ import { findingOperation, plural, replayCommand, replayNote, requestLine, respo
 export const JUNIT_SUITE = 'petstore-conformance'
 
 // XML 1.0 cannot hold these even as character references: they are shown as `\uXXXX` text instead.
-const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 const shown = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 
 /** Text made safe for XML element content: markup escaped, characters XML 1.0 forbids shown as `\uXXXX`. */
@@ -25,8 +26,13 @@ export function xmlAttribute(text: string): string {
   return xmlText(text).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;')
 }
 
-const attributes = (pairs: [string, string | number][]) => pairs.map(([k, v]) => ` ${k}="${xmlAttribute(String(v))}"`).join('')
-const property = (name: string, value: string | number | boolean) => `<property${attributes([['name', name], ['value', String(value)]])}/>`
+const attributes = (pairs: [string, string | number][]) =>
+  pairs.map(([k, v]) => ` ${k}="${xmlAttribute(String(v))}"`).join('')
+const property = (name: string, value: string | number | boolean) =>
+  `<property${attributes([
+    ['name', name],
+    ['value', String(value)],
+  ])}/>`
 
 // An attribute shows the first line of a message, briefly; the element's text holds the whole evidence.
 const MESSAGE_ATTRIBUTE = 300
@@ -72,7 +78,11 @@ export function toJunit(run: RunResult): string {
     ['replay', replayCommand(run)],
     ...(note ? [['replay-note', note] as [string, string]] : []),
   ]
-  const systemErr = [...(run.incomplete !== undefined ? [run.incomplete] : []), ...(run.stopped !== undefined && run.verdict !== 'incomplete' ? [`stopped early: ${run.stopped}`] : []), ...run.runErrors.map((e) => `error outside any scenario: ${e}`)]
+  const systemErr = [
+    ...(run.incomplete !== undefined ? [run.incomplete] : []),
+    ...(run.stopped !== undefined && run.verdict !== 'incomplete' ? [`stopped early: ${run.stopped}`] : []),
+    ...run.runErrors.map((e) => `error outside any scenario: ${e}`),
+  ]
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attributes([['name', JUNIT_SUITE], ...totalAttributes])}>`,
@@ -90,7 +100,10 @@ export function toJunit(run: RunResult): string {
 
 function testcase(run: RunResult, check: CheckResult): string[] {
   const s = standing(check, run.strict)
-  const head = `    <testcase${attributes([['classname', check.operationId], ['name', check.id]])}>`
+  const head = `    <testcase${attributes([
+    ['classname', check.operationId],
+    ['name', check.id],
+  ])}>`
   const properties = [
     '      <properties>',
     ...(
@@ -108,13 +121,27 @@ function testcase(run: RunResult, check: CheckResult): string[] {
   const first = check.findings[0]?.message ?? check.reason ?? check.title
   const summary = `${plural(findingCount(check), 'finding')}: ${brief(first)}`
   if (s === 'failed') {
-    body.push(`      <failure${attributes([['message', summary], ['type', check.severity]])}>${xmlText(evidence(check))}</failure>`)
+    body.push(
+      `      <failure${attributes([
+        ['message', summary],
+        ['type', check.severity],
+      ])}>${xmlText(evidence(check))}</failure>`,
+    )
   } else if (s === 'errors') {
-    body.push(`      <error${attributes([['message', brief(check.reason ?? first)], ['type', 'error']])}>${xmlText(evidence(check))}</error>`)
+    body.push(
+      `      <error${attributes([
+        ['message', brief(check.reason ?? first)],
+        ['type', 'error'],
+      ])}>${xmlText(evidence(check))}</error>`,
+    )
   } else if (s === 'skipped' || s === 'unjudged') {
-    body.push(`      <skipped${attributes([['message', check.reason ?? (s === 'skipped' ? 'not applicable' : 'not judged')]])}/>`)
+    body.push(
+      `      <skipped${attributes([['message', check.reason ?? (s === 'skipped' ? 'not applicable' : 'not judged')]])}/>`,
+    )
   } else if (s === 'warned') {
-    body.push(`      <system-out>${xmlText(`warning (${check.severity}, not required by the interface): ${evidence(check)}`)}</system-out>`)
+    body.push(
+      `      <system-out>${xmlText(`warning (${check.severity}, not required by the interface): ${evidence(check)}`)}</system-out>`,
+    )
   }
   return [head, ...properties, ...body, '    </testcase>']
 }
@@ -126,7 +153,8 @@ function evidence(check: CheckResult): string {
   const lines = [check.title]
   if (check.reason !== undefined) lines.push(check.reason)
   check.findings.forEach((finding, i) => lines.push('', ...findingText(check, finding, i + 1)))
-  if (check.findingsLeftOut) lines.push('', `… ${plural(check.findingsLeftOut, 'more distinct finding')} not kept (evidence is bounded)`)
+  if (check.findingsLeftOut)
+    lines.push('', `… ${plural(check.findingsLeftOut, 'more distinct finding')} not kept (evidence is bounded)`)
   return lines.join('\n')
 }
 
@@ -135,8 +163,10 @@ function findingText(check: CheckResult, finding: Finding, n: number): string[] 
   const lines = [`${n}. ${operation && operation !== check.operationId ? `${operation}: ` : ''}${finding.message}`]
   if (finding.source === 'prism') lines.push('   (reported by Prism)')
   if (finding.counterexample !== undefined) lines.push(`   counterexample: ${finding.counterexample}`)
-  if (finding.seed !== undefined) lines.push(`   seed: ${finding.seed}${finding.path !== undefined ? `, path: ${finding.path}` : ''}`)
-  if (finding.exchange) lines.push(`   request: ${requestLine(finding.exchange)}`, `   response: ${responseSummary(finding.exchange)}`)
+  if (finding.seed !== undefined)
+    lines.push(`   seed: ${finding.seed}${finding.path !== undefined ? `, path: ${finding.path}` : ''}`)
+  if (finding.exchange)
+    lines.push(`   request: ${requestLine(finding.exchange)}`, `   response: ${responseSummary(finding.exchange)}`)
   if (finding.curl) lines.push(`   reproduce: ${finding.curl}`)
   return lines
 }

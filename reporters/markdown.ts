@@ -50,7 +50,13 @@ export function markdownBlock(text: string, info = ''): string {
   return `${fence}${info}\n${body}\n${fence}`
 }
 
-const CELL_ICON: Record<CellOutcome, string> = { passed: '✅', failed: '❌', warned: '⚠️', 'not-provoked': '⚪', 'not-applicable': '' }
+const CELL_ICON: Record<CellOutcome, string> = {
+  passed: '✅',
+  failed: '❌',
+  warned: '⚠️',
+  'not-provoked': '⚪',
+  'not-applicable': '',
+}
 
 /** The Markdown report, for a CI job summary: verdict, counts, matrix, failures with curl, observations. */
 export function toMarkdown(run: RunResult): string {
@@ -66,7 +72,9 @@ export function toMarkdown(run: RunResult): string {
         : `## ❌ Pet Store conformance: non-conformant (${failing.length} failing check${failing.length === 1 ? '' : 's'})`,
     '',
     ...(run.incomplete !== undefined ? [`**${markdownText(run.incomplete)}**`, ''] : []),
-    ...(run.stopped !== undefined && run.verdict !== 'incomplete' ? [`**The run stopped early:** ${markdownText(run.stopped)}`, ''] : []),
+    ...(run.stopped !== undefined && run.verdict !== 'incomplete'
+      ? [`**The run stopped early:** ${markdownText(run.stopped)}`, '']
+      : []),
     `Target ${markdownCode(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''} · spec ${markdownText(run.specVersion)} · seed ${run.seed} · ${run.requestsSent} requests in ${formatDuration(run.durationMs)} · records created ${run.recordsCreated} of ${run.recordBudget}`,
     '',
   ]
@@ -96,7 +104,8 @@ export function toMarkdown(run: RunResult): string {
   if (unjudged.length) {
     if (out.at(-1) !== '') out.push('')
     out.push('### Not judged', '', '| Check | Operation | Why |', '| --- | --- | --- |')
-    for (const c of unjudged) out.push(`| ${markdownCode(c.id)} | ${markdownText(c.operationId)} | ${markdownText(c.reason ?? 'not judged')} |`)
+    for (const c of unjudged)
+      out.push(`| ${markdownCode(c.id)} | ${markdownText(c.operationId)} | ${markdownText(c.reason ?? 'not judged')} |`)
   }
   if (run.runErrors.length) {
     if (out.at(-1) !== '') out.push('')
@@ -105,14 +114,24 @@ export function toMarkdown(run: RunResult): string {
   }
   if (run.observations.length) {
     if (out.at(-1) !== '') out.push('')
-    out.push('### Where the interface is silent, the target chose', '', '| Operation | Asked | The target chose |', '| --- | --- | --- |')
+    out.push(
+      '### Where the interface is silent, the target chose',
+      '',
+      '| Operation | Asked | The target chose |',
+      '| --- | --- | --- |',
+    )
     for (const o of run.observations) {
-      out.push(`| ${o.operationId ? markdownText(o.operationId) : ''} | ${markdownCode(o.subject)} | ${markdownText(o.behaviour)} |`)
+      out.push(
+        `| ${o.operationId ? markdownText(o.operationId) : ''} | ${markdownCode(o.subject)} | ${markdownText(o.behaviour)} |`,
+      )
     }
   }
   if (out.at(-1) !== '') out.push('')
   const note = replayNote(run)
-  out.push(`Replay: ${markdownCode(replayCommand(run))}${note ? ` (${markdownText(note)})` : ''} · run ${markdownCode(run.runId)}`, '')
+  out.push(
+    `Replay: ${markdownCode(replayCommand(run))}${note ? ` (${markdownText(note)})` : ''} · run ${markdownCode(run.runId)}`,
+    '',
+  )
   return out.join('\n')
 }
 
@@ -122,7 +141,9 @@ function matrixTable(run: RunResult): string[] {
   const head = ['Operation', ...matrix.columns, ...(hasUndocumented ? ['Undocumented'] : [])]
   const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`]
   for (const row of matrix.rows) {
-    const cells = row.cells.map((c) => (c.outcome === 'not-applicable' ? '–' : `${CELL_ICON[c.outcome]} ${CELL_LABEL[c.outcome]}`))
+    const cells = row.cells.map((c) =>
+      c.outcome === 'not-applicable' ? '–' : `${CELL_ICON[c.outcome]} ${CELL_LABEL[c.outcome]}`,
+    )
     const extra = hasUndocumented ? [row.undocumented.map((c) => `${CELL_ICON[c.outcome]} ${c.status}`).join(', ')] : []
     lines.push(`| ${markdownText(row.operationId)} | ${[...cells, ...extra].join(' | ')} |`)
   }
@@ -133,7 +154,12 @@ function checkSection(run: RunResult, check: CheckResult): string[] {
   const s = standing(check, run.strict)
   const icon = s === 'warned' || s === 'errors' ? '⚠️' : '❌'
   const operation = check.operationId === 'all' ? 'all operations' : check.operationId
-  const out = [`#### ${icon} ${markdownCode(check.id)} · ${markdownText(operation)} · ${check.severity} · ${STANDING_LABEL[s]}`, '', markdownInline(check.title), '']
+  const out = [
+    `#### ${icon} ${markdownCode(check.id)} · ${markdownText(operation)} · ${check.severity} · ${STANDING_LABEL[s]}`,
+    '',
+    markdownInline(check.title),
+    '',
+  ]
   if (check.reason !== undefined && !check.findings.length) out.push(markdownText(check.reason), '')
   for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) out.push(...findingLines(check, finding))
   const more = moreFindingsLine(check, FINDINGS_SHOWN)

@@ -30,7 +30,9 @@ export interface Matrix {
 
 /** Builds the matrix from the coverage and the findings of a run. */
 export function matrixOf(run: RunResult): Matrix {
-  const columns = [...new Set(run.coverage.map((c) => c.status))].sort((a, b) => Number(a) - Number(b) || compareText(a, b))
+  const columns = [...new Set(run.coverage.map((c) => c.status))].sort(
+    (a, b) => Number(a) - Number(b) || compareText(a, b),
+  )
   const operations = [...new Set(run.coverage.map((c) => c.operationId))]
   const flagged = flaggedStatuses(run)
   const rows = operations.map((operationId) => {
@@ -43,8 +45,16 @@ export function matrixOf(run: RunResult): Matrix {
       return { operationId, status, outcome, documented: true, provokable: coverage.provokable }
     })
     const undocumented = [...flagged.entries()]
-      .filter(([key]) => key.startsWith(`${operationId} `) && !documented.some((c) => key === `${operationId} ${c.status}`))
-      .map(([key, outcome]): MatrixCell => ({ operationId, status: key.split(' ')[1]!, outcome, documented: false, provokable: false }))
+      .filter(
+        ([key]) => key.startsWith(`${operationId} `) && !documented.some((c) => key === `${operationId} ${c.status}`),
+      )
+      .map(([key, outcome]): MatrixCell => ({
+        operationId,
+        status: key.split(' ')[1]!,
+        outcome,
+        documented: false,
+        provokable: false,
+      }))
       .sort((a, b) => Number(a.status) - Number(b.status) || compareText(a.status, b.status))
     return { operationId, cells, undocumented }
   })

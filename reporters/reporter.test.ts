@@ -49,7 +49,15 @@ interface Ran {
 }
 
 /** Runs the reporter over `cases` as vitest would, collecting what it printed and the result it handed on. */
-async function report(cases: FakeCase[], options: { formats?: Format[]; progress?: Progress; unhandled?: SerializedError[]; moduleErrors?: { message: string }[] } = {}): Promise<Ran> {
+async function report(
+  cases: FakeCase[],
+  options: {
+    formats?: Format[]
+    progress?: Progress
+    unhandled?: SerializedError[]
+    moduleErrors?: { message: string }[]
+  } = {},
+): Promise<Ran> {
   const { facts } = sample()
   let out = ''
   let result: RunResult | undefined
@@ -119,7 +127,17 @@ describe('the reporter at the end of a run', () => {
 
   it('leaves the checks of a test that did not finish unjudged, and says why in the run errors: incomplete, exit 2', async () => {
     const cases: FakeCase[] = [
-      { name: 'listPets', record: { scenario: 'listPets', checks: [check('listPets.limit.max')], observations: [], statusesSeen: [], requestsSent: 3, recordsCreated: 0 } },
+      {
+        name: 'listPets',
+        record: {
+          scenario: 'listPets',
+          checks: [check('listPets.limit.max')],
+          observations: [],
+          statusesSeen: [],
+          requestsSent: 3,
+          recordsCreated: 0,
+        },
+      },
       { name: 'getPet', state: 'failed', errors: [{ name: 'TypeError', message: 'x is undefined' }] },
     ]
     const { run, out } = await report(cases)
@@ -128,11 +146,16 @@ describe('the reporter at the end of a run', () => {
     expect(run.runErrors).toEqual(['scenario "scenarios > getPet" did not finish: TypeError: x is undefined'])
     expect([run.verdict, exitCode(run)]).toEqual(['incomplete', 2])
     expect(out).toContain('✗ getPet  did not finish: TypeError: x is undefined')
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^incomplete: 1 error outside any scenario; 15 checks not judged \(/)
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(
+      /^incomplete: 1 error outside any scenario; 15 checks not judged \(/,
+    )
   })
 
   it('counts files that did not load and unhandled errors as errors outside any scenario', async () => {
-    const { run } = await report(scenarios(), { moduleErrors: [{ message: 'Cannot find module x' }], unhandled: [{ name: 'Error', message: 'boom' } as SerializedError] })
+    const { run } = await report(scenarios(), {
+      moduleErrors: [{ message: 'Cannot find module x' }],
+      unhandled: [{ name: 'Error', message: 'boom' } as SerializedError],
+    })
     expect(run.runErrors).toEqual([`${MODULE_ID}: Cannot find module x`, 'unhandled: boom'])
   })
 
@@ -152,9 +175,15 @@ describe('the reporter at the end of a run', () => {
   })
 
   it('rejects a format it does not know', () => {
-    expect(() => new ConformanceReporter({ formats: ['pdf' as Format], outputDir: dir, facts: sample().facts, redactor: sampleRedactor() })).toThrow(
-      'unknown report format pdf; known: console, json, html, markdown, junit',
-    )
+    expect(
+      () =>
+        new ConformanceReporter({
+          formats: ['pdf' as Format],
+          outputDir: dir,
+          facts: sample().facts,
+          redactor: sampleRedactor(),
+        }),
+    ).toThrow('unknown report format pdf; known: console, json, html, markdown, junit')
   })
 })
 
@@ -163,8 +192,12 @@ describe('progress', () => {
     const { out } = await report(scenarios(), { formats: [] })
     const lines = out.split('\n').filter((l) => l.includes(' checks judged') || l.includes(' check judged'))
     expect(lines).toHaveLength(records().length)
-    expect(lines.find((l) => l.includes('createPet: valid pets'))).toBe('• createPet: valid pets (property)  3 checks judged, 2 failing · 24 requests')
-    expect(lines.find((l) => l.includes('limit within range'))).toBe('✓ listPets: limit within range  5 checks judged · 32 requests')
+    expect(lines.find((l) => l.includes('createPet: valid pets'))).toBe(
+      '• createPet: valid pets (property)  3 checks judged, 2 failing · 24 requests',
+    )
+    expect(lines.find((l) => l.includes('limit within range'))).toBe(
+      '✓ listPets: limit within range  5 checks judged · 32 requests',
+    )
     expect(lines.join('\n')).not.toMatch(/\bfailed\b/)
   })
 
@@ -186,11 +219,19 @@ describe('the key', () => {
   it('appears nowhere the reporter writes: console, progress lines and every file', async () => {
     const secret = sample().secret
     // Scenario names and errors that carry the key too, beyond what the records hold.
-    const cases: FakeCase[] = [...scenarios().map((c) => ({ ...c, record: { ...c.record!, scenario: `${c.name} ${secret}` } })), { name: `crashed ${secret}`, state: 'failed', errors: [{ message: `bad ${secret.toUpperCase()}` }] }]
+    const cases: FakeCase[] = [
+      ...scenarios().map((c) => ({ ...c, record: { ...c.record!, scenario: `${c.name} ${secret}` } })),
+      { name: `crashed ${secret}`, state: 'failed', errors: [{ message: `bad ${secret.toUpperCase()}` }] },
+    ]
     const { out } = await report(cases, { progress: 'live' })
     const texts: Record<string, string> = { console: out }
-    for (const file of await readdir(join(dir, 'reports'))) texts[file] = await readFile(join(dir, 'reports', file), 'utf8')
+    for (const file of await readdir(join(dir, 'reports')))
+      texts[file] = await readFile(join(dir, 'reports', file), 'utf8')
     expect(Object.keys(texts)).toHaveLength(5)
-    for (const [where, text] of Object.entries(texts)) expect({ where, leaked: text.toLowerCase().includes(secret.toLowerCase().slice(-8)) }).toEqual({ where, leaked: false })
+    for (const [where, text] of Object.entries(texts))
+      expect({ where, leaked: text.toLowerCase().includes(secret.toLowerCase().slice(-8)) }).toEqual({
+        where,
+        leaked: false,
+      })
   })
 })

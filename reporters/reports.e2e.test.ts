@@ -38,7 +38,10 @@ async function conformanceRun(name: string, baseUrl: string): Promise<Outcome> {
   const dir = join(scratch, name)
   const args = [COMMAND, '--base-url', baseUrl, '--seed=-1', '--runs', '10', ...FORMATS, '--output-dir', dir]
   // The key from the environment, as the replay line says.
-  const finished = await run(process.execPath, args, { cwd: ROOT, env: childEnv({ PETSTORE_API_KEY: KEY, PETSTORE_BASE_URL: undefined }) })
+  const finished = await run(process.execPath, args, {
+    cwd: ROOT,
+    env: childEnv({ PETSTORE_API_KEY: KEY, PETSTORE_BASE_URL: undefined }),
+  })
   const files: Record<string, string> = {}
   for (const file of await readdir(dir).catch(() => [])) files[file] = await readFile(join(dir, file), 'utf8')
   const report = JSON.parse(files['report.json'] ?? 'null') as RunResult
@@ -50,15 +53,23 @@ async function echoingProxy(target: string): Promise<{ url: string; server: Serv
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>
-    const answer = await fetch(`${target}${req.url!.replace(/^\/v1/, '')}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) })
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    ) as Record<string, string>
+    const answer = await fetch(`${target}${req.url!.replace(/^\/v1/, '')}`, {
+      method: req.method,
+      headers,
+      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+    })
     const token = (req.headers.authorization ?? '').replace(/^\S+\s*/, '')
     let body = await answer.text()
     if (token && body.startsWith('{')) {
       const escaped = [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
       body = `{"seen":${JSON.stringify(token.toUpperCase())},"escaped":"${escaped}",${body.slice(1)}`
     }
-    const echo: Record<string, string> = token ? { 'x-echo': `Bearer ${token}`, 'set-cookie': `t=${token}; Path=/`, [`x-${token}`]: '1' } : {}
+    const echo: Record<string, string> = token
+      ? { 'x-echo': `Bearer ${token}`, 'set-cookie': `t=${token}; Path=/`, [`x-${token}`]: '1' }
+      : {}
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', ...echo })
     res.end(body)
   })
@@ -95,7 +106,12 @@ async function matrixOutcomes(outcome: Outcome): Promise<Record<string, string>>
     await page.goto(pathToFileURL(join(outcome.dir, 'report.html')).href)
     const cells = await page
       .locator('table.matrix [data-outcome][data-status]')
-      .evaluateAll((els) => els.map((e) => [`${e.getAttribute('data-op')} ${e.getAttribute('data-status')}`, e.getAttribute('data-outcome') ?? '']))
+      .evaluateAll((els) =>
+        els.map((e) => [
+          `${e.getAttribute('data-op')} ${e.getAttribute('data-status')}`,
+          e.getAttribute('data-outcome') ?? '',
+        ]),
+      )
     return Object.fromEntries(cells)
   } finally {
     await page.close()
@@ -123,7 +139,9 @@ describe('a run against the correct stub', () => {
   })
 
   it('prints a replay line that works as printed', () => {
-    expect(outcomes.correct.finished.stdout).toContain(`npx --no-install petstore-conformance --base-url ${outcomes.correct.report.target.baseUrl} --seed=-1 --runs 10`)
+    expect(outcomes.correct.finished.stdout).toContain(
+      `npx --no-install petstore-conformance --base-url ${outcomes.correct.report.target.baseUrl} --seed=-1 --runs 10`,
+    )
     expect(outcomes.correct.finished.stdout).toContain('PETSTORE_API_KEY must be set')
   })
 
@@ -151,7 +169,12 @@ describe('a run against a stub whose Error bodies carry the wrong status', () =>
     const failing = report.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').map((c) => c.id)
     expect(junit.cases.filter((c) => c.failure).map((c) => c.name)).toEqual(failing)
     for (const id of failing) {
-      expect({ id, console: finished.stdout.includes(id), html: files['report.html']!.includes(id), md: files['report.md']!.includes(id) }).toEqual({
+      expect({
+        id,
+        console: finished.stdout.includes(id),
+        html: files['report.html']!.includes(id),
+        md: files['report.md']!.includes(id),
+      }).toEqual({
         id,
         console: true,
         html: true,

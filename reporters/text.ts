@@ -1,4 +1,12 @@
-import { cutText, standing, type CheckResult, type Finding, type RecordedExchange, type RunResult, type Standing } from '../model/index.js'
+import {
+  cutText,
+  standing,
+  type CheckResult,
+  type Finding,
+  type RecordedExchange,
+  type RunResult,
+  type Standing,
+} from '../model/index.js'
 
 /** How many findings of one check the console and Markdown show in full; JSON and HTML show every one kept. */
 export const FINDINGS_SHOWN = 3
@@ -21,9 +29,7 @@ const UNSAFE_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200E\u200F\u202A
 
 /** Text from a target made safe to print: line breaks kept, other control characters shown as `\u001b`. */
 export function visible(text: string): string {
-  return text
-    .replace(/\r\n/g, '\n')
-    .replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** The text cut to at most `chars` characters and `lines` lines, saying how much was left out (and the original size). */
@@ -44,7 +50,8 @@ export function requestLine(exchange: RecordedExchange): string {
 
 /** What came back, in one line: `500 (12 ms)` or `no response: timeout after 5000 ms`. */
 export function responseSummary(exchange: RecordedExchange): string {
-  if (!exchange.response) return `no response: ${exchange.error ?? 'unknown transport error'} (${exchange.durationMs} ms)`
+  if (!exchange.response)
+    return `no response: ${exchange.error ?? 'unknown transport error'} (${exchange.durationMs} ms)`
   return `${exchange.response.status} (${exchange.durationMs} ms)`
 }
 
@@ -59,17 +66,29 @@ export function exchangeText(exchange: RecordedExchange, limit = BODY_LIMIT, { b
   const out = [`> ${requestLine(exchange)}`]
   out.push(...headerLines('>', exchange.request.headers, brief ? BRIEF_HEADERS : Infinity))
   if (exchange.request.body !== undefined && exchange.request.body !== '') {
-    out.push('>', ...limitText(exchange.request.body, limit).split('\n').map((l) => `> ${l}`))
+    out.push(
+      '>',
+      ...limitText(exchange.request.body, limit)
+        .split('\n')
+        .map((l) => `> ${l}`),
+    )
   }
   if (!exchange.response) {
     out.push(`! no response: ${exchange.error ?? 'unknown transport error'} (after ${exchange.durationMs} ms)`)
     return visible(out.join('\n'))
   }
   out.push(`< ${exchange.response.status} (${exchange.durationMs} ms)`)
-  const shown = Object.entries(exchange.response.headers).filter(([name]) => !(brief && TRANSPORT_HEADERS.has(name.toLowerCase())))
+  const shown = Object.entries(exchange.response.headers).filter(
+    ([name]) => !(brief && TRANSPORT_HEADERS.has(name.toLowerCase())),
+  )
   out.push(...headerLines('<', Object.fromEntries(shown), brief ? BRIEF_HEADERS : Infinity))
   if (exchange.response.rawBody !== '') {
-    out.push('<', ...limitText(exchange.response.rawBody, limit).split('\n').map((l) => `< ${l}`))
+    out.push(
+      '<',
+      ...limitText(exchange.response.rawBody, limit)
+        .split('\n')
+        .map((l) => `< ${l}`),
+    )
   } else {
     out.push('< (empty body)')
   }
@@ -88,7 +107,11 @@ function headerLines(mark: string, headers: Record<string, string>, max: number)
 
 /** The operation a finding is about, from the finding, its exchange or its check. */
 export function findingOperation(check: CheckResult, finding: Finding): string | undefined {
-  return finding.operationId ?? finding.exchange?.operationId ?? (check.operationId === 'all' ? undefined : check.operationId)
+  return (
+    finding.operationId ??
+    finding.exchange?.operationId ??
+    (check.operationId === 'all' ? undefined : check.operationId)
+  )
 }
 
 /** Checks in the given standings, in report order. */
@@ -106,7 +129,9 @@ export function replayCommand(run: RunResult): string {
 
 /** What the replay command needs besides itself, or undefined: the embedded stub needs nothing. */
 export function replayNote(run: RunResult): string | undefined {
-  return run.target.embedded ? undefined : 'PETSTORE_API_KEY must be set: the key is read from the environment, never from the command line'
+  return run.target.embedded
+    ? undefined
+    : 'PETSTORE_API_KEY must be set: the key is read from the environment, never from the command line'
 }
 
 /** The text as one shell word: as it is when it is plain, single-quoted otherwise. */

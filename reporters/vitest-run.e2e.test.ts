@@ -21,7 +21,10 @@ let report: RunResult
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'petstore-vitest-run-'))
-  finished = await run(process.execPath, ['--import', TSX, SCRIPT, dir], { cwd: ROOT, env: childEnv({ SAMPLE_KEY: KEY }) })
+  finished = await run(process.execPath, ['--import', TSX, SCRIPT, dir], {
+    cwd: ROOT,
+    env: childEnv({ SAMPLE_KEY: KEY }),
+  })
   report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
 }, 60_000)
 
@@ -32,7 +35,8 @@ afterAll(async () => {
 describe('the reporter in a vitest run', () => {
   it('writes every selected file and says where', async () => {
     expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
-    for (const file of ['report.json', 'report.html', 'report.md', 'junit.xml']) expect(finished.stdout).toContain(join(dir, file))
+    for (const file of ['report.json', 'report.html', 'report.md', 'junit.xml'])
+      expect(finished.stdout).toContain(join(dir, file))
   })
 
   it('builds one result from the records in task meta; the scenario that broke leaves its check unjudged', () => {
@@ -42,15 +46,29 @@ describe('the reporter in a vitest run', () => {
       ['getPet.deprecation.sunset', 'failed'],
       ['getPet.id.int64', 'unjudged'],
     ])
-    expect(report.runErrors).toEqual([`scenario "getPet: ids" did not finish: TypeError: Cannot read properties of undefined (reading 'id')`])
+    expect(report.runErrors).toEqual([
+      `scenario "getPet: ids" did not finish: TypeError: Cannot read properties of undefined (reading 'id')`,
+    ])
     expect(report.totals).toEqual({ checks: 4, passed: 1, failed: 1, warned: 1, skipped: 0, unjudged: 1, errors: 0 })
-    expect([report.verdict, report.requestsSent, report.recordsCreated, report.coverage.length]).toEqual(['non-conformant', 6, 3, 1])
+    expect([report.verdict, report.requestsSent, report.recordsCreated, report.coverage.length]).toEqual([
+      'non-conformant',
+      6,
+      3,
+      1,
+    ])
   })
 
   it('prints a line per scenario, the failures with their evidence, and the verdict last, in plain text off a terminal', () => {
     const out = finished.stdout
     expect(out).not.toContain('\u001b[')
-    const order = ['• listPets: filter  1 check judged, 1 failing', '✗ getPet: ids  did not finish', 'Failures (1)', 'Warnings (1)', 'Not judged (1)', 'seed        -42']
+    const order = [
+      '• listPets: filter  1 check judged, 1 failing',
+      '✗ getPet: ids  did not finish',
+      'Failures (1)',
+      'Warnings (1)',
+      'Not judged (1)',
+      'seed        -42',
+    ]
     const at = order.map((line) => out.indexOf(line))
     expect(at.every((i) => i >= 0)).toBe(true)
     expect([...at].sort((a, b) => a - b)).toEqual(at)
@@ -66,7 +84,11 @@ describe('the reporter in a vitest run', () => {
 
   it('exits with the verdict’s code, and the key a scenario echoed is in no output', async () => {
     expect(finished.code).toBe(1)
-    const texts = [finished.stdout, finished.stderr, ...(await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8'))))]
+    const texts = [
+      finished.stdout,
+      finished.stderr,
+      ...(await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))),
+    ]
     for (const text of texts) expect(text.includes(KEY)).toBe(false)
     expect(finished.stdout).toContain('(the target said [REDACTED])')
   })

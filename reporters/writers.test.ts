@@ -55,14 +55,17 @@ describe('golden reports of the sample run', () => {
   })
 
   it('console and JUnit of a run stopped by --max-time: incomplete', async () => {
-    await expect(toConsole(blanked(incompleteRun()), { color: false })).toMatchFileSnapshot(`${GOLDEN}console-incomplete.txt`)
+    await expect(toConsole(blanked(incompleteRun()), { color: false })).toMatchFileSnapshot(
+      `${GOLDEN}console-incomplete.txt`,
+    )
     await expect(WRITERS.junit(blanked(incompleteRun()))).toMatchFileSnapshot(`${GOLDEN}junit-incomplete.xml`)
   })
 
   it('are byte-stable: the same records in any order give the same bytes', () => {
     const { facts, records } = sample()
     const reversed = buildRunResult([...records].reverse(), facts, sampleRedactor())
-    for (const [format, text] of Object.entries(outputs(reversed))) expect({ format, same: text === outputs(sampleRun())[format] }).toEqual({ format, same: true })
+    for (const [format, text] of Object.entries(outputs(reversed)))
+      expect({ format, same: text === outputs(sampleRun())[format] }).toEqual({ format, same: true })
   })
 })
 
@@ -83,7 +86,11 @@ describe('the JSON report', () => {
     broken.checks[0].durationMs = 3
     delete broken.totals.unjudged
     expect(validate(broken)).toBe(false)
-    expect([...new Set((validate.errors ?? []).map((e) => e.instancePath))].sort()).toEqual(['/checks/0', '/checks/0/outcome', '/totals'])
+    expect([...new Set((validate.errors ?? []).map((e) => e.instancePath))].sort()).toEqual([
+      '/checks/0',
+      '/checks/0/outcome',
+      '/totals',
+    ])
   })
 
   it('names the spec operations, no more and no fewer (the schema holds a copy)', () => {
@@ -101,22 +108,39 @@ describe('the sample run', () => {
     const serverError = run.checks.find((c) => c.id === 'no-server-error')!
     expect(serverError.findingsLeftOut).toBe(3)
     expect(serverError.findings[0]!.exchange!.response!.rawBody).toMatch(/\[R… \[truncated: 5017 bytes in all\]$/) // the key straddled the cut: redacted first
-    expect(incompleteRun().incomplete).toMatch(/^incomplete: --max-time 30 s reached; 8 checks not judged \(listPets\.filter\.status, /)
+    expect(incompleteRun().incomplete).toMatch(
+      /^incomplete: --max-time 30 s reached; 8 checks not judged \(listPets\.filter\.status, /,
+    )
   })
 })
 
 describe('every output of the sample run', () => {
   it('never holds the API key, though the target echoed it everywhere: header value and name, cookie, body, \\u-escaped, URL-encoded, upper case, counterexample, error, curl line', () => {
     const fixture = JSON.stringify(sample().records)
-    for (const form of [`"x-${SECRET}"`, 'set-cookie', SECRET.toUpperCase(), SECRET.replace(/-/g, '%2D'), '\\\\u0073\\\\u006b', "X-Token: sk-live"]) expect(fixture).toContain(form)
+    for (const form of [
+      `"x-${SECRET}"`,
+      'set-cookie',
+      SECRET.toUpperCase(),
+      SECRET.replace(/-/g, '%2D'),
+      '\\\\u0073\\\\u006b',
+      'X-Token: sk-live',
+    ])
+      expect(fixture).toContain(form)
     for (const run of [sampleRun(), incompleteRun()]) {
-      for (const [format, text] of Object.entries(outputs(run))) expect({ format, leaks: leaks(text) }).toEqual({ format, leaks: [] })
+      for (const [format, text] of Object.entries(outputs(run)))
+        expect({ format, leaks: leaks(text) }).toEqual({ format, leaks: [] })
     }
   })
 
   it('shows the failing check, its message, counterexample, request and curl line', () => {
     for (const [format, text] of Object.entries(outputs(sampleRun()))) {
-      for (const expected of ['createPet.status.201', 'status 500; documented for createPet: 201, 400, 401', 'categoryId', '$PETSTORE_API_KEY', 'http://127.0.0.1:4010/v1/pets']) {
+      for (const expected of [
+        'createPet.status.201',
+        'status 500; documented for createPet: 201, 400, 401',
+        'categoryId',
+        '$PETSTORE_API_KEY',
+        'http://127.0.0.1:4010/v1/pets',
+      ]) {
         expect({ format, expected, has: text.includes(expected) }).toEqual({ format, expected, has: true })
       }
     }
@@ -146,7 +170,17 @@ describe('every output of the sample run', () => {
 describe('the console report', () => {
   it('lists failing checks first, each with its evidence, then warnings, then the rest; the verdict is the last line', () => {
     const text = toConsole(sampleRun(), { color: false })
-    const order = ['Failures (5)', 'reproduce: curl', 'Warnings (1)', 'Not judged (2)', 'Not applicable (1)', 'Passed (8)', 'Documented responses provoked', '\nRun\n', 'replay ']
+    const order = [
+      'Failures (5)',
+      'reproduce: curl',
+      'Warnings (1)',
+      'Not judged (2)',
+      'Not applicable (1)',
+      'Passed (8)',
+      'Documented responses provoked',
+      '\nRun\n',
+      'replay ',
+    ]
     const at = order.map((line) => text.indexOf(line))
     expect(at.every((i) => i >= 0)).toBe(true)
     expect([...at].sort((a, b) => a - b)).toEqual(at)
@@ -163,16 +197,21 @@ describe('the console report', () => {
 describe('the replay line', () => {
   it('works as printed: --seed=N (a negative seed is not read as an option), --base-url for a remote target, the key from the environment', () => {
     const run = sampleRun()
-    expect(replayCommand(run)).toBe('npx --no-install petstore-conformance --base-url http://127.0.0.1:4010/v1 --seed=-154020823 --runs 30')
+    expect(replayCommand(run)).toBe(
+      'npx --no-install petstore-conformance --base-url http://127.0.0.1:4010/v1 --seed=-154020823 --runs 30',
+    )
     expect(replayNote(run)).toMatch(/^PETSTORE_API_KEY must be set/)
     const embedded = { ...run, target: { baseUrl: 'http://127.0.0.1:40111/v1', embedded: true }, strict: true }
     expect(replayCommand(embedded)).toBe('npx --no-install petstore-conformance --seed=-154020823 --runs 30 --strict')
     expect(replayNote(embedded)).toBeUndefined()
-    expect(replayCommand({ ...run, target: { baseUrl: "http://h/v1?a=1&b='x'", embedded: false } })).toContain(`--base-url 'http://h/v1?a=1&b='\\''x'\\'''`)
+    expect(replayCommand({ ...run, target: { baseUrl: "http://h/v1?a=1&b='x'", embedded: false } })).toContain(
+      `--base-url 'http://h/v1?a=1&b='\\''x'\\'''`,
+    )
   })
 
   it('is printed by the console and the Markdown, with the note about the key', () => {
-    const command = 'npx --no-install petstore-conformance --base-url http://127.0.0.1:4010/v1 --seed=-154020823 --runs 30'
+    const command =
+      'npx --no-install petstore-conformance --base-url http://127.0.0.1:4010/v1 --seed=-154020823 --runs 30'
     const text = toConsole(sampleRun(), { color: false })
     expect(text).toContain(`  replay      ${command}\n              (PETSTORE_API_KEY must be set`)
     const markdown = WRITERS.markdown(sampleRun())
@@ -209,7 +248,8 @@ describe('bounded output', () => {
   it('writes every format of a run whose target sent huge, deep and wide answers quickly and small', () => {
     const headers = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`x-h${i}`, 'v'.repeat(1000)]))
     // Flat strings, as records arrive from a worker.
-    const flat = (start: string, length: number) => Buffer.alloc(length, '9').fill(start, 0, start.length).toString('latin1')
+    const flat = (start: string, length: number) =>
+      Buffer.alloc(length, '9').fill(start, 0, start.length).toString('latin1')
     const bodies = [flat('[[[[', 16 * 2 ** 20), flat('{"id":', 8_000_000)]
     const findings = bodies.flatMap((rawBody, b) =>
       Array.from({ length: 50 }, (_, i) => ({
@@ -217,17 +257,35 @@ describe('bounded output', () => {
         severity: 'fail' as const,
         source: 'suite' as const,
         message: i === 0 ? rawBody : `${b}.${i}`,
-        exchange: { request: { method: 'GET', url: 'http://x/v1/pets', headers }, response: { status: 200, headers, rawBody }, durationMs: 1 },
+        exchange: {
+          request: { method: 'GET', url: 'http://x/v1/pets', headers },
+          response: { status: 200, headers, rawBody },
+          durationMs: 1,
+        },
         curl: rawBody,
         counterexample: rawBody,
       })),
     )
     const started = performance.now()
     const { facts } = sample()
-    const run = buildRunResult([{ scenario: 's', checks: [check('a', { outcome: 'failed', findings })], observations: [], statusesSeen: [], requestsSent: 1, recordsCreated: 0 }], { ...facts, catalogue: [] }, sampleRedactor())
+    const run = buildRunResult(
+      [
+        {
+          scenario: 's',
+          checks: [check('a', { outcome: 'failed', findings })],
+          observations: [],
+          statusesSeen: [],
+          requestsSent: 1,
+          recordsCreated: 0,
+        },
+      ],
+      { ...facts, catalogue: [] },
+      sampleRedactor(),
+    )
     const texts = outputs(run)
     expect(performance.now() - started).toBeLessThan(5000)
-    for (const [format, text] of Object.entries(texts)) expect({ format, small: text.length < 600_000 }).toEqual({ format, small: true })
+    for (const [format, text] of Object.entries(texts))
+      expect({ format, small: text.length < 600_000 }).toEqual({ format, small: true })
   })
 })
 
@@ -240,13 +298,25 @@ describe('writeReports', () => {
       const { facts, records } = sample()
       const unredacted = buildRunResult(records, facts, new Redactor([]))
       expect(JSON.stringify(unredacted)).toContain(SECRET)
-      const { written, errors } = await writeReports(unredacted, ['console', 'json', 'markdown', 'junit', 'html'], out, sampleRedactor())
+      const { written, errors } = await writeReports(
+        unredacted,
+        ['console', 'json', 'markdown', 'junit', 'html'],
+        out,
+        sampleRedactor(),
+      )
       expect(errors).toEqual([])
-      expect(written).toEqual(Object.fromEntries((['json', 'html', 'markdown', 'junit'] as const).map((f) => [f, join(out, REPORT_FILES[f])])))
+      expect(written).toEqual(
+        Object.fromEntries(
+          (['json', 'html', 'markdown', 'junit'] as const).map((f) => [f, join(out, REPORT_FILES[f])]),
+        ),
+      )
       expect((await readdir(out)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
       for (const path of Object.values(written)) {
         const text = await readFile(path, 'utf8')
-        expect({ path, full: text.includes(SECRET) || text.toUpperCase().includes(SECRET.toUpperCase()) }).toEqual({ path, full: false })
+        expect({ path, full: text.includes(SECRET) || text.toUpperCase().includes(SECRET.toUpperCase()) }).toEqual({
+          path,
+          full: false,
+        })
       }
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -258,7 +328,12 @@ describe('writeReports', () => {
     try {
       await writeReports(sampleRun(), ['json'], dir, sampleRedactor())
       // The output directory is a file now: nothing can be written into it.
-      const { written, errors } = await writeReports(sampleRun(), ['json', 'html'], join(dir, REPORT_FILES.json), sampleRedactor())
+      const { written, errors } = await writeReports(
+        sampleRun(),
+        ['json', 'html'],
+        join(dir, REPORT_FILES.json),
+        sampleRedactor(),
+      )
       expect([written, errors.length]).toEqual([{}, 1])
     } finally {
       await rm(dir, { recursive: true, force: true })

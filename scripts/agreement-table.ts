@@ -32,7 +32,14 @@ async function runOne(fault: FaultName | undefined, options: Options): Promise<A
     return agreementRow(name, description, await runViaPrism({ baseUrl: stub.url, apiKey: KEY, ...options }))
   } catch (error) {
     // The run could not be judged at all (the command's exit 2): say why in the row.
-    return { fault: name, description, suite: [], advice: [], prism: [], error: String((error as Error).message).split('\n')[0]! }
+    return {
+      fault: name,
+      description,
+      suite: [],
+      advice: [],
+      prism: [],
+      error: String((error as Error).message).split('\n')[0]!,
+    }
   } finally {
     await stub.close()
   }
@@ -47,7 +54,9 @@ async function main(argv: string[]): Promise<void> {
   const started = Date.now()
   const rows = await pool(faults, PARALLEL, async (fault) => {
     const row = await runOne(fault, options)
-    process.stderr.write(`${row.fault}: suite ${row.suite.length}, Prism ${row.prism.length}${row.error ? ` (${row.error})` : ''}\n`)
+    process.stderr.write(
+      `${row.fault}: suite ${row.suite.length}, Prism ${row.prism.length}${row.error ? ` (${row.error})` : ''}\n`,
+    )
     return row
   })
   const seconds = Math.round((Date.now() - started) / 1000)

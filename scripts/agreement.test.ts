@@ -3,14 +3,38 @@ import type { CheckResult, RunResult } from '../model/index.js'
 import { parseViolations } from '../suites/prism/index.js'
 import { agreementRow, agreementTable, prismLabel, verdict } from './agreement.js'
 
-const exchange = { request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} }, response: { status: 200, headers: {}, rawBody: '{}' }, durationMs: 1 }
+const exchange = {
+  request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
+  response: { status: 200, headers: {}, rawBody: '{}' },
+  durationMs: 1,
+}
 const header = JSON.stringify([
-  { location: ['response', 'body', '0', 'status'], severity: 'Error', code: 'enum', message: 'Response body property 0.status must be equal to one of the allowed values' },
-  { location: ['response', 'body', '3', 'status'], severity: 'Error', code: 'enum', message: 'Response body property 3.status must be equal to one of the allowed values' },
-  { location: ['response'], severity: 'Warning', message: 'Unable to match the returned status code with those defined in the document: 200,400,401' },
+  {
+    location: ['response', 'body', '0', 'status'],
+    severity: 'Error',
+    code: 'enum',
+    message: 'Response body property 0.status must be equal to one of the allowed values',
+  },
+  {
+    location: ['response', 'body', '3', 'status'],
+    severity: 'Error',
+    code: 'enum',
+    message: 'Response body property 3.status must be equal to one of the allowed values',
+  },
+  {
+    location: ['response'],
+    severity: 'Warning',
+    message: 'Unable to match the returned status code with those defined in the document: 200,400,401',
+  },
 ])
 
-function check(id: string, source: 'suite' | 'prism', outcome: CheckResult['outcome'], severity: CheckResult['severity'] = 'fail', findings: CheckResult['findings'] = []): CheckResult {
+function check(
+  id: string,
+  source: 'suite' | 'prism',
+  outcome: CheckResult['outcome'],
+  severity: CheckResult['severity'] = 'fail',
+  findings: CheckResult['findings'] = [],
+): CheckResult {
   return { id, title: id, operationId: 'all', severity, source, outcome, findings, exchanges: 1 }
 }
 
@@ -21,14 +45,30 @@ function runWith(checks: CheckResult[]): RunResult {
 describe('agreementRow', () => {
   it("lists the suite's failing checks, its advice apart, and one label per kind of Prism violation", () => {
     const prismFindings = parseViolations(header, exchange)
-    const row = agreementRow('filter-ignored', 'ignores the filter', runWith([
-      check('list-filtered', 'suite', 'failed'),
-      check('sunset-header', 'suite', 'failed', 'advice'),
-      check('response-schema', 'suite', 'passed'),
-      check('limit-observed', 'suite', 'failed', 'observed'),
-      check('prism.response-body', 'prism', 'failed', 'fail', prismFindings.filter((f) => f.checkId === 'prism.response-body')),
-      check('prism.response-status', 'prism', 'failed', 'fail', prismFindings.filter((f) => f.checkId === 'prism.response-status')),
-    ]))
+    const row = agreementRow(
+      'filter-ignored',
+      'ignores the filter',
+      runWith([
+        check('list-filtered', 'suite', 'failed'),
+        check('sunset-header', 'suite', 'failed', 'advice'),
+        check('response-schema', 'suite', 'passed'),
+        check('limit-observed', 'suite', 'failed', 'observed'),
+        check(
+          'prism.response-body',
+          'prism',
+          'failed',
+          'fail',
+          prismFindings.filter((f) => f.checkId === 'prism.response-body'),
+        ),
+        check(
+          'prism.response-status',
+          'prism',
+          'failed',
+          'fail',
+          prismFindings.filter((f) => f.checkId === 'prism.response-status'),
+        ),
+      ]),
+    )
     expect(row).toEqual({
       fault: 'filter-ignored',
       description: 'ignores the filter',
@@ -40,7 +80,13 @@ describe('agreementRow', () => {
   })
 
   it('tells apart who caught a fault, and a false alarm on the correct stub', () => {
-    const row = (fault: string, suite: string[], prism: string[]) => ({ fault, description: '', suite, advice: [], prism })
+    const row = (fault: string, suite: string[], prism: string[]) => ({
+      fault,
+      description: '',
+      suite,
+      advice: [],
+      prism,
+    })
     expect(verdict(row('x', ['a'], []))).toBe('suite only')
     expect(verdict(row('x', [], ['b']))).toBe('Prism only')
     expect(verdict(row('x', [], []))).toBe('neither')
@@ -53,7 +99,13 @@ describe('agreementTable', () => {
   it('writes one Markdown row per run, escapes pipes, and counts who caught what', () => {
     const table = agreementTable([
       { fault: 'none', description: 'the correct stub', suite: [], advice: [], prism: [] },
-      { fault: 'list-wrapped', description: 'answers {"pets": [...]} | not an array', suite: ['response-schema'], advice: [], prism: ['type at response.body'] },
+      {
+        fault: 'list-wrapped',
+        description: 'answers {"pets": [...]} | not an array',
+        suite: ['response-schema'],
+        advice: [],
+        prism: ['type at response.body'],
+      },
       { fault: 'hangs', description: 'never answers', suite: [], advice: [], prism: [], error: 'target unreachable' },
     ])
     expect(table.split('\n').slice(0, 5)).toEqual([

@@ -66,7 +66,9 @@ export function agreementTable(rows: AgreementRow[]): string {
     '| fault | what it breaks | caught by the suite (check ids) | caught by Prism (violations) | who |',
     '|---|---|---|---|---|',
     ...rows.map((r) => {
-      const suite = r.error ? `run failed: ${r.error}` : cell(r.suite) + (r.advice.length ? ` (advice: ${cell(r.advice)})` : '')
+      const suite = r.error
+        ? `run failed: ${r.error}`
+        : cell(r.suite) + (r.advice.length ? ` (advice: ${cell(r.advice)})` : '')
       return `| \`${r.fault}\` | ${r.description.replace(/\|/g, '\\|')} | ${suite} | ${r.error ? '-' : cell(r.prism)} | ${verdict(r)} |`
     }),
   ]

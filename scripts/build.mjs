@@ -44,7 +44,9 @@ function remove(path) {
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 remove(next)
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' })
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', next], {
+  stdio: 'inherit',
+})
 if (compiled.status !== 0) {
   remove(next)
   process.stderr.write(`build: tsc failed (exit ${compiled.status ?? compiled.signal})\n`)
@@ -68,4 +70,6 @@ if (existsSync(dist)) {
 }
 renameSync(next, dist)
 remove(old)
-process.stdout.write(`build: ${relative(root, dist)}/ (JavaScript, source maps, declarations, ${data.length} data files)\n`)
+process.stdout.write(
+  `build: ${relative(root, dist)}/ (JavaScript, source maps, declarations, ${data.length} data files)\n`,
+)

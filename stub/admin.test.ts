@@ -30,11 +30,22 @@ function expectDocumented(path: string, method: string, answer: Answer): void {
 
 const stubWith = (options: CreateStubOptions = {}) => createStub({ apiKeys: [KEY], ...options })
 
-async function admin(stub: InProcessStub, method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return fromFetch(await stub.fetch(new Request(`http://stub.test/__stub${path}`, { method, body: options.body, headers: options.headers })))
+async function admin(
+  stub: InProcessStub,
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  return fromFetch(
+    await stub.fetch(
+      new Request(`http://stub.test/__stub${path}`, { method, body: options.body, headers: options.headers }),
+    ),
+  )
 }
 const api = async (stub: InProcessStub, method: string, path: string, body?: string) =>
-  fromFetch(await stub.fetch(new Request(`http://stub.test/v1${path}`, { method, headers: body ? JSON_AUTH : AUTH, body })))
+  fromFetch(
+    await stub.fetch(new Request(`http://stub.test/v1${path}`, { method, headers: body ? JSON_AUTH : AUTH, body })),
+  )
 
 describe('the admin API document', () => {
   it('validates against the official OpenAPI 3.1 schema', async () => {
@@ -49,7 +60,9 @@ describe('the admin API document', () => {
     const stub = stubWith()
     const own = await admin(stub, 'GET', '/admin.yaml')
     expect([own.status, own.headers['content-type']]).toEqual([200, 'application/yaml'])
-    expect(parseYaml(own.text).paths['/state'].put.requestBody.content['application/json'].schema.oneOf[1].items.$ref).toBe('petstore.yaml#/components/schemas/Pet')
+    expect(
+      parseYaml(own.text).paths['/state'].put.requestBody.content['application/json'].schema.oneOf[1].items.$ref,
+    ).toBe('petstore.yaml#/components/schemas/Pet')
     const spec = await admin(stub, 'GET', '/petstore.yaml')
     expect(spec.text).toBe(readFileSync(SPEC_PATH, 'utf8'))
   })
@@ -57,8 +70,12 @@ describe('the admin API document', () => {
   it('lists every operation it serves at the index, each documented', async () => {
     const index = await admin(stubWith(), 'GET', '/')
     expectDocumented('/', 'GET', index)
-    const listed = (index.body as { operations: { method: string; path: string }[] }).operations.map((op) => `${op.method} ${op.path.replace('/__stub', '') || '/'}`)
-    const documented = Object.entries<Record<string, unknown>>(ADMIN_DOC.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+    const listed = (index.body as { operations: { method: string; path: string }[] }).operations.map(
+      (op) => `${op.method} ${op.path.replace('/__stub', '') || '/'}`,
+    )
+    const documented = Object.entries<Record<string, unknown>>(ADMIN_DOC.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    )
     expect(listed.sort()).toEqual(documented.sort())
   })
 })
@@ -67,7 +84,10 @@ describe('health, reset, snapshot and restore', () => {
   it('reports health', async () => {
     const answer = await admin(stubWith(), 'GET', '/health')
     expectDocumented('/health', 'GET', answer)
-    expect(answer.body).toMatchObject({ status: 'ok', journal: { maxEntries: JOURNAL_DEFAULTS.entries, maxBytes: JOURNAL_DEFAULTS.bytes } })
+    expect(answer.body).toMatchObject({
+      status: 'ok',
+      journal: { maxEntries: JOURNAL_DEFAULTS.entries, maxBytes: JOURNAL_DEFAULTS.bytes },
+    })
   })
 
   it('resets to the seed: pets and the next id', async () => {
@@ -79,20 +99,27 @@ describe('health, reset, snapshot and restore', () => {
     expectDocumented('/reset', 'POST', answer)
     expect(answer.body).toEqual({ pets: seedState.pets.length })
     expect(stub.snapshot()).toEqual(seedState)
-    expect((await api(stub, 'POST', '/pets', '{"name":"Again","categoryId":1}')).body).toMatchObject({ id: seedState.nextId })
+    expect((await api(stub, 'POST', '/pets', '{"name":"Again","categoryId":1}')).body).toMatchObject({
+      id: seedState.nextId,
+    })
     expect((await api(stub, 'GET', '/pets?limit=100')).body).toHaveLength(seedState.pets.length + 1) // no stale list page
   })
 
   it('round-trips a snapshot with int64 values exactly, through GET and PUT', async () => {
     const stub = stubWith({ seed: false })
-    const text = '{"nextId":9223372036854775807,"pets":[{"id":-9223372036854775808,"name":"Min","categoryId":9223372036854775807,"status":"sold"},{"id":9007199254740993,"name":"Big","categoryId":-1}]}'
+    const text =
+      '{"nextId":9223372036854775807,"pets":[{"id":-9223372036854775808,"name":"Min","categoryId":9223372036854775807,"status":"sold"},{"id":9007199254740993,"name":"Big","categoryId":-1}]}'
     const restored = await admin(stub, 'PUT', '/state', { body: text, headers: { 'content-type': 'application/json' } })
     expectDocumented('/state', 'PUT', restored)
     const state = await admin(stub, 'GET', '/state')
     expectDocumented('/state', 'GET', state)
     expect(state.text).toBe(text)
-    expect((await api(stub, 'GET', '/pets/9007199254740993')).text).toBe('{"id":9007199254740993,"name":"Big","categoryId":-1}')
-    expect((await api(stub, 'POST', '/pets', '{"name":"Last","categoryId":1}')).text).toContain('"id":9223372036854775807')
+    expect((await api(stub, 'GET', '/pets/9007199254740993')).text).toBe(
+      '{"id":9007199254740993,"name":"Big","categoryId":-1}',
+    )
+    expect((await api(stub, 'POST', '/pets', '{"name":"Last","categoryId":1}')).text).toContain(
+      '"id":9223372036854775807',
+    )
     // In-process, the same state and the same round trip.
     const again = stubWith({ seed: false })
     again.restore(stub.snapshot())
@@ -101,7 +128,9 @@ describe('health, reset, snapshot and restore', () => {
 
   it('takes a bare array of pets too, and computes the next id', async () => {
     const stub = stubWith()
-    expect((await admin(stub, 'PUT', '/state', { body: '[{"id":5,"name":"Five","categoryId":1}]' })).body).toEqual({ pets: 1 })
+    expect((await admin(stub, 'PUT', '/state', { body: '[{"id":5,"name":"Five","categoryId":1}]' })).body).toEqual({
+      pets: 1,
+    })
     expect(stub.snapshot().nextId).toBe(6)
   })
 
@@ -109,11 +138,36 @@ describe('health, reset, snapshot and restore', () => {
     ['no JSON', '{"pets":', 'invalid_json', 'not valid JSON'],
     ['no pets', '{"nextId":3}', 'invalid_snapshot', 'pets is required'],
     ['an unknown field', '{"pets":[],"extra":1}', 'invalid_snapshot', 'unknown field "extra"'],
-    ['a pet without a name', '{"pets":[{"id":1,"name":"a","categoryId":1},{"id":2,"categoryId":1}]}', 'invalid_snapshot', "pets[1] must have required property 'name'"],
-    ['a status outside the enumeration', '{"pets":[{"id":1,"name":"a","categoryId":1,"status":"lost"}]}', 'invalid_snapshot', 'pets[0].status must be'],
-    ['an id beyond int64', '{"pets":[{"id":9223372036854775808,"name":"a","categoryId":1}]}', 'invalid_snapshot', 'pets[0].id'],
-    ['ids twice', '{"pets":[{"id":1,"name":"a","categoryId":1},{"id":1,"name":"b","categoryId":1}]}', 'invalid_snapshot', 'pets[1].id 1 is also the id of pets[0]'],
-    ['a nextId at or below an id', '{"nextId":2,"pets":[{"id":7,"name":"a","categoryId":1}]}', 'invalid_snapshot', 'nextId 2 must be at least 8'],
+    [
+      'a pet without a name',
+      '{"pets":[{"id":1,"name":"a","categoryId":1},{"id":2,"categoryId":1}]}',
+      'invalid_snapshot',
+      "pets[1] must have required property 'name'",
+    ],
+    [
+      'a status outside the enumeration',
+      '{"pets":[{"id":1,"name":"a","categoryId":1,"status":"lost"}]}',
+      'invalid_snapshot',
+      'pets[0].status must be',
+    ],
+    [
+      'an id beyond int64',
+      '{"pets":[{"id":9223372036854775808,"name":"a","categoryId":1}]}',
+      'invalid_snapshot',
+      'pets[0].id',
+    ],
+    [
+      'ids twice',
+      '{"pets":[{"id":1,"name":"a","categoryId":1},{"id":1,"name":"b","categoryId":1}]}',
+      'invalid_snapshot',
+      'pets[1].id 1 is also the id of pets[0]',
+    ],
+    [
+      'a nextId at or below an id',
+      '{"nextId":2,"pets":[{"id":7,"name":"a","categoryId":1}]}',
+      'invalid_snapshot',
+      'nextId 2 must be at least 8',
+    ],
     ['a nextId that is no integer', '{"nextId":"x","pets":[]}', 'invalid_snapshot', 'nextId must be an integer'],
     ['not an object', '"pets"', 'invalid_snapshot', 'must be an object'],
   ])('refuses a snapshot with %s, naming what is wrong, and changes nothing', async (_title, body, code, why) => {
@@ -132,15 +186,34 @@ describe('the journal', () => {
   it('records requests to /v1 newest first, never its own, with codes, preferences, bodies and redacted keys', async () => {
     const stub = stubWith()
     await api(stub, 'GET', '/pets?limit=2')
-    await fromFetch(await stub.fetch(new Request('http://stub.test/v1/pets/424242', { headers: { authorization: `Bearer ${KEY}`, prefer: 'delay=1' } })))
+    await fromFetch(
+      await stub.fetch(
+        new Request('http://stub.test/v1/pets/424242', {
+          headers: { authorization: `Bearer ${KEY}`, prefer: 'delay=1' },
+        }),
+      ),
+    )
     await api(stub, 'POST', '/pets', '{"name":"Journaled","categoryId":1}')
     await admin(stub, 'GET', '/health')
     const answer = await admin(stub, 'GET', '/requests')
     expectDocumented('/requests', 'GET', answer)
     const { entries } = answer.body as { entries: Record<string, JsonValue>[] }
-    expect(entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(['POST /v1/pets 201', 'GET /v1/pets/424242 404', 'GET /v1/pets 200'])
-    expect(entries[0]).toMatchObject({ body: '{"name":"Journaled","categoryId":1}', bodyBytes: 35, bodyTruncated: false, headers: { 'content-type': 'application/json' } })
-    expect(entries[1]).toMatchObject({ code: 'pet_not_found', preferenceApplied: 'delay=1', headers: { authorization: 'Bearer [redacted]', prefer: 'delay=1' } })
+    expect(entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+      'POST /v1/pets 201',
+      'GET /v1/pets/424242 404',
+      'GET /v1/pets 200',
+    ])
+    expect(entries[0]).toMatchObject({
+      body: '{"name":"Journaled","categoryId":1}',
+      bodyBytes: 35,
+      bodyTruncated: false,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(entries[1]).toMatchObject({
+      code: 'pet_not_found',
+      preferenceApplied: 'delay=1',
+      headers: { authorization: 'Bearer [redacted]', prefer: 'delay=1' },
+    })
     expect(entries[2]).toMatchObject({ query: 'limit=2' })
     expect(answer.text).not.toContain(KEY)
   })
@@ -151,7 +224,10 @@ describe('the journal', () => {
     await api(stub, 'GET', '/pets/1')
     await api(stub, 'GET', '/pets/999999')
     await api(stub, 'POST', '/pets', '{"name":"a","categoryId":1}')
-    const paths = async (query: string) => ((await admin(stub, 'GET', `/requests?${query}`)).body as { entries: { path: string; status: number }[] }).entries.map((e) => `${e.path} ${e.status}`)
+    const paths = async (query: string) =>
+      (
+        (await admin(stub, 'GET', `/requests?${query}`)).body as { entries: { path: string; status: number }[] }
+      ).entries.map((e) => `${e.path} ${e.status}`)
     expect(await paths('method=post')).toEqual(['/v1/pets 201'])
     expect(await paths('path=/v1/pets')).toEqual(['/v1/pets 201', '/v1/pets 200'])
     expect(await paths('path=/v1/pets/*')).toEqual(['/v1/pets/999999 404', '/v1/pets/1 200'])
@@ -159,11 +235,14 @@ describe('the journal', () => {
     expect(await paths('status=200&limit=1')).toEqual(['/v1/pets/1 200'])
   })
 
-  it.each(['status=abc', 'status=6xx', 'limit=0', 'limit=x', 'method=', 'method=GET&method=POST'])('refuses the filter %s with 400 invalid_filter', async (query) => {
-    const answer = await admin(stubWith(), 'GET', `/requests?${query}`)
-    expectDocumented('/requests', 'GET', answer)
-    expect((answer.body as { code: string }).code).toBe('invalid_filter')
-  })
+  it.each(['status=abc', 'status=6xx', 'limit=0', 'limit=x', 'method=', 'method=GET&method=POST'])(
+    'refuses the filter %s with 400 invalid_filter',
+    async (query) => {
+      const answer = await admin(stubWith(), 'GET', `/requests?${query}`)
+      expectDocumented('/requests', 'GET', answer)
+      expect((answer.body as { code: string }).code).toBe('invalid_filter')
+    },
+  )
 
   it('is cleared by DELETE, and as a method', async () => {
     const stub = stubWith()
@@ -195,10 +274,17 @@ describe('admin routing and its key', () => {
 
   it('answers a preflight with its methods, no key needed', async () => {
     const answer = await admin(stubWith({ adminKey: 'secret-admin' }), 'OPTIONS', '/reset', {
-      headers: { origin: 'http://page.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://page.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
     })
     expect(answer.status).toBe(204)
-    expect(answer.headers).toMatchObject({ 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': 'authorization' })
+    expect(answer.headers).toMatchObject({
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': 'authorization',
+    })
   })
 
   it('with an admin key, needs it on every operation, and never takes an API key instead', async () => {
@@ -206,14 +292,22 @@ describe('admin routing and its key', () => {
     for (const headers of [{}, AUTH, { authorization: 'Bearer wrong' }, { authorization: 'Basic secret-admin' }]) {
       const answer = await admin(stub, 'POST', '/reset', { headers })
       expectDocumented('/reset', 'POST', answer)
-      expect([answer.status, (answer.body as { code: string }).code, answer.headers['www-authenticate']]).toEqual([401, 'admin_key_required', 'Bearer realm="petstore-stub-admin"'])
+      expect([answer.status, (answer.body as { code: string }).code, answer.headers['www-authenticate']]).toEqual([
+        401,
+        'admin_key_required',
+        'Bearer realm="petstore-stub-admin"',
+      ])
     }
-    expect((await admin(stub, 'POST', '/reset', { headers: { authorization: 'Bearer secret-admin' } })).status).toBe(200)
+    expect((await admin(stub, 'POST', '/reset', { headers: { authorization: 'Bearer secret-admin' } })).status).toBe(
+      200,
+    )
   })
 
   it('leaves /v1 as documented: an admin key does not open the interface', async () => {
     const stub = stubWith({ adminKey: 'secret-admin' })
-    const answer = await fromFetch(await stub.fetch(new Request('http://stub.test/v1/pets', { headers: { authorization: 'Bearer secret-admin' } })))
+    const answer = await fromFetch(
+      await stub.fetch(new Request('http://stub.test/v1/pets', { headers: { authorization: 'Bearer secret-admin' } })),
+    )
     expect(answer.status).toBe(401)
   })
 })

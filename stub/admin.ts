@@ -57,7 +57,10 @@ export class Admin {
         '/state',
         {
           summary: 'every pet and the next id (GET); replace them (PUT)',
-          methods: { GET: () => raw(200, store.stateJson()), PUT: () => ({ kind: 'body', maxBody: ADMIN_MAX_BODY, accept: (body) => this.#restore(body) }) },
+          methods: {
+            GET: () => raw(200, store.stateJson()),
+            PUT: () => ({ kind: 'body', maxBody: ADMIN_MAX_BODY, accept: (body) => this.#restore(body) }),
+          },
         },
       ],
       [
@@ -67,7 +70,10 @@ export class Admin {
           methods: { GET: (_, query) => this.#requests(query), DELETE: () => json(200, { cleared: journal.clear() }) },
         },
       ],
-      ['/petstore.yaml', { summary: "the interface's OpenAPI document", methods: { GET: () => document(this.#read().petstore) } }],
+      [
+        '/petstore.yaml',
+        { summary: "the interface's OpenAPI document", methods: { GET: () => document(this.#read().petstore) } },
+      ],
       ['/admin.yaml', { summary: "this API's OpenAPI document", methods: { GET: () => document(this.#read().admin) } }],
     ])
   }
@@ -77,14 +83,33 @@ export class Admin {
     try {
       const { path, query } = splitTarget(request.url)
       const endpoint = this.#endpoints.get(path.slice(ADMIN_PREFIX.length) || '/')
-      if (!endpoint) throw new ApiError(404, 'not_found', `no admin resource at ${quote(path)}; GET ${ADMIN_PREFIX}/ lists them`)
+      if (!endpoint)
+        throw new ApiError(404, 'not_found', `no admin resource at ${quote(path)}; GET ${ADMIN_PREFIX}/ lists them`)
       const allow = [...Object.keys(endpoint.methods), 'OPTIONS'].join(', ')
       if (request.method === 'OPTIONS') {
         const asked = request.headers['access-control-request-headers']
-        return { status: 204, headers: ['Content-Type', JSON_TYPE, 'Allow', allow, ...preflightHeaders(allow, Array.isArray(asked) ? asked.join(',') : asked)], body: '' }
+        return {
+          status: 204,
+          headers: [
+            'Content-Type',
+            JSON_TYPE,
+            'Allow',
+            allow,
+            ...preflightHeaders(allow, Array.isArray(asked) ? asked.join(',') : asked),
+          ],
+          body: '',
+        }
       }
       const operation = endpoint.methods[request.method]
-      if (!operation) return error(new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${quote(path)}; allowed: ${allow}`), ['Allow', allow])
+      if (!operation)
+        return error(
+          new ApiError(
+            405,
+            'method_not_allowed',
+            `${request.method} is not allowed on ${quote(path)}; allowed: ${allow}`,
+          ),
+          ['Allow', allow],
+        )
       const denied = this.#unauthorized(request)
       if (denied) return denied
       return operation(request, query)
@@ -100,7 +125,10 @@ export class Admin {
     const token = typeof header === 'string' ? /^bearer[ \t]+(\S+)\s*$/i.exec(header.trim())?.[1] : undefined
     if (token !== undefined && sameText(token, key)) return undefined
     const why = header === undefined ? 'the admin API needs the admin key' : 'the admin key is not valid'
-    return error(new ApiError(401, 'admin_key_required', `${why}: send Authorization: Bearer <ADMIN_KEY>`), ['WWW-Authenticate', 'Bearer realm="petstore-stub-admin"'])
+    return error(new ApiError(401, 'admin_key_required', `${why}: send Authorization: Bearer <ADMIN_KEY>`), [
+      'WWW-Authenticate',
+      'Bearer realm="petstore-stub-admin"',
+    ])
   }
 
   #index(): AppResponse {
@@ -112,7 +140,12 @@ export class Admin {
 
   #health(): AppResponse {
     const uptimeSeconds = Math.round(performance.now() - this.#started) / 1000
-    return json(200, { status: 'ok', pets: this.#options.store.size, uptimeSeconds, journal: this.#options.journal.stats })
+    return json(200, {
+      status: 'ok',
+      pets: this.#options.store.size,
+      uptimeSeconds,
+      journal: this.#options.journal.stats,
+    })
   }
 
   #reset(): AppResponse {
@@ -124,7 +157,9 @@ export class Admin {
     try {
       let value: JsonValue
       try {
-        value = parseJson(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'))
+        value = parseJson(
+          typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'),
+        )
       } catch (caught) {
         throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${(caught as Error).message}`)
       }
@@ -144,9 +179,12 @@ export class Admin {
       const values = params.get(name)
       if (values === undefined) continue
       const [value] = values
-      if (values.length > 1 || value === undefined || value === '') throw new ApiError(400, 'invalid_filter', `${name} must be given once, not empty`)
-      if (name === 'status' && !/^([1-5][0-9][0-9]|[1-5]xx)$/i.test(value)) throw new ApiError(400, 'invalid_filter', `status must be a status (404) or a class (4xx); got ${quote(value)}`)
-      if (name === 'limit' && !/^[1-9][0-9]{0,8}$/.test(value)) throw new ApiError(400, 'invalid_filter', `limit must be a whole number from 1; got ${quote(value)}`)
+      if (values.length > 1 || value === undefined || value === '')
+        throw new ApiError(400, 'invalid_filter', `${name} must be given once, not empty`)
+      if (name === 'status' && !/^([1-5][0-9][0-9]|[1-5]xx)$/i.test(value))
+        throw new ApiError(400, 'invalid_filter', `status must be a status (404) or a class (4xx); got ${quote(value)}`)
+      if (name === 'limit' && !/^[1-9][0-9]{0,8}$/.test(value))
+        throw new ApiError(400, 'invalid_filter', `limit must be a whole number from 1; got ${quote(value)}`)
       if (name === 'limit') filter.limit = Number(value)
       else filter[name as 'method' | 'path' | 'status'] = value
     }
@@ -163,7 +201,17 @@ export class Admin {
 }
 
 function headersFor(type: string, body: string, extra: string[] = []): string[] {
-  return ['Content-Type', type, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', String(Buffer.byteLength(body)), ...extra]
+  return [
+    'Content-Type',
+    type,
+    'Access-Control-Allow-Origin',
+    '*',
+    'Access-Control-Expose-Headers',
+    EXPOSED,
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+    ...extra,
+  ]
 }
 
 function raw(status: number, body: string): AppResponse {

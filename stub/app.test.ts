@@ -3,7 +3,19 @@ import { spec, stringifyJson, type JsonValue } from '../spec/index.js'
 import { App, BASE_PATH, DEPRECATION } from './app.js'
 import { loadSeed } from './seed.js'
 import { PetStore } from './store.js'
-import { AUTH, JSON_AUTH, KEY, NEW_PETS, call, exampleText, expectDocumented, expectError, makeApp, toAnswer, type Answer } from './testing.js'
+import {
+  AUTH,
+  JSON_AUTH,
+  KEY,
+  NEW_PETS,
+  call,
+  exampleText,
+  expectDocumented,
+  expectError,
+  makeApp,
+  toAnswer,
+  type Answer,
+} from './testing.js'
 
 const SEED = loadSeed(undefined)
 const LIMIT = spec().parameter('listPets', 'limit')
@@ -87,7 +99,11 @@ describe('listPets', () => {
 
   it('decodes percent-encoded parameters', async () => {
     const answer = await call(app, 'GET', '/v1/pets?lim%69t=%33&status=s%6Fld', { headers: AUTH })
-    expect(ids(answer)).toEqual(SEED.filter((p) => p.status === 'sold').slice(0, 3).map((p) => p.id))
+    expect(ids(answer)).toEqual(
+      SEED.filter((p) => p.status === 'sold')
+        .slice(0, 3)
+        .map((p) => p.id),
+    )
   })
 
   it('serves a new pet in the next list (prepared pages follow the store)', async () => {
@@ -109,32 +125,42 @@ describe('listPets', () => {
 })
 
 describe('createPet', () => {
-  it.each(NEW_PETS.valid.map((e) => [e.title, e] as const))('stores and echoes a valid pet: %s', async (_title, example) => {
-    const app = makeApp()
-    const answer = await create(app, exampleText(example))
-    expectDocumented('createPet', answer)
-    expect(answer.status).toBe(201)
-    const echoed = answer.body as Record<string, JsonValue>
-    expect(echoed).toEqual({ ...(example.body as object), id: SEED.length + 1 })
-    const fetched = await call(app, 'GET', `/v1/pets/${echoed.id}`, { headers: AUTH })
-    expect(fetched.text).toBe(answer.text)
-  })
+  it.each(NEW_PETS.valid.map((e) => [e.title, e] as const))(
+    'stores and echoes a valid pet: %s',
+    async (_title, example) => {
+      const app = makeApp()
+      const answer = await create(app, exampleText(example))
+      expectDocumented('createPet', answer)
+      expect(answer.status).toBe(201)
+      const echoed = answer.body as Record<string, JsonValue>
+      expect(echoed).toEqual({ ...(example.body as object), id: SEED.length + 1 })
+      const fetched = await call(app, 'GET', `/v1/pets/${echoed.id}`, { headers: AUTH })
+      expect(fetched.text).toBe(answer.text)
+    },
+  )
 
-  it.each(NEW_PETS.invalid.map((e) => [e.title, e] as const))('answers 400 with a distinct code: %s', async (_title, example) => {
-    const app = makeApp()
-    const answer = await create(app, exampleText(example))
-    expectDocumented('createPet', answer)
-    expectError(answer, 400, example.stubCode!)
-    expect(app.store.size).toBe(SEED.length)
-  })
+  it.each(NEW_PETS.invalid.map((e) => [e.title, e] as const))(
+    'answers 400 with a distinct code: %s',
+    async (_title, example) => {
+      const app = makeApp()
+      const answer = await create(app, exampleText(example))
+      expectDocumented('createPet', answer)
+      expectError(answer, 400, example.stubCode!)
+      expect(app.store.size).toBe(SEED.length)
+    },
+  )
 
   it('names the field and what was wrong in each message', async () => {
     const app = makeApp()
     const message = async (body: string) => ((await create(app, body)).body as { message: string }).message
     expect(await message('{"categoryId":1}')).toMatch(/name is required/)
     expect(await message('{"name":"x","categoryId":"1"}')).toMatch(/categoryId must be an int64 integer; got a string/)
-    expect(await message('{"name":"x","categoryId":1,"status":"lost"}')).toMatch(/status must be one of available, pending, sold; got "lost"/)
-    expect(await message('{"name":"x","categoryId":9223372036854775808}')).toMatch(/categoryId .* got 9223372036854775808/)
+    expect(await message('{"name":"x","categoryId":1,"status":"lost"}')).toMatch(
+      /status must be one of available, pending, sold; got "lost"/,
+    )
+    expect(await message('{"name":"x","categoryId":9223372036854775808}')).toMatch(
+      /categoryId .* got 9223372036854775808/,
+    )
   })
 
   it('treats integers written as 1.0 or 1e2 as integers, and 1e400 as out of range', async () => {
@@ -149,13 +175,18 @@ describe('createPet', () => {
     const app = makeApp({ seed: false })
     const answer = await create(app, { name: 'Rex', categoryId: 1, color: 'red', id: 999, tags: [1] })
     expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1 })
-    expect((await call(app, 'GET', '/v1/pets/1', { headers: AUTH })).body).toEqual({ id: 1, name: 'Rex', categoryId: 1 })
+    expect((await call(app, 'GET', '/v1/pets/1', { headers: AUTH })).body).toEqual({
+      id: 1,
+      name: 'Rex',
+      categoryId: 1,
+    })
   })
 
   it('stores a pet without status without it, and no status filter finds it', async () => {
     const app = makeApp({ seed: false })
     expect((await create(app, { name: 'Coco', categoryId: 2 })).text).toBe('{"id":1,"name":"Coco","categoryId":2}')
-    for (const status of STATUSES) expect((await call(app, 'GET', `/v1/pets?status=${status}`, { headers: AUTH })).text).toBe('[]')
+    for (const status of STATUSES)
+      expect((await call(app, 'GET', `/v1/pets?status=${status}`, { headers: AUTH })).text).toBe('[]')
   })
 
   it('keeps int64 extremes exact through create, get and list', async () => {
@@ -204,7 +235,9 @@ describe('createPet', () => {
   it('accepts JSON with a charset, +json types and a byte order mark', async () => {
     const app = makeApp({ seed: false })
     for (const type of ['application/json; charset=utf-8', 'application/vnd.petstore+json', 'APPLICATION/JSON']) {
-      expect((await create(app, '{"name":"a","categoryId":1}', { ...AUTH, 'content-type': type })).status, type).toBe(201)
+      expect((await create(app, '{"name":"a","categoryId":1}', { ...AUTH, 'content-type': type })).status, type).toBe(
+        201,
+      )
     }
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"b","categoryId":1}')])
     expect((await call(app, 'POST', '/v1/pets', { headers: JSON_AUTH, body: bom })).status).toBe(201)
@@ -224,15 +257,25 @@ describe('createPet', () => {
   })
 
   it('answers 400 unsupported_media_type for a compressed body', async () => {
-    const answer = await create(makeApp(), '{"name":"Rex","categoryId":1}', { ...JSON_AUTH, 'content-encoding': 'gzip' })
+    const answer = await create(makeApp(), '{"name":"Rex","categoryId":1}', {
+      ...JSON_AUTH,
+      'content-encoding': 'gzip',
+    })
     expectError(answer, 400, 'unsupported_media_type')
     expect((answer.body as { message: string }).message).toContain('Content-Encoding')
-    expect((await create(makeApp(), '{"name":"Rex","categoryId":1}', { ...JSON_AUTH, 'content-encoding': 'identity' })).status).toBe(201)
+    expect(
+      (await create(makeApp(), '{"name":"Rex","categoryId":1}', { ...JSON_AUTH, 'content-encoding': 'identity' }))
+        .status,
+    ).toBe(201)
   })
 
   it('answers 400 invalid_json for bytes that are not UTF-8, and for nesting too deep to parse', async () => {
     const app = makeApp()
-    expectError(await call(app, 'POST', '/v1/pets', { headers: JSON_AUTH, body: Buffer.from([0x7b, 0xff, 0x7d]) }), 400, 'invalid_json')
+    expectError(
+      await call(app, 'POST', '/v1/pets', { headers: JSON_AUTH, body: Buffer.from([0x7b, 0xff, 0x7d]) }),
+      400,
+      'invalid_json',
+    )
     expectError(await create(app, '['.repeat(60_000)), 400, 'invalid_json')
     expectError(await create(app, '{"name":"a","name":"b","categoryId":1}'), 400, 'invalid_json')
   })
@@ -248,9 +291,21 @@ describe('createPet', () => {
   })
 
   it.each([
-    ['colons, braces and escaped quotes in the name', '{"name":"a\\":{[b]}:","categoryId":7}', '"name":"a\\":{[b]}:","categoryId":7'],
-    ['a scalar __proto__ key, ignored', '{"__proto__":"x","name":"p","categoryId":1,"status":"sold"}', '"name":"p","categoryId":1,"status":"sold"'],
-    ['15-digit numbers', '{"name":"n","categoryId":123456789012345,"x":1.23456789012345}', '"name":"n","categoryId":123456789012345'],
+    [
+      'colons, braces and escaped quotes in the name',
+      '{"name":"a\\":{[b]}:","categoryId":7}',
+      '"name":"a\\":{[b]}:","categoryId":7',
+    ],
+    [
+      'a scalar __proto__ key, ignored',
+      '{"__proto__":"x","name":"p","categoryId":1,"status":"sold"}',
+      '"name":"p","categoryId":1,"status":"sold"',
+    ],
+    [
+      '15-digit numbers',
+      '{"name":"n","categoryId":123456789012345,"x":1.23456789012345}',
+      '"name":"n","categoryId":123456789012345',
+    ],
   ])('creates from a flat object with %s', async (_title, body, expected) => {
     const answer = await create(makeApp({ seed: false }), body)
     expect(answer.status).toBe(201)
@@ -259,7 +314,11 @@ describe('createPet', () => {
   })
 
   it('refuses a 16-digit fraction that a double rounds to an integer', async () => {
-    expectError(await create(makeApp({ seed: false }), '{"name":"f","categoryId":1234567890.0000001}'), 400, 'wrong_type')
+    expectError(
+      await create(makeApp({ seed: false }), '{"name":"f","categoryId":1234567890.0000001}'),
+      400,
+      'wrong_type',
+    )
   })
 
   it('answers 400 missing_body for a body of blanks only', async () => {
@@ -309,7 +368,11 @@ describe('getPet', () => {
     const answer = await call(app, 'GET', '/v1/pets/7', { headers: AUTH })
     expectDocumented('getPet', answer)
     expect(answer.text).toBe('{"id":7,"name":"Lucy","categoryId":9223372036854775807,"status":"available"}')
-    expect(answer.headers).toMatchObject({ deprecation: DEPRECATION, sunset: SUNSET, link: '</v1/pets>; rel="successor-version"' })
+    expect(answer.headers).toMatchObject({
+      deprecation: DEPRECATION,
+      sunset: SUNSET,
+      link: '</v1/pets>; rel="successor-version"',
+    })
   })
 
   it('answers 200 for every seed pet, exactly as seeded', async () => {
@@ -319,15 +382,24 @@ describe('getPet', () => {
     }
   })
 
-  it.each(['999', '0', '-1', 'abc', '1.5', '9223372036854775807', '9223372036854775808', '-9223372036854775809', '1e3', '%20', 'Rex'])(
-    'answers 404 with the deprecation headers for petId %s',
-    async (petId) => {
-      const answer = await call(app, 'GET', `/v1/pets/${petId}`, { headers: AUTH })
-      expectDocumented('getPet', answer)
-      expectError(answer, 404, 'pet_not_found')
-      expect(answer.headers).toMatchObject({ deprecation: DEPRECATION, sunset: SUNSET })
-    },
-  )
+  it.each([
+    '999',
+    '0',
+    '-1',
+    'abc',
+    '1.5',
+    '9223372036854775807',
+    '9223372036854775808',
+    '-9223372036854775809',
+    '1e3',
+    '%20',
+    'Rex',
+  ])('answers 404 with the deprecation headers for petId %s', async (petId) => {
+    const answer = await call(app, 'GET', `/v1/pets/${petId}`, { headers: AUTH })
+    expectDocumented('getPet', answer)
+    expectError(answer, 404, 'pet_not_found')
+    expect(answer.headers).toMatchObject({ deprecation: DEPRECATION, sunset: SUNSET })
+  })
 
   it('states the deprecation date the stub chose (2025-12-05) and the spec’s sunset (2030-12-05)', () => {
     expect(new Date(Number(DEPRECATION.slice(1)) * 1000).toISOString()).toBe('2025-12-05T00:00:00.000Z')
@@ -361,39 +433,84 @@ describe('authentication', () => {
       it.each([
         ['no Authorization header', {}, 'missing_credentials', 'Bearer realm="petstore"'],
         ['an empty Authorization header', { authorization: '' }, 'missing_credentials', 'Bearer realm="petstore"'],
-        ['Bearer with no token', { authorization: 'Bearer' }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
-        ['Bearer with a blank token', { authorization: 'Bearer   ' }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
-        ['a wrong key', { authorization: 'Bearer wrong-key' }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
-        ['the key with a suffix', { authorization: `Bearer ${KEY}x` }, 'invalid_token', 'Bearer realm="petstore", error="invalid_token"'],
-        ['the Basic scheme', { authorization: `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}` }, 'unsupported_scheme', 'Bearer realm="petstore"'],
+        [
+          'Bearer with no token',
+          { authorization: 'Bearer' },
+          'invalid_token',
+          'Bearer realm="petstore", error="invalid_token"',
+        ],
+        [
+          'Bearer with a blank token',
+          { authorization: 'Bearer   ' },
+          'invalid_token',
+          'Bearer realm="petstore", error="invalid_token"',
+        ],
+        [
+          'a wrong key',
+          { authorization: 'Bearer wrong-key' },
+          'invalid_token',
+          'Bearer realm="petstore", error="invalid_token"',
+        ],
+        [
+          'the key with a suffix',
+          { authorization: `Bearer ${KEY}x` },
+          'invalid_token',
+          'Bearer realm="petstore", error="invalid_token"',
+        ],
+        [
+          'the Basic scheme',
+          { authorization: `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}` },
+          'unsupported_scheme',
+          'Bearer realm="petstore"',
+        ],
         ['the key with no scheme', { authorization: KEY }, 'unsupported_scheme', 'Bearer realm="petstore"'],
-      ])('answers 401 for %s, with an RFC 6750 challenge, and does nothing', async (_title, headers, code, challenge) => {
-        const app = makeApp()
-        const answer = await call(app, method, url, { headers: { ...headers, 'content-type': 'application/json' }, body })
-        expectDocumented(operationId, answer)
-        expectError(answer, 401, code)
-        expect(answer.headers['www-authenticate']).toBe(challenge)
-        expect(app.store.size).toBe(SEED.length)
-        if (operationId === 'getPet') expect(answer.headers.deprecation).toBe(DEPRECATION)
-      })
+      ])(
+        'answers 401 for %s, with an RFC 6750 challenge, and does nothing',
+        async (_title, headers, code, challenge) => {
+          const app = makeApp()
+          const answer = await call(app, method, url, {
+            headers: { ...headers, 'content-type': 'application/json' },
+            body,
+          })
+          expectDocumented(operationId, answer)
+          expectError(answer, 401, code)
+          expect(answer.headers['www-authenticate']).toBe(challenge)
+          expect(app.store.size).toBe(SEED.length)
+          if (operationId === 'getPet') expect(answer.headers.deprecation).toBe(DEPRECATION)
+        },
+      )
 
       it.each([
         ['valid, then wrong', [`Bearer ${KEY}`, 'Bearer wrong-key']],
         ['wrong, then valid', ['Bearer wrong-key', `Bearer ${KEY}`]],
         ['valid twice', [`Bearer ${KEY}`, `Bearer ${KEY}`]],
-      ])('answers 401 for two Authorization headers (%s): ambiguous credentials, and does nothing', async (_title, values) => {
-        const app = makeApp()
-        const connection = {}
-        await app.handle({ method: 'GET', url: '/v1/pets', headers: AUTH, connection }) // a key this connection already proved
-        const answer = toAnswer(await app.handle({ method, url, headers: { authorization: values, 'content-type': 'application/json' }, body, connection }))
-        expectDocumented(operationId, answer)
-        expectError(answer, 401, 'multiple_credentials')
-        expect(answer.headers['www-authenticate']).toBe('Bearer realm="petstore", error="invalid_request"')
-        expect(app.store.size).toBe(SEED.length)
-      })
+      ])(
+        'answers 401 for two Authorization headers (%s): ambiguous credentials, and does nothing',
+        async (_title, values) => {
+          const app = makeApp()
+          const connection = {}
+          await app.handle({ method: 'GET', url: '/v1/pets', headers: AUTH, connection }) // a key this connection already proved
+          const answer = toAnswer(
+            await app.handle({
+              method,
+              url,
+              headers: { authorization: values, 'content-type': 'application/json' },
+              body,
+              connection,
+            }),
+          )
+          expectDocumented(operationId, answer)
+          expectError(answer, 401, 'multiple_credentials')
+          expect(answer.headers['www-authenticate']).toBe('Bearer realm="petstore", error="invalid_request"')
+          expect(app.store.size).toBe(SEED.length)
+        },
+      )
 
       it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('accepts the scheme written %s', async (scheme) => {
-        const answer = await call(makeApp(), method, url, { headers: { authorization: `${scheme} ${KEY}`, 'content-type': 'application/json' }, body })
+        const answer = await call(makeApp(), method, url, {
+          headers: { authorization: `${scheme} ${KEY}`, 'content-type': 'application/json' },
+          body,
+        })
         expect(answer.status).toBeLessThan(300)
       })
     })
@@ -403,10 +520,14 @@ describe('authentication', () => {
     const app = new App({ store: new PetStore(), apiKeys: ['one', 'two'] })
     const connection = {}
     for (const key of ['one', 'two', 'one']) {
-      const answer = toAnswer(app.route({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${key}` }, connection }) as never)
+      const answer = toAnswer(
+        app.route({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${key}` }, connection }) as never,
+      )
       expect(answer.status).toBe(200)
     }
-    const wrong = toAnswer(app.route({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer on' }, connection }) as never)
+    const wrong = toAnswer(
+      app.route({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer on' }, connection }) as never,
+    )
     expect(wrong.status).toBe(401)
   })
 })
@@ -414,12 +535,22 @@ describe('authentication', () => {
 describe('routing', () => {
   const app = makeApp()
 
-  it.each(['/', '/v1', '/v1/', '/pets', '/v2/pets', '/v1/pets/', '/v1/pets/1/extra', '/v1/petsx', '/V1/pets', '/v1/pets/%zz', '/v1//pets', '*'])(
-    'answers 404 Error for the unknown path %s, with or without a key',
-    async (path) => {
-      for (const headers of [{}, AUTH]) expectError(await call(app, 'GET', path, { headers }), 404, 'not_found')
-    },
-  )
+  it.each([
+    '/',
+    '/v1',
+    '/v1/',
+    '/pets',
+    '/v2/pets',
+    '/v1/pets/',
+    '/v1/pets/1/extra',
+    '/v1/petsx',
+    '/V1/pets',
+    '/v1/pets/%zz',
+    '/v1//pets',
+    '*',
+  ])('answers 404 Error for the unknown path %s, with or without a key', async (path) => {
+    for (const headers of [{}, AUTH]) expectError(await call(app, 'GET', path, { headers }), 404, 'not_found')
+  })
 
   it.each([
     ['DELETE', '/v1/pets/1', 'GET, OPTIONS'],
@@ -441,7 +572,9 @@ describe('routing', () => {
   })
 
   it('serves the operations under the version prefix of the spec’s local server', () => {
-    const local = (spec().doc.servers as { url: string }[]).map((s) => s.url).find((u) => u.startsWith('http://127.0.0.1'))
+    const local = (spec().doc.servers as { url: string }[])
+      .map((s) => s.url)
+      .find((u) => u.startsWith('http://127.0.0.1'))
     expect(new URL(local!).pathname).toBe(BASE_PATH)
   })
 
@@ -449,7 +582,9 @@ describe('routing', () => {
     ['/v1/pets', 'GET, POST, OPTIONS'],
     ['/v1/pets/1', 'GET, OPTIONS'],
   ])('answers the CORS preflight on %s with 204 and its methods, no key needed', async (path, methods) => {
-    const answer = await call(app, 'OPTIONS', path, { headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } })
+    const answer = await call(app, 'OPTIONS', path, {
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    })
     expect(answer.status).toBe(204)
     expect(answer.text).toBe('')
     expect(answer.headers).toMatchObject({
@@ -463,8 +598,12 @@ describe('routing', () => {
 
   it('allows the headers a preflight asks for within the safe set, and no others', async () => {
     const asked = 'Authorization, Content-Type, Prefer, X-Request-Id, Traceparent, Cookie, Host, Bad Name'
-    const answer = await call(app, 'OPTIONS', '/v1/pets', { headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': asked } })
-    expect(answer.headers['access-control-allow-headers']).toBe('authorization, content-type, prefer, x-request-id, traceparent')
+    const answer = await call(app, 'OPTIONS', '/v1/pets', {
+      headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': asked },
+    })
+    expect(answer.headers['access-control-allow-headers']).toBe(
+      'authorization, content-type, prefer, x-request-id, traceparent',
+    )
     expect(answer.headers.vary).toBe('Access-Control-Request-Headers')
   })
 
@@ -479,7 +618,9 @@ describe('routing', () => {
     ]
     for (const answer of answers) {
       expect(answer.headers['access-control-allow-origin']).toBe('*')
-      expect(answer.headers['access-control-expose-headers']).toBe('Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied')
+      expect(answer.headers['access-control-expose-headers']).toBe(
+        'Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied',
+      )
       expect(answer.headers['content-type']).toBe('application/json')
       expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text))
     }
@@ -504,12 +645,15 @@ describe('the catch-all', () => {
     ['listPets', 'GET', '/v1/pets', 400],
     ['getPet', 'GET', '/v1/pets/1', 404],
     ['createPet', 'POST', '/v1/pets', 400],
-  ] as const)('answers %s with 400 (404 on getPet) and no stack trace when something breaks', async (operationId, method, url, status) => {
-    const answer = await call(app, method, url, { headers: JSON_AUTH, body: '{"name":"x","categoryId":1}' })
-    if (spec().statuses(operationId).includes(String(status))) expectDocumented(operationId, answer) // listPets documents no 400
-    expectError(answer, status, 'unexpected_error')
-    expect(answer.text).not.toMatch(/broken|TypeError|at /)
-  })
+  ] as const)(
+    'answers %s with 400 (404 on getPet) and no stack trace when something breaks',
+    async (operationId, method, url, status) => {
+      const answer = await call(app, method, url, { headers: JSON_AUTH, body: '{"name":"x","categoryId":1}' })
+      if (spec().statuses(operationId).includes(String(status))) expectDocumented(operationId, answer) // listPets documents no 400
+      expectError(answer, status, 'unexpected_error')
+      expect(answer.text).not.toMatch(/broken|TypeError|at /)
+    },
+  )
 
   it('answers 400 ids_exhausted when no int64 id is left', async () => {
     const full = new App({ store: new PetStore([{ id: 2n ** 63n - 1n, name: 'Last', categoryId: 1 }]), apiKeys: [KEY] })

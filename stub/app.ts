@@ -200,10 +200,21 @@ export class App implements Handler {
     const s = spec()
     this.#routes = readRoutes(s.operations)
     const getPet = s.operation('getPet')
-    const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets').split(' ').pop()
+    const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets')
+      .split(' ')
+      .pop()
     this.#deprecated = ['Deprecation', DEPRECATION, 'Link', `<${BASE_PATH}${successor}>; rel="successor-version"`]
     if (getPet.sunset) this.#deprecated.push('Sunset', getPet.sunset.toUTCString())
-    this.#head = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED, 'Content-Length', '']
+    this.#head = [
+      'Content-Type',
+      JSON_TYPE,
+      'Access-Control-Allow-Origin',
+      '*',
+      'Access-Control-Expose-Headers',
+      EXPOSED,
+      'Content-Length',
+      '',
+    ]
     this.#getPetHead = this.#head.concat(this.#deprecated)
     this.#fixedRoutes = new Map()
     this.#lastParamRoutes = []
@@ -211,7 +222,8 @@ export class App implements Handler {
       const params = route.segments.filter((segment) => segment.startsWith('{')).length
       const parent = BASE_PATH + '/' + route.segments.slice(0, -1).join('/') + '/'
       if (params === 0) this.#fixedRoutes.set(BASE_PATH + '/' + route.segments.join('/'), { route })
-      else if (params === 1 && route.segments.at(-1)!.startsWith('{')) this.#lastParamRoutes.push({ prefix: parent, route })
+      else if (params === 1 && route.segments.at(-1)!.startsWith('{'))
+        this.#lastParamRoutes.push({ prefix: parent, route })
     }
     const limit = s.parameter('listPets', 'limit')
     this.#limit = { minimum: Number(limit.minimum), maximum: Number(limit.maximum), default: Number(limit.default) }
@@ -222,7 +234,8 @@ export class App implements Handler {
     this.#newPets = new NewPetReader(s)
     // Something unexpected answers 400, or 404 on an operation that documents 404 and no 400 (getPet).
     this.#fallback = new Map([[undefined, 400]])
-    for (const op of Object.values(s.operations)) this.#fallback.set(op.operationId, op.statuses.includes('404') && !op.statuses.includes('400') ? 404 : 400)
+    for (const op of Object.values(s.operations))
+      this.#fallback.set(op.operationId, op.statuses.includes('404') && !op.statuses.includes('400') ? 404 : 400)
   }
 
   /** Routes a request: answers it, or asks for its body (authenticated createPet). Never throws. */
@@ -231,11 +244,13 @@ export class App implements Handler {
     try {
       const { path, query } = splitTarget(request.url)
       const match = this.#match(path)
-      if (!match) throw new ApiError(404, 'not_found', `no resource at ${quote(path)}; the operations live under ${BASE_PATH}`)
+      if (!match)
+        throw new ApiError(404, 'not_found', `no resource at ${quote(path)}; the operations live under ${BASE_PATH}`)
       if (request.method === 'OPTIONS') return this.#preflight(match.route, request)
       operationId = match.route.operations.get(request.method)
       if (operationId === undefined) return this.#methodNotAllowed(request.method, path, match.route)
-      if (this.#chaos !== undefined || request.headers.prefer !== undefined) return this.#controlled(request, operationId, match.param, query)
+      if (this.#chaos !== undefined || request.headers.prefer !== undefined)
+        return this.#controlled(request, operationId, match.param, query)
       return this.#operate(request, operationId, match.param, query)
     } catch (error) {
       return this.failure(error, operationId)
@@ -256,11 +271,15 @@ export class App implements Handler {
   /** A request under the client's `Prefer` or the global chaos: a forced answer, or the real one delayed. */
   #controlled(request: AppRequest, operationId: OperationId, param: string | undefined, query: string): Routed {
     const header = request.headers.prefer
-    const preferences = header === undefined ? undefined : readPreferences(Array.isArray(header) ? header.join(', ') : header, operationId, this.#examples)
+    const preferences =
+      header === undefined
+        ? undefined
+        : readPreferences(Array.isArray(header) ? header.join(', ') : header, operationId, this.#examples)
     let routed: Routed
     try {
       if (preferences?.forced) routed = this.#forced(request, operationId, preferences)
-      else if (this.#chaos?.failRate && this.#random() < this.#chaos.failRate) routed = this.#unavailable(operationId, this.#chaos.failStatus ?? 503, '--fail-rate')
+      else if (this.#chaos?.failRate && this.#random() < this.#chaos.failRate)
+        routed = this.#unavailable(operationId, this.#chaos.failStatus ?? 503, '--fail-rate')
       else routed = this.#operate(request, operationId, param, query)
     } catch (error) {
       routed = this.failure(error, operationId) // a refusal is delayed and marked like any answer
@@ -281,13 +300,16 @@ export class App implements Handler {
       const denied = this.#unauthorized(request, operationId)
       if (denied) return denied
     }
-    if (status === 429 || status === 503) return this.#unavailable(operationId, status, `Prefer: ${preferences.applied}`)
+    if (status === 429 || status === 503)
+      return this.#unavailable(operationId, status, `Prefer: ${preferences.applied}`)
     const examples = this.#examples.of(operationId).filter((candidate) => candidate.status === status)
     const schema = this.#examples.schema(operationId, status)
-    let value = (example ? examples.find((candidate) => candidate.name === example) : dynamic ? undefined : examples[0])?.value
+    let value = (example ? examples.find((candidate) => candidate.name === example) : dynamic ? undefined : examples[0])
+      ?.value
     if (value === undefined && schema) value = generate(schema, (node) => this.#examples.resolve(node), this.#random)
     // An Error's `status` repeats the HTTP status, whatever the generator picked.
-    if (status >= 400 && value !== null && typeof value === 'object' && !Array.isArray(value) && 'status' in value) value = { ...value, status }
+    if (status >= 400 && value !== null && typeof value === 'object' && !Array.isArray(value) && 'status' in value)
+      value = { ...value, status }
     const body = value === undefined ? '' : stringifyJson(value)
     const code = status >= 400 ? ((value as { code?: unknown } | undefined)?.code as string | undefined) : undefined
     const extra = status === 401 ? ['WWW-Authenticate', `Bearer realm="${REALM}"`] : undefined
@@ -296,7 +318,10 @@ export class App implements Handler {
 
   /** A 429 or 503 with an Error body and `Retry-After`: asked for (Prefer, --fail-rate), never on its own. */
   #unavailable(operationId: OperationId, status: 429 | 503, why: string): AppResponse {
-    const error = status === 429 ? new ApiError(429, 'rate_limited', `too many requests (asked for by ${why})`) : new ApiError(503, 'unavailable', `the service is unavailable (asked for by ${why})`)
+    const error =
+      status === 429
+        ? new ApiError(429, 'rate_limited', `too many requests (asked for by ${why})`)
+        : new ApiError(503, 'unavailable', `the service is unavailable (asked for by ${why})`)
     return this.#error(error, operationId, ['Retry-After', RETRY_AFTER])
   }
 
@@ -350,7 +375,12 @@ export class App implements Handler {
     if (fixed) return fixed
     // `/v1/pets/42`: a plain last segment (no escapes, so no other spelling of a fixed path) is the parameter.
     for (const { prefix, route } of this.#lastParamRoutes) {
-      if (path.length > prefix.length && path.startsWith(prefix) && !path.includes('/', prefix.length) && !path.includes('%', prefix.length)) {
+      if (
+        path.length > prefix.length &&
+        path.startsWith(prefix) &&
+        !path.includes('/', prefix.length) &&
+        !path.includes('%', prefix.length)
+      ) {
         return { route, param: path.slice(prefix.length) }
       }
     }
@@ -376,12 +406,22 @@ export class App implements Handler {
   #preflight(route: Route, request: AppRequest): AppResponse {
     // No body, but every answer says JSON: clients and checks that read Content-Type on every response agree.
     const asked = request.headers['access-control-request-headers']
-    const headers = ['Content-Type', JSON_TYPE, 'Allow', route.allow, ...preflightHeaders(route.allow, Array.isArray(asked) ? asked.join(',') : asked)]
+    const headers = [
+      'Content-Type',
+      JSON_TYPE,
+      'Allow',
+      route.allow,
+      ...preflightHeaders(route.allow, Array.isArray(asked) ? asked.join(',') : asked),
+    ]
     return { status: 204, headers, body: '' }
   }
 
   #methodNotAllowed(method: string, path: string, route: Route): AppResponse {
-    const error = new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${quote(path)}; allowed: ${route.allow}`)
+    const error = new ApiError(
+      405,
+      'method_not_allowed',
+      `${method} is not allowed on ${quote(path)}; allowed: ${route.allow}`,
+    )
     return this.#error(error, undefined, ['Allow', route.allow])
   }
 
@@ -390,15 +430,31 @@ export class App implements Handler {
     const header = request.headers.authorization
     // Authorization is a singleton field (RFC 9110 §11.6.2): two of them are ambiguous credentials, never accepted.
     if (Array.isArray(header)) {
-      return this.#challenge('multiple_credentials', 'send exactly one Authorization header: Bearer <API_KEY>', 'invalid_request', operationId)
+      return this.#challenge(
+        'multiple_credentials',
+        'send exactly one Authorization header: Bearer <API_KEY>',
+        'invalid_request',
+        operationId,
+      )
     }
     const text = header?.trim() ?? ''
-    if (text === '') return this.#challenge('missing_credentials', 'an API key is required: send Authorization: Bearer <API_KEY>', undefined, operationId)
+    if (text === '')
+      return this.#challenge(
+        'missing_credentials',
+        'an API key is required: send Authorization: Bearer <API_KEY>',
+        undefined,
+        operationId,
+      )
     const space = text.search(/[ \t]/)
     const scheme = space < 0 ? text : text.slice(0, space)
     // RFC 6750 §3: a request with another authentication scheme gets the challenge without an error code.
     if (scheme.toLowerCase() !== 'bearer') {
-      return this.#challenge('unsupported_scheme', 'the Authorization header must use the Bearer scheme: Bearer <API_KEY>', undefined, operationId)
+      return this.#challenge(
+        'unsupported_scheme',
+        'the Authorization header must use the Bearer scheme: Bearer <API_KEY>',
+        undefined,
+        operationId,
+      )
     }
     const token = space < 0 ? '' : text.slice(space + 1).trim()
     if (token === '') return this.#challenge('invalid_token', 'the Bearer token is empty', 'invalid_token', operationId)
@@ -420,7 +476,12 @@ export class App implements Handler {
   }
 
   /** A 401 with the RFC 6750 §3 challenge; `error` only when credentials came (§3.1 error codes). */
-  #challenge(code: string, message: string, error: 'invalid_token' | 'invalid_request' | undefined, operationId: OperationId): AppResponse {
+  #challenge(
+    code: string,
+    message: string,
+    error: 'invalid_token' | 'invalid_request' | undefined,
+    operationId: OperationId,
+  ): AppResponse {
     const challenge = error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`
     return this.#error(new ApiError(401, code, message), operationId, ['WWW-Authenticate', challenge])
   }
@@ -457,18 +518,21 @@ export class App implements Handler {
     const { minimum, maximum } = this.#limit
     if (values === undefined) return this.#limit.default
     const expected = `limit must be an integer from ${minimum} to ${maximum}`
-    if (values.length > 1) throw new ApiError(400, 'invalid_limit', `${expected}, given once; got ${values.length} values`)
+    if (values.length > 1)
+      throw new ApiError(400, 'invalid_limit', `${expected}, given once; got ${values.length} values`)
     const [text] = values
     if (text === undefined) throw new ApiError(400, 'invalid_limit', `${expected}; got malformed percent-encoding`)
     const value = /^[0-9]{1,10}$/.test(text) ? Number(text) : NaN
-    if (!(value >= minimum && value <= maximum)) throw new ApiError(400, 'invalid_limit', `${expected}; got ${quote(text)}`)
+    if (!(value >= minimum && value <= maximum))
+      throw new ApiError(400, 'invalid_limit', `${expected}; got ${quote(text)}`)
     return value
   }
 
   #readStatus(values: (string | undefined)[] | undefined): string | undefined {
     if (values === undefined) return undefined
     const expected = `status must be one of ${this.#statusFilter.join(', ')}`
-    if (values.length > 1) throw new ApiError(400, 'invalid_status', `${expected}, given once; got ${values.length} values`)
+    if (values.length > 1)
+      throw new ApiError(400, 'invalid_status', `${expected}, given once; got ${values.length} values`)
     const [text] = values
     if (text === undefined) throw new ApiError(400, 'invalid_status', `${expected}; got malformed percent-encoding`)
     if (!this.#statusFilter.includes(text)) throw new ApiError(400, 'invalid_status', `${expected}; got ${quote(text)}`)
@@ -479,7 +543,8 @@ export class App implements Handler {
     const denied = this.#unauthorized(request, 'getPet')
     if (denied) return denied
     const id = parsePetId(petId)
-    if (id === undefined) throw new ApiError(404, 'pet_not_found', `no pet with id ${quote(petId)}: petId must be an int64 integer`)
+    if (id === undefined)
+      throw new ApiError(404, 'pet_not_found', `no pet with id ${quote(petId)}: petId must be an int64 integer`)
     const json = this.store.find(id)
     if (json !== undefined) return this.#respond(200, json, 'getPet')
     throw new ApiError(404, 'pet_not_found', `no pet with id ${String(id)}`)
@@ -519,10 +584,16 @@ class PendingCreate implements BodyWanted {
 }
 
 /** The routed answer with a delay, a socket directive and `Preference-Applied`, when any is asked for. */
-function decorate(routed: Routed, delayMs: number | undefined, socket: SocketDirective | undefined, applied: string | undefined): Routed {
+function decorate(
+  routed: Routed,
+  delayMs: number | undefined,
+  socket: SocketDirective | undefined,
+  applied: string | undefined,
+): Routed {
   if (delayMs === undefined && socket === undefined && applied === undefined) return routed
   if ('kind' in routed) {
-    const accept = async (body: Uint8Array | string) => decorate(await routed.accept(body), delayMs, socket, applied) as AppResponse
+    const accept = async (body: Uint8Array | string) =>
+      decorate(await routed.accept(body), delayMs, socket, applied) as AppResponse
     return { kind: 'body', operationId: routed.operationId, accept }
   }
   // Prepared list pages are shared: the decorated answer is a copy.

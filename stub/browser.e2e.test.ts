@@ -17,12 +17,21 @@ describe('a browser page on another origin', () => {
   let page: Page
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`)
+    if (!existsSync(CHROMIUM_PATH))
+      throw new Error(
+        `${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
+      )
     stub = await startStub({ apiKeys: [KEY] })
     // The page's own origin: another port of 127.0.0.1, so every call to the stub is cross-origin.
-    site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title>'))
+    site = createServer((_, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title>'),
+    )
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    })
     page = await browser.newPage()
     await page.goto(`http://127.0.0.1:${(site.address() as { port: number }).port}/`)
   }, 60_000)
@@ -39,7 +48,9 @@ describe('a browser page on another origin', () => {
         const headers = { authorization: `Bearer ${key}`, prefer: 'code=404', 'x-request-id': 'page-1' }
         const notFound = await fetch(`${base}/pets/1`, { headers })
         const limited = await fetch(`${base}/pets`, { headers: { authorization: `Bearer ${key}`, prefer: 'code=429' } })
-        const reset = await fetch(`${base}/pets`, { headers: { authorization: `Bearer ${key}`, prefer: 'fault=reset' } }).then(
+        const reset = await fetch(`${base}/pets`, {
+          headers: { authorization: `Bearer ${key}`, prefer: 'fault=reset' },
+        }).then(
           () => 'answered',
           (error: Error) => error.name,
         )
@@ -64,9 +75,14 @@ describe('a browser page on another origin', () => {
     const result = await page.evaluate(
       async ({ base, origin, key }) => {
         const auth = { authorization: `Bearer ${key}` }
-        const count = async () => ((await (await fetch(`${base}/pets?limit=100`, { headers: auth })).json()) as unknown[]).length
+        const count = async () =>
+          ((await (await fetch(`${base}/pets?limit=100`, { headers: auth })).json()) as unknown[]).length
         const before = await count()
-        const created = await fetch(`${base}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"FromPage","categoryId":1}' })
+        const created = await fetch(`${base}/pets`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: '{"name":"FromPage","categoryId":1}',
+        })
         const afterCreate = await count()
         const journal = await (await fetch(`${origin}/__stub/requests?method=POST&limit=1`)).json()
         const reset = await fetch(`${origin}/__stub/reset`, { method: 'POST' })
@@ -78,6 +94,9 @@ describe('a browser page on another origin', () => {
     expect(result.afterCreate).toBe(result.before + 1)
     expect(result.afterReset).toBe(result.before)
     const [entry] = (result.journal as { entries: { body: string; headers: Record<string, string> }[] }).entries
-    expect(entry).toMatchObject({ body: '{"name":"FromPage","categoryId":1}', headers: { authorization: 'Bearer [redacted]' } })
+    expect(entry).toMatchObject({
+      body: '{"name":"FromPage","categoryId":1}',
+      headers: { authorization: 'Bearer [redacted]' },
+    })
   })
 })

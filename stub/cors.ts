@@ -37,11 +37,17 @@ export function preflightHeaders(allow: string, requested: string | undefined): 
     .filter((name) => name !== '' && isSafe(name))
   const headers = asked.length > 0 ? [...new Set(asked)].join(', ') : 'authorization, content-type, prefer'
   return [
-    'Access-Control-Allow-Origin', '*',
-    'Access-Control-Allow-Methods', allow,
-    'Access-Control-Allow-Headers', headers,
-    'Access-Control-Max-Age', MAX_AGE,
-    'Access-Control-Expose-Headers', EXPOSED,
-    'Vary', 'Access-Control-Request-Headers',
+    'Access-Control-Allow-Origin',
+    '*',
+    'Access-Control-Allow-Methods',
+    allow,
+    'Access-Control-Allow-Headers',
+    headers,
+    'Access-Control-Max-Age',
+    MAX_AGE,
+    'Access-Control-Expose-Headers',
+    EXPOSED,
+    'Vary',
+    'Access-Control-Request-Headers',
   ]
 }

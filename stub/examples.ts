@@ -35,7 +35,8 @@ export class SpecExamples {
           const value = this.resolve(example).value as JsonValue | undefined
           if (value !== undefined) examples.push({ name, status: Number(status), value })
         }
-        if (media?.example !== undefined && !media.examples) examples.push({ name: 'example', status: Number(status), value: media.example as JsonValue })
+        if (media?.example !== undefined && !media.examples)
+          examples.push({ name: 'example', status: Number(status), value: media.example as JsonValue })
       }
       this.#examples.set(op.operationId, examples)
     }
@@ -69,7 +70,8 @@ export class SpecExamples {
 function exact(value: unknown): unknown {
   if (typeof value === 'bigint') return toInt64(value)
   if (Array.isArray(value)) return value.map(exact)
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, exact(item)]))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, exact(item)]))
   return value
 }
 

@@ -28,9 +28,17 @@ const REQUESTS: [string, string, RequestInit?][] = [
   ['GET', '/v1/pets/424242', { headers: AUTH }],
   ['GET', '/v1/pets/abc', { headers: AUTH }],
   ['GET', '/v1/pets/9223372036854775808', { headers: AUTH }],
-  ['POST', '/v1/pets', { headers: JSON_AUTH, body: '{"name":"Rex","categoryId":9223372036854775807,"status":"pending"}' }],
+  [
+    'POST',
+    '/v1/pets',
+    { headers: JSON_AUTH, body: '{"name":"Rex","categoryId":9223372036854775807,"status":"pending"}' },
+  ],
   ['GET', '/v1/pets/37', { headers: AUTH }],
-  ...NEW_PETS.invalid.map((example): [string, string, RequestInit] => ['POST', '/v1/pets', { headers: JSON_AUTH, body: exampleText(example) }]),
+  ...NEW_PETS.invalid.map((example): [string, string, RequestInit] => [
+    'POST',
+    '/v1/pets',
+    { headers: JSON_AUTH, body: exampleText(example) },
+  ]),
   ['POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'text/plain' }, body: '{"name":"a","categoryId":1}' }],
   ['POST', '/v1/pets', { headers: JSON_AUTH, body: 'x'.repeat(70_000) }],
   ['POST', '/v1/pets', { headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' }],
@@ -45,7 +53,11 @@ const REQUESTS: [string, string, RequestInit?][] = [
   ['POST', '/v1/pets', { headers: { ...JSON_AUTH, prefer: 'example=created' }, body: '{}' }],
   ['GET', '/v1/pets', { headers: { ...AUTH, prefer: 'code=429' } }],
   ['GET', '/v1/pets', { headers: { ...AUTH, prefer: 'colour=blue' } }],
-  ['OPTIONS', '/v1/pets', { headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'prefer, x-request-id' } }],
+  [
+    'OPTIONS',
+    '/v1/pets',
+    { headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'prefer, x-request-id' } },
+  ],
   ['GET', '/__stub/state', {}],
   ['POST', '/__stub/reset', {}],
   ['GET', '/__stub/nope', {}],
@@ -91,7 +103,12 @@ describe('createStub().fetch', () => {
         controller.close()
       },
     })
-    const request = new Request('http://stub.test/v1/pets', { method: 'POST', headers: JSON_AUTH, body, duplex: 'half' } as RequestInit)
+    const request = new Request('http://stub.test/v1/pets', {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body,
+      duplex: 'half',
+    } as RequestInit)
     const answer = await fromFetch(await stub.fetch(request))
     expect([answer.status, (answer.body as { code: string }).code]).toEqual([400, 'body_too_large'])
   })
@@ -99,7 +116,9 @@ describe('createStub().fetch', () => {
   it('rejects at once when the request was aborted before it started', async () => {
     const controller = new AbortController()
     controller.abort(new Error('gave up'))
-    await expect(inProcess.fetch(new Request('http://stub.test/v1/pets', { headers: AUTH, signal: controller.signal }))).rejects.toThrow('gave up')
+    await expect(
+      inProcess.fetch(new Request('http://stub.test/v1/pets', { headers: AUTH, signal: controller.signal })),
+    ).rejects.toThrow('gave up')
   })
 })
 
@@ -107,13 +126,19 @@ describe('createStub().fetch', () => {
 function fixed(response: Partial<AppResponse>): Handler {
   const app = createStub({ apiKeys: [KEY] }).handler
   const body = '{"code":"x","message":"a fixed answer for the test","status":400}'
-  const answer: AppResponse = { status: 400, headers: ['Content-Type', JSON_TYPE, 'Content-Length', String(body.length)], body, ...response }
+  const answer: AppResponse = {
+    status: 400,
+    headers: ['Content-Type', JSON_TYPE, 'Content-Length', String(body.length)],
+    body,
+    ...response,
+  }
   return { ...app, maxBody: app.maxBody, route: () => answer, operationOf: () => undefined }
 }
 
 const socketed = (socket: SocketDirective, extra: Partial<AppResponse> = {}) => fixed({ socket, ...extra })
 /** The Fetch edge over `handler`. */
-const local = (handler: Handler, signal?: AbortSignal) => fetchWith(handler, new Request('http://stub.test/v1/pets', { signal }))
+const local = (handler: Handler, signal?: AbortSignal) =>
+  fetchWith(handler, new Request('http://stub.test/v1/pets', { signal }))
 
 async function overHttp<T>(handler: Handler, use: (url: string) => Promise<T>): Promise<T> {
   const running = await serve(handler, { port: 0, host: '127.0.0.1' })
@@ -134,7 +159,9 @@ describe('socket directives, the same at both edges', () => {
 
   it('hang: never settles until the caller aborts, then rejects with its reason', async () => {
     await expect(local(socketed('hang'), AbortSignal.timeout(50))).rejects.toThrow(/timed out|aborted/)
-    await overHttp(socketed('hang'), (url) => expect(fetch(url, { signal: AbortSignal.timeout(100) })).rejects.toThrow(/timed out|aborted/))
+    await overHttp(socketed('hang'), (url) =>
+      expect(fetch(url, { signal: AbortSignal.timeout(100) })).rejects.toThrow(/timed out|aborted/),
+    )
   })
 
   it('malformed-chunk: the head arrives, reading the body fails', async () => {
@@ -150,7 +177,10 @@ describe('socket directives, the same at both edges', () => {
 
   it('trickle: the whole body arrives, spread over the trickle time', async () => {
     const handler = socketed('trickle', { trickleMs: 200 })
-    const bodies = [() => local(handler).then((r) => r.text()), () => overHttp(handler, async (url) => (await fetch(url)).text())]
+    const bodies = [
+      () => local(handler).then((r) => r.text()),
+      () => overHttp(handler, async (url) => (await fetch(url)).text()),
+    ]
     for (const body of bodies) {
       const started = performance.now()
       expect(JSON.parse(await body())).toEqual({ code: 'x', message: 'a fixed answer for the test', status: 400 })

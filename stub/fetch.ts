@@ -8,7 +8,14 @@ import type { Journal } from './journal.js'
 import { TRICKLE_MS, type AppRequest, type AppResponse, type Handler, type RequestHeaders } from './app.js'
 
 /** The request headers the app reads (Fetch joins repeated ones with `, `, so two keys read as one bad key). */
-const READ = ['authorization', 'content-type', 'content-length', 'content-encoding', 'prefer', 'access-control-request-headers'] as const
+const READ = [
+  'authorization',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'prefer',
+  'access-control-request-headers',
+] as const
 
 /** Statuses whose responses can have no body (Fetch refuses to build them with one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])
@@ -27,7 +34,10 @@ export async function fetchWith(handler: Handler, request: Request, journal?: Jo
   const appRequest: AppRequest = { method: request.method, url: url.pathname + url.search, headers }
   let response: AppResponse
   let body: Uint8Array | undefined
-  const record = journal && !isAdmin(appRequest.url) ? (answer?: AppResponse) => journal.record(appRequest, answer, performance.now() - started, body) : undefined
+  const record =
+    journal && !isAdmin(appRequest.url)
+      ? (answer?: AppResponse) => journal.record(appRequest, answer, performance.now() - started, body)
+      : undefined
   const routed = handler.route(appRequest)
   if (!('kind' in routed)) response = routed
   else {
@@ -92,7 +102,8 @@ function toFetchResponse(response: AppResponse, request: Request): Promise<Respo
   // HEAD and null-body statuses carry no body over HTTP either.
   if (request.method === 'HEAD' || NULL_BODY.has(response.status)) return new Response(null, init)
   if (response.socket === 'malformed-chunk') return new Response(brokenBody(response.body), init)
-  if (response.socket === 'trickle') return new Response(trickledBody(response.body, response.trickleMs ?? TRICKLE_MS, signal), init)
+  if (response.socket === 'trickle')
+    return new Response(trickledBody(response.body, response.trickleMs ?? TRICKLE_MS, signal), init)
   return new Response(response.body, init)
 }
 
@@ -102,7 +113,11 @@ function brokenBody(text: string): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(controller) {
       controller.enqueue(bytes.subarray(0, Math.ceil(bytes.length / 2)))
-      controller.error(new TypeError('terminated', { cause: Object.assign(new Error('invalid chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }) }))
+      controller.error(
+        new TypeError('terminated', {
+          cause: Object.assign(new Error('invalid chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }),
+        }),
+      )
     },
   })
 }
@@ -124,7 +139,12 @@ function trickledBody(text: string, totalMs: number, signal: AbortSignal): Reada
         signal.addEventListener('abort', onAbort, { once: true })
         timer = setTimeout(() => {
           signal.removeEventListener('abort', onAbort)
-          controller.enqueue(bytes.subarray(Math.round((bytes.length * sent) / pieces), Math.round((bytes.length * (sent + 1)) / pieces)))
+          controller.enqueue(
+            bytes.subarray(
+              Math.round((bytes.length * sent) / pieces),
+              Math.round((bytes.length * (sent + 1)) / pieces),
+            ),
+          )
           if (++sent === pieces) controller.close()
           resolve()
         }, totalMs / pieces)

@@ -7,14 +7,22 @@ type Node = Record<string, any>
 const WORDS = ['Rex', 'Tom', 'Luna', 'Milo', 'Bella', 'Kiwi', 'Nemo', 'Oscar', 'Daisy', 'Ziggy']
 
 /** A value valid against `schema`; `resolve` follows the document's `$ref`s, `random` is the source of chance. */
-export function generate(schema: Node, resolve: (node: Node) => Node, random: () => number = Math.random, depth = 0): JsonValue {
+export function generate(
+  schema: Node,
+  resolve: (node: Node) => Node,
+  random: () => number = Math.random,
+  depth = 0,
+): JsonValue {
   const node = resolve(schema)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
   if (Array.isArray(node.enum)) return pick(node.enum as JsonValue[])
   if (node.const !== undefined) return node.const as JsonValue
   if (Array.isArray(node.allOf)) {
     const parts = (node.allOf as Node[]).map((part) => generate(part, resolve, random, depth + 1))
-    return Object.assign({}, ...parts.filter((part) => part !== null && typeof part === 'object' && !Array.isArray(part)))
+    return Object.assign(
+      {},
+      ...parts.filter((part) => part !== null && typeof part === 'object' && !Array.isArray(part)),
+    )
   }
   switch (node.type) {
     case 'object': {
@@ -22,14 +30,17 @@ export function generate(schema: Node, resolve: (node: Node) => Node, random: ()
       const required = new Set<string>(node.required ?? [])
       for (const [name, property] of Object.entries<Node>(node.properties ?? {})) {
         // Optional fields come and go, so clients meet both shapes; deep ones stop to keep values small.
-        if (required.has(name) || (depth < 3 && random() < 0.5)) value[name] = generate(property, resolve, random, depth + 1)
+        if (required.has(name) || (depth < 3 && random() < 0.5))
+          value[name] = generate(property, resolve, random, depth + 1)
       }
       return value
     }
     case 'array': {
       const min = Number(node.minItems ?? 0)
       const max = Math.min(Number(node.maxItems ?? min + 3), min + 3)
-      return Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => generate(node.items ?? {}, resolve, random, depth + 1))
+      return Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () =>
+        generate(node.items ?? {}, resolve, random, depth + 1),
+      )
     }
     case 'integer':
       return integer(node, random)
@@ -52,7 +63,9 @@ function integer(node: Node, random: () => number): JsonValue {
   const low = node.minimum !== undefined ? BigInt(node.minimum) : node.format === 'int64' ? INT64_MIN : -(2n ** 31n)
   const high = node.maximum !== undefined ? BigInt(node.maximum) : node.format === 'int64' ? INT64_MAX : 2n ** 31n - 1n
   const digits = 1 + Math.floor(random() * 19) // as many small values as huge ones
-  const magnitude = BigInt(Math.floor(random() * 1e9)) * 10n ** BigInt(Math.max(0, digits - 9)) + BigInt(Math.floor(random() * 10 ** Math.min(digits, 9)))
+  const magnitude =
+    BigInt(Math.floor(random() * 1e9)) * 10n ** BigInt(Math.max(0, digits - 9)) +
+    BigInt(Math.floor(random() * 10 ** Math.min(digits, 9)))
   let value = low < 0n && random() < 0.5 ? -magnitude : magnitude
   const span = high - low + 1n
   if (value < low || value > high) value = low + ((((value - low) % span) + span) % span)

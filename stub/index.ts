@@ -1,5 +1,15 @@
 /** The stub's public face: build it in-process (a Fetch handler, or on a port), or build its parts. */
-export { answer, App, BASE_PATH, DEFAULT_MAX_BODY, DEPRECATION, JSON_TYPE, RETRY_AFTER, SOCKET_DIRECTIVES, TRICKLE_MS } from './app.js'
+export {
+  answer,
+  App,
+  BASE_PATH,
+  DEFAULT_MAX_BODY,
+  DEPRECATION,
+  JSON_TYPE,
+  RETRY_AFTER,
+  SOCKET_DIRECTIVES,
+  TRICKLE_MS,
+} from './app.js'
 export type { AppOptions, AppRequest, AppResponse, Chaos, FullRequest, Handler, SocketDirective } from './app.js'
 export { Admin, ADMIN_MAX_BODY, ADMIN_SPEC_PATH } from './admin.js'
 export { ADMIN_PREFIX } from './admin-path.js'
@@ -12,5 +22,23 @@ export { ApiError, errorBody } from './errors.js'
 export { FAULTS, isFaultName, type Fault, type FaultName } from './faults/index.js'
 export { DEFAULT_SEED_PATH, loadSeed, readSnapshot, type SeedPet, type Snapshot } from './seed.js'
 export { bufferedLog, ListenError, serve, type RunningServer, type ServerOptions } from './server.js'
-export { PetStore, StoreError, petJson, toInt64, type Int64, type NewPetRecord, type PetRecord, type Store, type StoreState } from './store.js'
-export { createStub, DEFAULT_API_KEY, startStub, type CreateStubOptions, type InProcessStub, type Stub, type StubOptions } from './stub.js'
+export {
+  PetStore,
+  StoreError,
+  petJson,
+  toInt64,
+  type Int64,
+  type NewPetRecord,
+  type PetRecord,
+  type Store,
+  type StoreState,
+} from './store.js'
+export {
+  createStub,
+  DEFAULT_API_KEY,
+  startStub,
+  type CreateStubOptions,
+  type InProcessStub,
+  type Stub,
+  type StubOptions,
+} from './stub.js'

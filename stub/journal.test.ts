@@ -17,7 +17,8 @@ describe('Journal', () => {
 
   it('keeps within its byte bound, however large the requests', () => {
     const journal = new Journal({ entries: 1000, bytes: 10_000 })
-    for (let i = 0; i < 100; i++) journal.record(request('/v1/pets?x=' + 'y'.repeat(5000)), answered(201), 1, 'z'.repeat(5000))
+    for (let i = 0; i < 100; i++)
+      journal.record(request('/v1/pets?x=' + 'y'.repeat(5000)), answered(201), 1, 'z'.repeat(5000))
     expect(journal.stats.bytes).toBeLessThanOrEqual(10_000)
     expect(journal.stats.entries).toBeGreaterThan(1)
     const [entry] = journal.read()
@@ -30,8 +31,16 @@ describe('Journal', () => {
     const journal = new Journal()
     journal.record(request('/v1/pets', { authorization: 'Bearer secret-key-123' }), answered(200), 1)
     journal.record(request('/v1/pets', { authorization: 'secret-key-123' }), answered(401, 'unsupported_scheme'), 1)
-    journal.record(request('/v1/pets', { authorization: ['Bearer a-secret', 'Basic b-secret'] }), answered(401, 'multiple_credentials'), 1)
-    expect(journal.read().map((entry) => entry.headers.authorization)).toEqual(['Bearer [redacted], Basic [redacted]', '[redacted]', 'Bearer [redacted]'])
+    journal.record(
+      request('/v1/pets', { authorization: ['Bearer a-secret', 'Basic b-secret'] }),
+      answered(401, 'multiple_credentials'),
+      1,
+    )
+    expect(journal.read().map((entry) => entry.headers.authorization)).toEqual([
+      'Bearer [redacted], Basic [redacted]',
+      '[redacted]',
+      'Bearer [redacted]',
+    ])
     expect(JSON.stringify(journal.read())).not.toMatch(/secret/)
   })
 
@@ -61,7 +70,12 @@ describe('Journal', () => {
     const journal = new Journal()
     // Worst case for the count: every entry at its largest (long target, long body, long Prefer).
     for (let i = 0; i < 20_000; i++) {
-      journal.record(request(`/v1/pets?q=${i}${'x'.repeat(TARGET_KEPT)}`, { prefer: 'delay=1', authorization: 'Bearer k' }), answered(400, 'invalid_json'), 1, Buffer.alloc(BODY_KEPT * 4, 97))
+      journal.record(
+        request(`/v1/pets?q=${i}${'x'.repeat(TARGET_KEPT)}`, { prefer: 'delay=1', authorization: 'Bearer k' }),
+        answered(400, 'invalid_json'),
+        1,
+        Buffer.alloc(BODY_KEPT * 4, 97),
+      )
     }
     const held = heap() - before
     expect(journal.stats.bytes).toBeLessThanOrEqual(JOURNAL_DEFAULTS.bytes)
@@ -81,7 +95,8 @@ describe('Journal', () => {
     // The common case is bound by the entry count.
     const small = heap()
     const ordinary = new Journal()
-    for (let i = 0; i < 5000; i++) ordinary.record(request(`/v1/pets/${i}`, { authorization: 'Bearer k' }), answered(200), 0.4)
+    for (let i = 0; i < 5000; i++)
+      ordinary.record(request(`/v1/pets/${i}`, { authorization: 'Bearer k' }), answered(200), 0.4)
     const heldSmall = heap() - small
     expect(heldSmall).toBeLessThan(1024 * 1024)
     expect(ordinary.read()).toHaveLength(JOURNAL_DEFAULTS.entries)

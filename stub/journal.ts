@@ -105,7 +105,13 @@ export class Journal {
 
   /** Entries held, their bytes, and how many older ones were dropped to stay within the bounds. */
   get stats(): { entries: number; bytes: number; dropped: number; maxEntries: number; maxBytes: number } {
-    return { entries: this.#count, bytes: this.#bytes, dropped: this.#dropped, maxEntries: this.maxEntries, maxBytes: this.maxBytes }
+    return {
+      entries: this.#count,
+      bytes: this.#bytes,
+      dropped: this.#dropped,
+      maxEntries: this.maxEntries,
+      maxBytes: this.maxBytes,
+    }
   }
 
   /** Records one answered (or abandoned) request. Cheap: nothing is formatted here. */
@@ -129,9 +135,11 @@ export class Journal {
       bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
       const end = Math.min(bytes, BODY_KEPT)
       const text =
-        typeof body === 'string' ? body.slice(0, BODY_KEPT)
-        : Buffer.isBuffer(body) ? body.toString('utf8', 0, end)
-        : Buffer.from(body.buffer, body.byteOffset, end).toString('utf8')
+        typeof body === 'string'
+          ? body.slice(0, BODY_KEPT)
+          : Buffer.isBuffer(body)
+            ? body.toString('utf8', 0, end)
+            : Buffer.from(body.buffer, body.byteOffset, end).toString('utf8')
       kept = same(text, this.#body[previous])
       size += kept.length
     }

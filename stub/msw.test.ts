@@ -25,7 +25,11 @@ const KEY = { authorization: 'Bearer petstore-dev-key' }
 
 describe('the stub behind msw/node', () => {
   it('answers a client’s fetch exactly as over HTTP, state included', async () => {
-    const created = await fetch(`${BASE}/pets`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"name":"Msw","categoryId":9223372036854775807}' })
+    const created = await fetch(`${BASE}/pets`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body: '{"name":"Msw","categoryId":9223372036854775807}',
+    })
     expect(created.status).toBe(201)
     const text = await created.text()
     expect(text).toContain('"categoryId":9223372036854775807')

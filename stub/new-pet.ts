@@ -26,7 +26,12 @@ export class NewPetReader {
 
   constructor(spec: Spec) {
     this.#required = spec.requiredOf('NewPet')
-    this.#fields = Object.entries(spec.propertiesOf('NewPet')).map(([name, p]) => ({ name, type: p.type, format: p.format, enum: p.enum }))
+    this.#fields = Object.entries(spec.propertiesOf('NewPet')).map(([name, p]) => ({
+      name,
+      type: p.type,
+      format: p.format,
+      enum: p.enum,
+    }))
     this.#validate = spec.schema('NewPet')
   }
 
@@ -51,17 +56,27 @@ export class NewPetReader {
     const where = `request body: ${rule.name}`
     if (rule.type === 'integer') {
       const kind = rule.format === 'int64' ? 'an int64 integer' : 'an integer'
-      if (typeof value === 'number' && Math.abs(value) === Infinity) throw new ApiError(400, 'out_of_range', `${where} must be ${kind}; got a number too large`)
+      if (typeof value === 'number' && Math.abs(value) === Infinity)
+        throw new ApiError(400, 'out_of_range', `${where} must be ${kind}; got a number too large`)
       if (typeof value !== 'bigint' && !(typeof value === 'number' && Number.isInteger(value))) {
         throw new ApiError(400, 'wrong_type', `${where} must be ${kind}; got ${describe(value)}`)
       }
       if (rule.format === 'int64' && !isInt64(BigInt(value))) {
-        throw new ApiError(400, 'out_of_range', `${where} must be ${kind} (${INT64_RANGE}); got ${digitsOf(BigInt(value))}`)
+        throw new ApiError(
+          400,
+          'out_of_range',
+          `${where} must be ${kind} (${INT64_RANGE}); got ${digitsOf(BigInt(value))}`,
+        )
       }
     } else if (rule.type === 'string') {
-      if (typeof value !== 'string') throw new ApiError(400, 'wrong_type', `${where} must be a string; got ${describe(value)}`)
+      if (typeof value !== 'string')
+        throw new ApiError(400, 'wrong_type', `${where} must be a string; got ${describe(value)}`)
       if (rule.enum && !rule.enum.includes(value)) {
-        throw new ApiError(400, `invalid_${rule.name}`, `${where} must be one of ${rule.enum.join(', ')}; got ${quote(value)}`)
+        throw new ApiError(
+          400,
+          `invalid_${rule.name}`,
+          `${where} must be one of ${rule.enum.join(', ')}; got ${quote(value)}`,
+        )
       }
     }
   }
@@ -90,7 +105,11 @@ function checkRepresentation(headers: RequestHeaders): void {
   // A compressed body is a representation the stub does not read (RFC 7694: an unsupported content coding).
   const encoding = headerOf(headers, 'content-encoding')?.trim().toLowerCase()
   if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
-    throw new ApiError(400, 'unsupported_media_type', `Content-Encoding ${quote(encoding)} is not supported; send the JSON uncompressed`)
+    throw new ApiError(
+      400,
+      'unsupported_media_type',
+      `Content-Encoding ${quote(encoding)} is not supported; send the JSON uncompressed`,
+    )
   }
 }
 
@@ -114,7 +133,12 @@ function parseBody(body: Uint8Array | string): JsonValue {
     }
     return parseJson(text)
   } catch (error) {
-    const why = error instanceof RangeError ? 'it is nested too deeply' : error instanceof SyntaxError ? error.message : 'it is not UTF-8'
+    const why =
+      error instanceof RangeError
+        ? 'it is nested too deeply'
+        : error instanceof SyntaxError
+          ? error.message
+          : 'it is not UTF-8'
     throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${why}`)
   }
 }

@@ -17,7 +17,11 @@ export function readDataFile(path: string): Snapshot | undefined {
 }
 
 /** Keeps `store` written to `path`; `onError` hears of a write that failed (the stub keeps serving). */
-export function keepInFile(store: PetStore, path: string, onError: (message: string) => void = () => undefined): { flush(): void; stop(): void } {
+export function keepInFile(
+  store: PetStore,
+  path: string,
+  onError: (message: string) => void = () => undefined,
+): { flush(): void; stop(): void } {
   let timer: NodeJS.Timeout | undefined
   let written = -1
   const flush = () => {

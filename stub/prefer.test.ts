@@ -18,7 +18,12 @@ const OPERATIONS = Object.keys(PATHS) as OperationId[]
 const stubWith = (options: CreateStubOptions = {}) => createStub({ apiKeys: [KEY], ...options })
 
 /** Sends an operation's request with `prefer` (and the key unless `headers` say otherwise). */
-async function send(stub: InProcessStub, operationId: OperationId, prefer?: string, headers: Record<string, string> = JSON_AUTH): Promise<Answer> {
+async function send(
+  stub: InProcessStub,
+  operationId: OperationId,
+  prefer?: string,
+  headers: Record<string, string> = JSON_AUTH,
+): Promise<Answer> {
   const { method, path, body } = PATHS[operationId]
   const all = prefer === undefined ? headers : { ...headers, prefer }
   return fromFetch(await stub.fetch(new Request(`http://stub.test${path}`, { method, headers: all, body })))
@@ -28,25 +33,30 @@ async function send(stub: InProcessStub, operationId: OperationId, prefer?: stri
 function expectSpecValid(operationId: OperationId, answer: Answer, status: number): void {
   expect(answer.status).toBe(status)
   expect(answer.headers['content-type']).toBe(JSON_TYPE)
-  const validate = (CHAOS_STATUSES as readonly number[]).includes(status) ? spec().schema('Error') : spec().response(operationId, status)!
+  const validate = (CHAOS_STATUSES as readonly number[]).includes(status)
+    ? spec().schema('Error')
+    : spec().response(operationId, status)!
   expect(validate(answer.body!), answer.text).toEqual([])
   if (status >= 400) expect((answer.body as { status: number }).status).toBe(status)
   if (operationId === 'getPet') expect(answer.headers.deprecation).toBeDefined()
 }
 
 describe('Prefer: code=', () => {
-  it.each(OPERATIONS)('%s: answers every status the spec documents, and 429 and 503, with a spec-valid body', async (operationId) => {
-    const stub = stubWith()
-    const before = stub.store.state()
-    for (const status of statusesOf(operationId)) {
-      const answer = await send(stub, operationId, `code=${status}`)
-      expectSpecValid(operationId, answer, status)
-      expect(answer.headers['preference-applied']).toBe(`code=${status}`)
-      if (status === 429 || status === 503) expect(answer.headers['retry-after']).toBe('1')
-      if (status === 401) expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm=/)
-    }
-    expect(stub.store.state()).toEqual(before) // forced answers never touch the pets
-  })
+  it.each(OPERATIONS)(
+    '%s: answers every status the spec documents, and 429 and 503, with a spec-valid body',
+    async (operationId) => {
+      const stub = stubWith()
+      const before = stub.store.state()
+      for (const status of statusesOf(operationId)) {
+        const answer = await send(stub, operationId, `code=${status}`)
+        expectSpecValid(operationId, answer, status)
+        expect(answer.headers['preference-applied']).toBe(`code=${status}`)
+        if (status === 429 || status === 503) expect(answer.headers['retry-after']).toBe('1')
+        if (status === 401) expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm=/)
+      }
+      expect(stub.store.state()).toEqual(before) // forced answers never touch the pets
+    },
+  )
 
   it('checks credentials first, unless the client asks for the 401 itself', async () => {
     const stub = stubWith()
@@ -72,7 +82,9 @@ describe('Prefer: example=', () => {
       expectSpecValid(operationId, answer, example.status)
       expect(answer.body).toEqual(example.value)
       // code= and example= together must agree.
-      expect((await send(stubWith(), operationId, `code=${example.status}, example=${example.name}`)).status).toBe(example.status)
+      expect((await send(stubWith(), operationId, `code=${example.status}, example=${example.name}`)).status).toBe(
+        example.status,
+      )
     }
   })
 
@@ -90,14 +102,18 @@ describe('Prefer: dynamic=true', () => {
     const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646 // reproducible
     const stub = stubWith({ random })
     for (const status of statusesOf(operationId)) {
-      for (let run = 0; run < 20; run++) expectSpecValid(operationId, await send(stub, operationId, `code=${status}, dynamic=true`), status)
+      for (let run = 0; run < 20; run++)
+        expectSpecValid(operationId, await send(stub, operationId, `code=${status}, dynamic=true`), status)
     }
   })
 
   it('generates int64 values beyond 2^53, kept exact', () => {
     const examples = specExamples()
     const schema = spec().doc.components.schemas.Pet
-    const values = Array.from({ length: 200 }, () => generate(schema, (node) => examples.resolve(node)) as { id: unknown })
+    const values = Array.from(
+      { length: 200 },
+      () => generate(schema, (node) => examples.resolve(node)) as { id: unknown },
+    )
     expect(values.some((value) => typeof value.id === 'bigint')).toBe(true)
     for (const value of values) expect(spec().schema('Pet')(value as never)).toEqual([])
   })
@@ -114,23 +130,33 @@ describe('Prefer: delay= and fault=', () => {
     expect(stub.store.size).toBe(stubWith().store.size + 1)
   })
 
-  it.each(['reset', 'empty'])('fault=%s: the request fails as a network error, nothing stored, the journal says no status', async (fault) => {
-    const stub = stubWith()
-    await expect(send(stub, 'createPet', `fault=${fault}`)).rejects.toThrow('fetch failed')
-    expect(stub.store.size).toBe(stubWith().store.size)
-    expect(stub.requests()[0]).toMatchObject({ status: null, socket: fault, preferenceApplied: `fault=${fault}` })
-  })
+  it.each(['reset', 'empty'])(
+    'fault=%s: the request fails as a network error, nothing stored, the journal says no status',
+    async (fault) => {
+      const stub = stubWith()
+      await expect(send(stub, 'createPet', `fault=${fault}`)).rejects.toThrow('fetch failed')
+      expect(stub.store.size).toBe(stubWith().store.size)
+      expect(stub.requests()[0]).toMatchObject({ status: null, socket: fault, preferenceApplied: `fault=${fault}` })
+    },
+  )
 
   it('fault=hang: no answer until the client gives up', async () => {
-    const request = new Request('http://stub.test/v1/pets', { headers: { ...AUTH, prefer: 'fault=hang' }, signal: AbortSignal.timeout(50) })
+    const request = new Request('http://stub.test/v1/pets', {
+      headers: { ...AUTH, prefer: 'fault=hang' },
+      signal: AbortSignal.timeout(50),
+    })
     await expect(stubWith().fetch(request)).rejects.toThrow(/aborted|timed out/)
   })
 
   it('fault=malformed-chunk and fault=trickle break or slow the body of the answer asked for', async () => {
-    const broken = await stubWith().fetch(new Request('http://stub.test/v1/pets/1', { headers: { ...AUTH, prefer: 'code=404, fault=malformed-chunk' } }))
+    const broken = await stubWith().fetch(
+      new Request('http://stub.test/v1/pets/1', { headers: { ...AUTH, prefer: 'code=404, fault=malformed-chunk' } }),
+    )
     expect(broken.status).toBe(404)
     await expect(broken.text()).rejects.toThrow(TypeError)
-    const slow = await stubWith().fetch(new Request('http://stub.test/v1/pets/1', { headers: { ...AUTH, prefer: 'fault=trickle' } }))
+    const slow = await stubWith().fetch(
+      new Request('http://stub.test/v1/pets/1', { headers: { ...AUTH, prefer: 'fault=trickle' } }),
+    )
     expect(spec().response('getPet', 200)!(JSON.parse(await slow.text()))).toEqual([])
   })
 })
@@ -151,7 +177,14 @@ describe('Prefer: bad input', () => {
     expect([answer.status, (answer.body as { code: string }).code]).toEqual([400, 'invalid_preference'])
     const message = (answer.body as { message: string }).message
     expect(message).toContain(why)
-    for (const item of ['code=200|', 'example=', 'dynamic=true|false', 'delay=0..', `fault=${SOCKET_DIRECTIVES.join('|')}`]) expect(message).toContain(item)
+    for (const item of [
+      'code=200|',
+      'example=',
+      'dynamic=true|false',
+      'delay=0..',
+      `fault=${SOCKET_DIRECTIVES.join('|')}`,
+    ])
+      expect(message).toContain(item)
     expect(answer.headers['preference-applied']).toBeUndefined()
   })
 

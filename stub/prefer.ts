@@ -39,7 +39,11 @@ export function readPreferences(header: string, operationId: OperationId, exampl
     if (!given.has(name)) given.set(name, value) // RFC 7240 §2: the first of a repeated preference counts
   }
   const refuse = (why: string): never => {
-    throw new ApiError(400, 'invalid_preference', `Prefer: ${why}. Available for ${operationId}: ${available(operationId, examples)}`)
+    throw new ApiError(
+      400,
+      'invalid_preference',
+      `Prefer: ${why}. Available for ${operationId}: ${available(operationId, examples)}`,
+    )
   }
   const applied: string[] = []
   const preferences: Preferences = { applied: '' }
@@ -52,7 +56,8 @@ export function readPreferences(header: string, operationId: OperationId, exampl
     switch (name) {
       case 'code':
         code = Number(value)
-        if (!/^[0-9]{3}$/.test(value ?? '') || !statusesOf(operationId).includes(code)) refuse(`${quote(shown)} names no status of ${operationId}`)
+        if (!/^[0-9]{3}$/.test(value ?? '') || !statusesOf(operationId).includes(code))
+          refuse(`${quote(shown)} names no status of ${operationId}`)
         break
       case 'example':
         example = examples.of(operationId).find((candidate) => candidate.name === value)
@@ -64,7 +69,8 @@ export function readPreferences(header: string, operationId: OperationId, exampl
         break
       case 'delay':
         preferences.delayMs = /^[0-9]{1,6}$/.test(value ?? '') ? Number(value) : NaN
-        if (!(preferences.delayMs! <= MAX_DELAY_MS)) refuse(`${quote(shown)}: delay is a whole number of ms from 0 to ${MAX_DELAY_MS}`)
+        if (!(preferences.delayMs! <= MAX_DELAY_MS))
+          refuse(`${quote(shown)}: delay is a whole number of ms from 0 to ${MAX_DELAY_MS}`)
         break
       case 'fault':
         if (!SOCKET_DIRECTIVES.includes(value as SocketDirective)) refuse(`${quote(shown)} names no fault`)
@@ -75,7 +81,8 @@ export function readPreferences(header: string, operationId: OperationId, exampl
     }
     applied.push(shown)
   }
-  if (example && code !== undefined && example.status !== code) refuse(`example=${example.name} is a ${example.status} answer, not ${code}`)
+  if (example && code !== undefined && example.status !== code)
+    refuse(`example=${example.name} is a ${example.status} answer, not ${code}`)
   if (code !== undefined || example || dynamic || preferences.socket) {
     preferences.forced = { status: code ?? example?.status ?? successOf(operationId), example: example?.name, dynamic }
   }
@@ -90,7 +97,11 @@ export function statusesOf(operationId: OperationId): number[] {
 
 /** The operation's documented success status (its first 2xx). */
 export function successOf(operationId: OperationId): number {
-  return Number(spec().statuses(operationId).find((status) => status.startsWith('2')))
+  return Number(
+    spec()
+      .statuses(operationId)
+      .find((status) => status.startsWith('2')),
+  )
 }
 
 /** Every preference an operation takes, in one line, for messages and help. */
@@ -125,5 +136,7 @@ function splitOutsideQuotes(text: string, separator: string): string[] {
 
 /** A token as is, a quoted-string without its quotes and escapes. */
 function unquote(word: string): string {
-  return word.length >= 2 && word.startsWith('"') && word.endsWith('"') ? word.slice(1, -1).replace(/\\(.)/g, '$1') : word
+  return word.length >= 2 && word.startsWith('"') && word.endsWith('"')
+    ? word.slice(1, -1).replace(/\\(.)/g, '$1')
+    : word
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { parseJson } from '../spec/index.js'
-import { decodeComponent, describe as describeValue, isBlank, isJsonMediaType, parsePetId, quote, readQuery, sameText, splitTarget } from './request.js'
+import {
+  decodeComponent,
+  describe as describeValue,
+  isBlank,
+  isJsonMediaType,
+  parsePetId,
+  quote,
+  readQuery,
+  sameText,
+  splitTarget,
+} from './request.js'
 
 describe('request parsing helpers', () => {
   it('splits targets by hand, absolute form included', () => {
@@ -42,13 +52,30 @@ describe('request parsing helpers', () => {
     expect(parsePetId('007')).toBe(7)
     expect(parsePetId('9223372036854775807')).toBe(2n ** 63n - 1n)
     expect(parsePetId('-9223372036854775808')).toBe(-(2n ** 63n))
-    for (const bad of ['9223372036854775808', '-9223372036854775809', '1.5', 'abc', '', '1e3', '+1', ' 1', '0x10']) expect(parsePetId(bad)).toBeUndefined()
+    for (const bad of ['9223372036854775808', '-9223372036854775809', '1.5', 'abc', '', '1e3', '+1', ' 1', '0x10'])
+      expect(parsePetId(bad)).toBeUndefined()
   })
 
   it('accepts JSON media types only, with a UTF-8 charset if any', () => {
-    for (const ok of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/merge-patch+json', 'application/vnd.api+json; ext=x'])
+    for (const ok of [
+      'application/json',
+      'Application/JSON',
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/merge-patch+json',
+      'application/vnd.api+json; ext=x',
+    ])
       expect(isJsonMediaType(ok), ok).toBe(true)
-    for (const bad of [undefined, '', 'text/plain', 'text/json', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/json; charset=latin1', 'multipart/form-data'])
+    for (const bad of [
+      undefined,
+      '',
+      'text/plain',
+      'text/json',
+      'application/x-www-form-urlencoded',
+      'application/jsonx',
+      'application/json; charset=latin1',
+      'multipart/form-data',
+    ])
       expect(isJsonMediaType(bad), String(bad)).toBe(false)
   })
 
@@ -66,11 +93,24 @@ describe('message helpers', () => {
 
   it('describes JSON values in words', () => {
     expect([null, [], 'a', 1.5, 2, 2n ** 64n, true, {}].map((v) => describeValue(v))).toEqual([
-      'null', 'an array', 'a string ("a")', 'a fraction (1.5)', 'a number (2)', 'a number (18446744073709551616)', 'a boolean (true)', 'an object',
+      'null',
+      'an array',
+      'a string ("a")',
+      'a fraction (1.5)',
+      'a number (2)',
+      'a number (18446744073709551616)',
+      'a boolean (true)',
+      'an object',
     ])
   })
 
   it('sees JSON whitespace only as blank', () => {
-    expect([isBlank(''), isBlank(' \r\n\t'), isBlank(Buffer.from(' \n')), isBlank(Buffer.from(' x')), isBlank('\u00a0')]).toEqual([true, true, true, false, false])
+    expect([
+      isBlank(''),
+      isBlank(' \r\n\t'),
+      isBlank(Buffer.from(' \n')),
+      isBlank(Buffer.from(' x')),
+      isBlank('\u00a0'),
+    ]).toEqual([true, true, true, false, false])
   })
 })

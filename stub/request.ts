@@ -107,7 +107,8 @@ export function describe(value: JsonValue): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return `a string (${quote(value)})`
-  if (typeof value === 'number' && !Number.isInteger(value)) return Number.isNaN(value) ? 'a fraction' : `a fraction (${value})`
+  if (typeof value === 'number' && !Number.isInteger(value))
+    return Number.isNaN(value) ? 'a fraction' : `a fraction (${value})`
   if (typeof value === 'number' || typeof value === 'bigint') return `a number (${value})`
   return typeof value === 'boolean' ? `a boolean (${value})` : 'an object'
 }

@@ -48,14 +48,18 @@ export function readJsonFile(path: string, what: string): JsonValue {
  */
 export function readSnapshot(value: JsonValue, where: string): Snapshot {
   if (Array.isArray(value)) return { pets: checkPets(value, where) }
-  if (value === null || typeof value !== 'object') throw new StoreError(`${where} must be an object { "pets": [...], "nextId": N } or an array of pets`)
+  if (value === null || typeof value !== 'object')
+    throw new StoreError(`${where} must be an object { "pets": [...], "nextId": N } or an array of pets`)
   const unknown = Object.keys(value).filter((key) => key !== 'pets' && key !== 'nextId')
-  if (unknown.length > 0) throw new StoreError(`${where}: unknown field ${JSON.stringify(unknown[0])}; a snapshot has pets and nextId`)
+  if (unknown.length > 0)
+    throw new StoreError(`${where}: unknown field ${JSON.stringify(unknown[0])}; a snapshot has pets and nextId`)
   if (!Object.hasOwn(value, 'pets')) throw new StoreError(`${where}: pets is required`)
   const snapshot: Snapshot = { pets: checkPets(value.pets!, where) }
   const nextId = value.nextId
   if (nextId !== undefined) {
-    const valid = (typeof nextId === 'number' && Number.isSafeInteger(nextId)) || (typeof nextId === 'bigint' && isInt64(nextId - 1n))
+    const valid =
+      (typeof nextId === 'number' && Number.isSafeInteger(nextId)) ||
+      (typeof nextId === 'bigint' && isInt64(nextId - 1n))
     if (!valid) throw new StoreError(`${where}: nextId must be an integer from 1 to 2^63`)
     snapshot.nextId = toInt64(nextId as number | bigint)
   }
@@ -70,7 +74,12 @@ export function readSnapshot(value: JsonValue, where: string): Snapshot {
 export function isPlainPet(value: unknown, statuses: readonly string[]): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
   const pet = value as Record<string, unknown>
-  return isPlainInt64(pet.id) && typeof pet.name === 'string' && isPlainInt64(pet.categoryId) && (pet.status === undefined || statuses.includes(pet.status as string))
+  return (
+    isPlainInt64(pet.id) &&
+    typeof pet.name === 'string' &&
+    isPlainInt64(pet.categoryId) &&
+    (pet.status === undefined || statuses.includes(pet.status as string))
+  )
 }
 
 function isPlainInt64(value: unknown): boolean {
@@ -86,7 +95,12 @@ function checkPets(value: JsonValue, where: string): PetRecord[] {
   return value.map((item, index) => {
     const problems = isPlainPet(item, statuses) ? [] : validate(item)
     if (problems.length > 0) {
-      const located = problems.map((problem) => problem.replace(/^Pet(\/(\S*))?/, (_, __, field?: string) => `pets[${index}]${field ? '.' + field.replaceAll('/', '.') : ''}`))
+      const located = problems.map((problem) =>
+        problem.replace(
+          /^Pet(\/(\S*))?/,
+          (_, __, field?: string) => `pets[${index}]${field ? '.' + field.replaceAll('/', '.') : ''}`,
+        ),
+      )
       throw new StoreError(`${where}: ${[...new Set(located)].join('; ')}`)
     }
     const pet = item as { id: number | bigint; name: string; categoryId: number | bigint; status?: string }
@@ -94,7 +108,8 @@ function checkPets(value: JsonValue, where: string): PetRecord[] {
     const record: PetRecord = { id: toInt64(pet.id), name: pet.name, categoryId: toInt64(pet.categoryId) }
     if (pet.status !== undefined) record.status = pet.status
     const earlier = seen.get(record.id)
-    if (earlier !== undefined) throw new StoreError(`${where}: pets[${index}].id ${record.id} is also the id of pets[${earlier}]`)
+    if (earlier !== undefined)
+      throw new StoreError(`${where}: pets[${index}].id ${record.id} is also the id of pets[${earlier}]`)
     seen.set(record.id, index)
     return record
   })

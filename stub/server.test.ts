@@ -37,7 +37,9 @@ function raw(port: number, text: string | Buffer, firstOnly = false): Promise<st
       chunks.push(chunk)
       if (firstOnly) socket.destroy()
     })
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks).toString()) : reject(error)))
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks).toString()) : reject(error),
+    )
     socket.on('close', () => resolve(Buffer.concat(chunks).toString()))
     socket.write(text)
   })
@@ -51,16 +53,24 @@ function parseRaw(text: string): { status: number; head: string; body: JsonValue
 
 /** A request whose body the test writes itself, piece by piece. */
 function openRequest(port: number, headers: Record<string, string | number>) {
-  const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/pets', headers: { ...JSON_AUTH, ...headers } })
-  const answer = new Promise<{ status: number; headers: IncomingMessage['headers']; text: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }))
-    })
-    req.on('error', reject)
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/v1/pets',
+    headers: { ...JSON_AUTH, ...headers },
   })
+  const answer = new Promise<{ status: number; headers: IncomingMessage['headers']; text: string }>(
+    (resolve, reject) => {
+      req.on('response', (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }))
+      })
+      req.on('error', reject)
+    },
+  )
   return { req, answer }
 }
 
@@ -86,7 +96,12 @@ describe('the stub over HTTP', () => {
       ['listPets', 401, `${base}/pets`, {}],
       ['createPet', 201, `${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1}' }],
       ['createPet', 400, `${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex"}' }],
-      ['createPet', 401, `${base}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }],
+      [
+        'createPet',
+        401,
+        `${base}/pets`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' },
+      ],
       ['getPet', 200, `${base}/pets/1`, { headers: AUTH }],
       ['getPet', 401, `${base}/pets/1`, {}],
       ['getPet', 404, `${base}/pets/424242`, { headers: AUTH }],
@@ -100,7 +115,11 @@ describe('the stub over HTTP', () => {
 
   it('answers each invalid createPet example with its code over the wire', async () => {
     for (const example of NEW_PETS.invalid) {
-      const answer = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: exampleText(example) })
+      const answer = await fetchAnswer(`${base}/pets`, {
+        method: 'POST',
+        headers: JSON_AUTH,
+        body: exampleText(example),
+      })
       expectError(answer, 400, example.stubCode!)
     }
   })
@@ -115,12 +134,21 @@ describe('the stub over HTTP', () => {
 
   it('gives 300 concurrent creates 300 distinct ids, all stored', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: `{"name":"Burst ${i}","categoryId":${i}}` })),
+      Array.from({ length: 300 }, (_, i) =>
+        fetchAnswer(`${base}/pets`, {
+          method: 'POST',
+          headers: JSON_AUTH,
+          body: `{"name":"Burst ${i}","categoryId":${i}}`,
+        }),
+      ),
     )
     expect(answers.every((a) => a.status === 201)).toBe(true)
     const ids = answers.map((a) => (a.body as { id: number }).id)
     expect(new Set(ids).size).toBe(300)
-    for (const answer of answers.slice(0, 20)) expect((await fetchAnswer(`${base}/pets/${(answer.body as { id: number }).id}`, { headers: AUTH })).text).toBe(answer.text)
+    for (const answer of answers.slice(0, 20))
+      expect((await fetchAnswer(`${base}/pets/${(answer.body as { id: number }).id}`, { headers: AUTH })).text).toBe(
+        answer.text,
+      )
   })
 
   it('refuses a body declared too large before reading it, and closes the connection', async () => {
@@ -130,7 +158,11 @@ describe('the stub over HTTP', () => {
   })
 
   it('closes the connection after a 401 that leaves an oversized body unread', async () => {
-    const answer = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(200_000) })
+    const answer = await fetchAnswer(`${base}/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(200_000),
+    })
     expectError(answer, 401, 'missing_credentials')
     expect(answer.headers.connection).toBe('close')
   })
@@ -159,7 +191,10 @@ describe('the stub over HTTP', () => {
 
   it('asks for the body of an acceptable Expect: 100-continue request', async () => {
     const body = '{"name":"Patient","categoryId":1}'
-    const { req, answer } = openRequest(stub.port, { 'content-length': Buffer.byteLength(body), expect: '100-continue' })
+    const { req, answer } = openRequest(stub.port, {
+      'content-length': Buffer.byteLength(body),
+      expect: '100-continue',
+    })
     req.on('continue', () => req.end(body))
     req.flushHeaders()
     expect((await answer).status).toBe(201)
@@ -193,7 +228,12 @@ describe('the stub over HTTP', () => {
   })
 
   it('answers malformed HTTP with a 400 Error body', async () => {
-    for (const garbage of ['NONSENSE\r\n\r\n', 'GET /v1/pets HTTP/9.9\r\n\r\n', 'GET /v1/pets HTTP/1.1\r\nBad Header\r\n\r\n', 'POST /v1/pets HTTP/1.1\r\nContent-Length: abc\r\n\r\n']) {
+    for (const garbage of [
+      'NONSENSE\r\n\r\n',
+      'GET /v1/pets HTTP/9.9\r\n\r\n',
+      'GET /v1/pets HTTP/1.1\r\nBad Header\r\n\r\n',
+      'POST /v1/pets HTTP/1.1\r\nContent-Length: abc\r\n\r\n',
+    ]) {
       const { status, head, body } = parseRaw(await raw(stub.port, garbage))
       expect(status, garbage).toBe(400)
       expect(head).toMatch(/content-type: application\/json\r\n/i)
@@ -205,7 +245,10 @@ describe('the stub over HTTP', () => {
     ['valid, then wrong', KEY, 'wrong-key'],
     ['wrong, then valid', 'wrong-key', KEY],
   ])('refuses two Authorization headers (%s) with 401', async (_title, first, second) => {
-    const text = await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`)
+    const text = await raw(
+      stub.port,
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`,
+    )
     expect(parseRaw(text)).toMatchObject({ status: 401, body: { code: 'multiple_credentials', status: 401 } })
     expect(text).toMatch(/www-authenticate: Bearer realm="petstore", error="invalid_request"/i)
   })
@@ -222,30 +265,51 @@ describe('the stub over HTTP', () => {
 
   it('answers an Expect other than 100-continue like any request, not with a bare 417', async () => {
     const body = '{"name":"Expected","categoryId":1}'
-    const text = await raw(stub.port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: something-else\r\nConnection: close\r\n\r\n${body}`)
+    const text = await raw(
+      stub.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: something-else\r\nConnection: close\r\n\r\n${body}`,
+    )
     expect(parseRaw(text)).toMatchObject({ status: 201, body: { name: 'Expected', categoryId: 1 } })
   })
 
   it('answers oversized headers with 431 and an Error body', async () => {
-    const { status, body } = parseRaw(await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+    const { status, body } = parseRaw(
+      await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    )
     expect(status).toBe(431)
     expect(body).toMatchObject({ code: 'headers_too_large', status: 431 })
   })
 
   it('answers malformed percent-encoding in the path with 404 and in the query with 400', async () => {
-    const path = parseRaw(await raw(stub.port, `GET /v1/pets/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`))
+    const path = parseRaw(
+      await raw(
+        stub.port,
+        `GET /v1/pets/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+      ),
+    )
     expect(path.status).toBe(404)
-    const query = parseRaw(await raw(stub.port, `GET /v1/pets?limit=%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`))
+    const query = parseRaw(
+      await raw(
+        stub.port,
+        `GET /v1/pets?limit=%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+      ),
+    )
     expect(query).toMatchObject({ status: 400, body: { code: 'invalid_limit' } })
   })
 
   it('answers a request without Host like any other', async () => {
-    const answer = parseRaw(await raw(stub.port, `GET /v1/pets/1 HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`))
+    const answer = parseRaw(
+      await raw(stub.port, `GET /v1/pets/1 HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`),
+    )
     expect(answer).toMatchObject({ status: 200, body: { id: 1 } })
   })
 
   it('keeps prototypes clean over the wire', async () => {
-    const answer = await fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"P","categoryId":1,"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}}}' })
+    const answer = await fetchAnswer(`${base}/pets`, {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body: '{"name":"P","categoryId":1,"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}}}',
+    })
     expect(answer.status).toBe(201)
     expect(answer.body).toEqual({ id: (answer.body as { id: number }).id, name: 'P', categoryId: 1 })
     expect(({} as { admin?: boolean }).admin).toBeUndefined()
@@ -259,8 +323,16 @@ describe('the stub over HTTP', () => {
     for (let i = 0; i < 10; i++) {
       bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":' }))
       bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: 'x'.repeat(100_000) }))
-      bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","categoryId":1}' }))
-      bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"__proto__":{"x":1},"name":1}' }))
+      bad.push(
+        fetchAnswer(`${base}/pets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"name":"x","categoryId":1}',
+        }),
+      )
+      bad.push(
+        fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"__proto__":{"x":1},"name":1}' }),
+      )
       bad.push(fetchAnswer(`${base}/pets`, { method: 'POST', headers: JSON_AUTH, body: '['.repeat(50_000) }))
       bad.push(fetchAnswer(`${base}/pets/${'9'.repeat(500)}`, { headers: AUTH }))
       bad.push(fetchAnswer(`${base}/pets?limit=-1&status=%00`, { headers: AUTH }))
@@ -269,7 +341,9 @@ describe('the stub over HTTP', () => {
       bad.push(raw(stub.port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"na`, true))
     }
     const answers = await Promise.allSettled(bad)
-    for (const answer of answers) if (answer.status === 'fulfilled' && typeof answer.value === 'object') expect((answer.value as Answer).status).toBeLessThan(500)
+    for (const answer of answers)
+      if (answer.status === 'fulfilled' && typeof answer.value === 'object')
+        expect((answer.value as Answer).status).toBeLessThan(500)
     expect(stub.store.size).toBe(size)
     expect(await list()).toBe(before)
     for (const pet of SEED) expect((await fetchAnswer(`${base}/pets/${pet.id}`, { headers: AUTH })).body).toEqual(pet)
@@ -282,7 +356,10 @@ describe('the server edge', () => {
   it('answers 408 and closes when a body stalls past the request timeout', async () => {
     const running = await serve(app(), { port: 0, host: '127.0.0.1', requestTimeout: 300 })
     try {
-      const text = await raw(running.port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`)
+      const text = await raw(
+        running.port,
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`,
+      )
       expect(parseRaw(text)).toMatchObject({ status: 408, body: { code: 'request_timeout', status: 408 } })
     } finally {
       await running.close()
@@ -293,7 +370,9 @@ describe('the server edge', () => {
     const running = await serve(app(), { port: 0, host: '127.0.0.1' })
     const agent = new Agent({ keepAlive: true })
     const status = await new Promise<number>((resolve) =>
-      httpRequest({ agent, port: running.port, host: '127.0.0.1', path: '/v1/pets', headers: AUTH }, (res) => res.resume().on('end', () => resolve(res.statusCode!))).end(),
+      httpRequest({ agent, port: running.port, host: '127.0.0.1', path: '/v1/pets', headers: AUTH }, (res) =>
+        res.resume().on('end', () => resolve(res.statusCode!)),
+      ).end(),
     )
     expect(status).toBe(200)
     await running.close() // would wait for the keep-alive timeout if idle sockets were left open
@@ -321,7 +400,11 @@ describe('the server edge', () => {
     const running = await serve(app(), { port: 0, host: '127.0.0.1', log: (line) => lines.push(line) })
     try {
       await fetch(`${running.url}/pets?limit=2`, { headers: AUTH })
-      await fetch(`${running.url}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Logged","categoryId":1}' })
+      await fetch(`${running.url}/pets`, {
+        method: 'POST',
+        headers: JSON_AUTH,
+        body: '{"name":"Logged","categoryId":1}',
+      })
       await fetch(`${running.url}/pets/1`)
     } finally {
       await running.close()
@@ -335,7 +418,13 @@ describe('the server edge', () => {
 
   it('logs requests Node could not parse and CONNECT requests too, one line each', async () => {
     const lines: string[] = []
-    const running = await serve(app(), { port: 0, host: '127.0.0.1', log: (line) => lines.push(line), headersTimeout: 200, requestTimeout: 200 })
+    const running = await serve(app(), {
+      port: 0,
+      host: '127.0.0.1',
+      log: (line) => lines.push(line),
+      headersTimeout: 200,
+      requestTimeout: 200,
+    })
     try {
       await raw(running.port, 'NONSENSE\r\n\r\n')
       await raw(running.port, `CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n`)
@@ -344,14 +433,20 @@ describe('the server edge', () => {
     } finally {
       await running.close()
     }
-    expect(lines).toEqual([expect.stringMatching(/^- - 400 HPE_/), expect.stringMatching(/^CONNECT \/v1\/pets 405 /), '- - 408 ERR_HTTP_REQUEST_TIMEOUT'])
+    expect(lines).toEqual([
+      expect.stringMatching(/^- - 400 HPE_/),
+      expect.stringMatching(/^CONNECT \/v1\/pets 405 /),
+      '- - 408 ERR_HTTP_REQUEST_TIMEOUT',
+    ])
   })
 
   it('fails with a ListenError naming the port when it is taken', async () => {
     const first = await serve(app(), { port: 0, host: '127.0.0.1' })
     try {
       await expect(serve(app(), { port: first.port, host: '127.0.0.1' })).rejects.toThrow(ListenError)
-      await expect(serve(app(), { port: first.port, host: '127.0.0.1' })).rejects.toThrow(`port ${first.port} on 127.0.0.1 is already in use`)
+      await expect(serve(app(), { port: first.port, host: '127.0.0.1' })).rejects.toThrow(
+        `port ${first.port} on 127.0.0.1 is already in use`,
+      )
     } finally {
       await first.close()
     }
@@ -365,7 +460,17 @@ describe('controls over HTTP', () => {
 
   it('reads several Prefer headers as one list', async () => {
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpRequest(`${stub.url}/pets/1`, { headers: [['authorization', `Bearer ${KEY}`], ['prefer', 'code=404'], ['prefer', 'delay=1']] as never }, resolve)
+      const req = httpRequest(
+        `${stub.url}/pets/1`,
+        {
+          headers: [
+            ['authorization', `Bearer ${KEY}`],
+            ['prefer', 'code=404'],
+            ['prefer', 'delay=1'],
+          ] as never,
+        },
+        resolve,
+      )
       req.on('error', reject).end()
     })
     answer.resume()
@@ -373,20 +478,31 @@ describe('controls over HTTP', () => {
   })
 
   it('resets, or closes without a byte, when Prefer asks; the journal records it without a status', async () => {
-    await expect(fetch(`${stub.url}/pets`, { headers: { ...AUTH, prefer: 'fault=reset' } })).rejects.toThrow('fetch failed')
-    await expect(fetch(`${stub.url}/pets`, { headers: { ...AUTH, prefer: 'fault=empty' } })).rejects.toThrow('fetch failed')
+    await expect(fetch(`${stub.url}/pets`, { headers: { ...AUTH, prefer: 'fault=reset' } })).rejects.toThrow(
+      'fetch failed',
+    )
+    await expect(fetch(`${stub.url}/pets`, { headers: { ...AUTH, prefer: 'fault=empty' } })).rejects.toThrow(
+      'fetch failed',
+    )
     const [empty, reset] = stub.stub.requests({ limit: 2 })
     expect([empty!.socket, empty!.status, reset!.socket, reset!.status]).toEqual(['empty', null, 'reset', null])
   })
 
   it('journals request bodies read off the wire', async () => {
     await fetch(`${stub.url}/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Wire","categoryId":1}' })
-    expect(stub.stub.requests({ method: 'POST', limit: 1 })[0]).toMatchObject({ status: 201, body: '{"name":"Wire","categoryId":1}' })
+    expect(stub.stub.requests({ method: 'POST', limit: 1 })[0]).toMatchObject({
+      status: 201,
+      body: '{"name":"Wire","categoryId":1}',
+    })
   })
 
   it('lets a page on another origin read the controls headers', async () => {
-    const answer = await fetch(`${stub.url}/pets`, { headers: { ...AUTH, origin: 'http://page.test', prefer: 'code=429' } })
-    expect(answer.headers.get('access-control-expose-headers')).toBe('Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied')
+    const answer = await fetch(`${stub.url}/pets`, {
+      headers: { ...AUTH, origin: 'http://page.test', prefer: 'code=429' },
+    })
+    expect(answer.headers.get('access-control-expose-headers')).toBe(
+      'Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied',
+    )
     expect(answer.headers.get('retry-after')).toBe('1')
   })
 })

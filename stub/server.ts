@@ -92,7 +92,8 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     requireHostHeader: false, // answered by the app like any request, not with an empty 400
   })
   const log = options.log
-  const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) => onRequest(app, state, req, res, continued)
+  const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) =>
+    onRequest(app, state, req, res, continued)
   server.on('request', (req, res) => handle(req, res, false))
   // `Expect: 100-continue`: the app decides (auth, size) before the client sends the body.
   server.on('checkContinue', (req, res) => handle(req, res, true))
@@ -105,17 +106,26 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`
       const why =
-        error.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use`
-        : error.code === 'EACCES' ? `no permission to listen on ${where}`
-        : error.code === 'EADDRNOTAVAIL' ? `${options.host} is not an address of this machine`
-        : `cannot listen on ${where}: ${error.message}`
+        error.code === 'EADDRINUSE'
+          ? `port ${options.port} on ${options.host} is already in use`
+          : error.code === 'EACCES'
+            ? `no permission to listen on ${where}`
+            : error.code === 'EADDRNOTAVAIL'
+              ? `${options.host} is not an address of this machine`
+              : `cannot listen on ${where}: ${error.message}`
       reject(new ListenError(why))
     })
     server.listen(options.port, options.host, () => {
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : options.port
       const host = options.host.includes(':') ? `[${options.host}]` : options.host
-      resolve({ url: `http://${host}:${port}${BASE_PATH}`, port, host: options.host, server, close: (graceMs) => (state.closed ??= shutDown(server, state, graceMs)) })
+      resolve({
+        url: `http://${host}:${port}${BASE_PATH}`,
+        port,
+        host: options.host,
+        server,
+        close: (graceMs) => (state.closed ??= shutDown(server, state, graceMs)),
+      })
     })
   })
 }
@@ -123,7 +133,12 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
 function onRequest(app: Handler, state: State, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
   const started = state.log || state.journal ? performance.now() : 0
   state.inFlight++
-  const request: AppRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: pickHeaders(req.rawHeaders), connection: memoOf(req.socket) }
+  const request: AppRequest = {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: pickHeaders(req.rawHeaders),
+    connection: memoOf(req.socket),
+  }
   let routed
   try {
     routed = app.route(request)
@@ -159,15 +174,30 @@ function respond(
 }
 
 /** Logs the request and records it in the journal (the admin API's own requests stay out of it). */
-function note(state: State, request: AppRequest, response: AppResponse | undefined, started: number, body: Uint8Array | undefined): void {
+function note(
+  state: State,
+  request: AppRequest,
+  response: AppResponse | undefined,
+  started: number,
+  body: Uint8Array | undefined,
+): void {
   const ms = performance.now() - started
   if (state.log) state.log(logLine(request, response, ms))
   if (state.journal && !isAdmin(request.url)) state.journal.record(request, response, ms, body)
 }
 
 /** `METHOD target status [code] [prefer="..."] [socket directive] time`: never a header value. */
-export function logLine(request: Pick<AppRequest, 'method' | 'url'>, response: AppResponse | undefined, ms: number): string {
-  const status = response === undefined ? 'aborted' : response.code === undefined ? response.status : `${response.status} ${response.code}`
+export function logLine(
+  request: Pick<AppRequest, 'method' | 'url'>,
+  response: AppResponse | undefined,
+  ms: number,
+): string {
+  const status =
+    response === undefined
+      ? 'aborted'
+      : response.code === undefined
+        ? response.status
+        : `${response.status} ${response.code}`
   const applied = response?.applied === undefined ? '' : ` prefer=${JSON.stringify(response.applied)}`
   const socket = response?.socket === undefined ? '' : ` ${response.socket}`
   return `${request.method} ${printable(request.url)} ${status}${applied}${socket} ${ms.toFixed(1)}ms`
@@ -233,7 +263,11 @@ function malformedChunk(response: AppResponse): string {
   }
   const half = response.body.slice(0, Math.ceil(response.body.length / 2))
   const good = half === '' ? '' : `${Buffer.byteLength(half).toString(16)}\r\n${half}\r\n`
-  return rawResponse({ ...response, headers: head.concat('Transfer-Encoding', 'chunked', 'Connection', 'close'), body: `${good}zz\r\n` })
+  return rawResponse({
+    ...response,
+    headers: head.concat('Transfer-Encoding', 'chunked', 'Connection', 'close'),
+    body: `${good}zz\r\n`,
+  })
 }
 
 /** Sends the head at once and the body in up to ten pieces spread over the response's trickle time. */
@@ -246,7 +280,10 @@ function trickle(res: ServerResponse, response: AppResponse, settle: () => void)
   let sent = 0
   const next = () => {
     if (res.destroyed) return settle()
-    const piece = body.subarray(Math.round((body.length * sent) / pieces), Math.round((body.length * (sent + 1)) / pieces))
+    const piece = body.subarray(
+      Math.round((body.length * sent) / pieces),
+      Math.round((body.length * (sent + 1)) / pieces),
+    )
     if (++sent < pieces) {
       res.write(piece)
       timer = setTimeout(next, every)
@@ -275,13 +312,22 @@ function pickHeaders(raw: string[]): RequestHeaders {
     const name = raw[i]!
     const length = name.length
     if (length === 13 && name.toLowerCase() === 'authorization') authorization = more(authorization, raw[i + 1]!)
-    else if (length === 12 && contentType === undefined && name.toLowerCase() === 'content-type') contentType = raw[i + 1]
-    else if (length === 14 && contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1]
+    else if (length === 12 && contentType === undefined && name.toLowerCase() === 'content-type')
+      contentType = raw[i + 1]
+    else if (length === 14 && contentLength === undefined && name.toLowerCase() === 'content-length')
+      contentLength = raw[i + 1]
     else if (length === 6 && name.toLowerCase() === 'prefer') prefer = more(prefer, raw[i + 1]!)
-    else if (length === 16 && contentEncoding === undefined && name.toLowerCase() === 'content-encoding') contentEncoding = raw[i + 1]
-    else if (length === 30 && corsHeaders === undefined && name.toLowerCase() === 'access-control-request-headers') corsHeaders = raw[i + 1]
+    else if (length === 16 && contentEncoding === undefined && name.toLowerCase() === 'content-encoding')
+      contentEncoding = raw[i + 1]
+    else if (length === 30 && corsHeaders === undefined && name.toLowerCase() === 'access-control-request-headers')
+      corsHeaders = raw[i + 1]
   }
-  const headers: RequestHeaders = { authorization, 'content-type': contentType, 'content-length': contentLength, 'content-encoding': contentEncoding }
+  const headers: RequestHeaders = {
+    authorization,
+    'content-type': contentType,
+    'content-length': contentLength,
+    'content-encoding': contentEncoding,
+  }
   if (prefer !== undefined) headers.prefer = prefer
   if (corsHeaders !== undefined) headers['access-control-request-headers'] = corsHeaders
   return headers
@@ -431,13 +477,20 @@ function finished(state: State): void {
   if (state.closing && state.inFlight === 0) state.drained?.()
 }
 
-function onClientError(app: Handler, log: ((line: string) => void) | undefined, error: NodeJS.ErrnoException, socket: Socket): void {
+function onClientError(
+  app: Handler,
+  log: ((line: string) => void) | undefined,
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+): void {
   const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage
   if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) return void socket.destroy()
   const response =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? app.protocolError(408, 'request_timeout', 'the request took too long to arrive')
-    : error.code === 'HPE_HEADER_OVERFLOW' ? app.protocolError(431, 'headers_too_large', 'the request headers are too large')
-    : app.protocolError(400, 'bad_request', 'the request is not valid HTTP/1.1')
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? app.protocolError(408, 'request_timeout', 'the request took too long to arrive')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? app.protocolError(431, 'headers_too_large', 'the request headers are too large')
+        : app.protocolError(400, 'bad_request', 'the request is not valid HTTP/1.1')
   socket.end(rawResponse(response))
   // A request Node could not parse has no method or target to show; it still gets its one line. A connection
   // that never sent a byte (a browser's preconnect timing out) carried no request, so it gets none.
@@ -445,9 +498,18 @@ function onClientError(app: Handler, log: ((line: string) => void) | undefined, 
 }
 
 /** CONNECT (a tunnel request, which Node hands over as a bare socket): answered by the app, then closed. */
-function onConnect(app: Handler, log: ((line: string) => void) | undefined, req: IncomingMessage, socket: Socket): void {
+function onConnect(
+  app: Handler,
+  log: ((line: string) => void) | undefined,
+  req: IncomingMessage,
+  socket: Socket,
+): void {
   socket.on('error', () => socket.destroy()) // a client gone before the answer is no error of ours
-  const request: AppRequest = { method: req.method ?? 'CONNECT', url: req.url ?? '', headers: pickHeaders(req.rawHeaders) }
+  const request: AppRequest = {
+    method: req.method ?? 'CONNECT',
+    url: req.url ?? '',
+    headers: pickHeaders(req.rawHeaders),
+  }
   let response: AppResponse
   try {
     const routed = app.route(request)

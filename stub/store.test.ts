@@ -4,13 +4,20 @@ import { parseJson, spec, stringifyJson } from '../spec/index.js'
 import { isPlainPet, loadSeed } from './seed.js'
 import { PetStore, StoreError, petJson, toInt64, type PetRecord } from './store.js'
 
-const pet = (id: number | bigint, status?: string): PetRecord => ({ id, name: `Pet ${id}`, categoryId: 1, ...(status ? { status } : {}) })
+const pet = (id: number | bigint, status?: string): PetRecord => ({
+  id,
+  name: `Pet ${id}`,
+  categoryId: 1,
+  ...(status ? { status } : {}),
+})
 
 describe('PetStore', () => {
   it('assigns ids from the largest seed id + 1, ascending', () => {
     const store = new PetStore([pet(5), pet(2), pet(9)])
     expect(store.nextId).toBe(10)
-    expect([store.add({ name: 'a', categoryId: 1 }).pet.id, store.add({ name: 'b', categoryId: 1 }).pet.id]).toEqual([10, 11])
+    expect([store.add({ name: 'a', categoryId: 1 }).pet.id, store.add({ name: 'b', categoryId: 1 }).pet.id]).toEqual([
+      10, 11,
+    ])
     expect(store.size).toBe(5)
   })
 
@@ -76,7 +83,12 @@ describe('PetStore', () => {
           status: fc.option(fc.constantFrom(...spec().enumOf('PetStatus')), { nil: undefined }),
         }),
         (record) => {
-          const value = { id: toInt64(record.id), name: record.name, categoryId: toInt64(record.categoryId), ...(record.status ? { status: record.status } : {}) }
+          const value = {
+            id: toInt64(record.id),
+            name: record.name,
+            categoryId: toInt64(record.categoryId),
+            ...(record.status ? { status: record.status } : {}),
+          }
           expect(petJson(value)).toBe(stringifyJson(value))
         },
       ),
@@ -102,20 +114,31 @@ describe('seed', () => {
 
   it('names the file and the pet when a seed is not valid', () => {
     expect(() => loadSeed('/nonexistent/seed.json')).toThrow(/cannot read the seed file \/nonexistent\/seed.json/)
-    expect(() => loadSeed([{ id: 1, name: 'x' } as PetRecord])).toThrow(/pets\[0\] must have required property 'categoryId'/)
-    expect(() => loadSeed([{ id: 1, name: 'x', categoryId: 1, status: 'lost' }])).toThrow(/the seed: pets\[0\]\.status must be/)
+    expect(() => loadSeed([{ id: 1, name: 'x' } as PetRecord])).toThrow(
+      /pets\[0\] must have required property 'categoryId'/,
+    )
+    expect(() => loadSeed([{ id: 1, name: 'x', categoryId: 1, status: 'lost' }])).toThrow(
+      /the seed: pets\[0\]\.status must be/,
+    )
     expect(loadSeed(false)).toEqual([])
   })
 
   it('drops fields that are not the Pet’s own', () => {
-    expect(loadSeed([{ id: 1, name: 'x', categoryId: 1, extra: true } as PetRecord])).toEqual([{ id: 1, name: 'x', categoryId: 1 }])
+    expect(loadSeed([{ id: 1, name: 'x', categoryId: 1, extra: true } as PetRecord])).toEqual([
+      { id: 1, name: 'x', categoryId: 1 },
+    ])
   })
 
   it('takes the quick path only for pets the schema accepts', () => {
     const validate = spec().schema('Pet')
     const statuses = spec().enumOf('PetStatus')
     const anything = fc.record(
-      { id: fc.oneof(fc.integer(), fc.bigInt(), fc.double(), fc.string()), name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), categoryId: fc.oneof(fc.integer(), fc.bigInt(), fc.double()), status: fc.oneof(fc.constantFrom(...statuses), fc.string()) },
+      {
+        id: fc.oneof(fc.integer(), fc.bigInt(), fc.double(), fc.string()),
+        name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+        categoryId: fc.oneof(fc.integer(), fc.bigInt(), fc.double()),
+        status: fc.oneof(fc.constantFrom(...statuses), fc.string()),
+      },
       { requiredKeys: [] },
     )
     fc.assert(

@@ -37,13 +37,24 @@ export function toInt64(value: number | bigint): Int64 {
 /** The pet as JSON text, int64 values as exact digits, fields in the order id, name, categoryId, status. */
 export function petJson(pet: PetRecord): string {
   const status = pet.status === undefined ? '' : ',"status":' + JSON.stringify(pet.status)
-  const json = '{"id":' + String(pet.id) + ',"name":' + JSON.stringify(pet.name) + ',"categoryId":' + String(pet.categoryId) + status + '}'
+  const json =
+    '{"id":' +
+    String(pet.id) +
+    ',"name":' +
+    JSON.stringify(pet.name) +
+    ',"categoryId":' +
+    String(pet.categoryId) +
+    status +
+    '}'
   json.charCodeAt(0) // flattens the concatenation, so a stored pet is one compact string, not a rope of pieces
   return json
 }
 
 /** What the app asks of a store: {@link PetStore}, or something wrapped around it with the same shape. */
-export type Store = Pick<PetStore, 'size' | 'version' | 'nextId' | 'add' | 'addWithId' | 'reserveId' | 'find' | 'page' | 'count'>
+export type Store = Pick<
+  PetStore,
+  'size' | 'version' | 'nextId' | 'add' | 'addWithId' | 'reserveId' | 'find' | 'page' | 'count'
+>
 
 /** The whole state of a store: its pets in id order and the id the next create gets. */
 export interface StoreState {
@@ -177,7 +188,6 @@ export class PetStore {
     this.#nextId = increment(id)
     return id
   }
-
 
   /** The JSON of the pet with this id, or `undefined`. */
   find(id: Int64): string | undefined {

@@ -5,7 +5,15 @@
 import type { JsonValue, OperationId } from '../spec/index.js'
 import { Admin } from './admin.js'
 import { isAdmin } from './admin-path.js'
-import { App, DEFAULT_MAX_BODY, type AppRequest, type AppResponse, type Chaos, type Handler, type Routed } from './app.js'
+import {
+  App,
+  DEFAULT_MAX_BODY,
+  type AppRequest,
+  type AppResponse,
+  type Chaos,
+  type Handler,
+  type Routed,
+} from './app.js'
 import { FAULTS, type FaultName } from './faults/index.js'
 import { fetchWith } from './fetch.js'
 import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
@@ -74,8 +82,17 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const journal = new Journal(options.journal === false ? { entries: 0 } : options.journal)
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
   const appStore = wrappers.store?.(store) ?? store
-  const app = new App({ store: appStore, apiKeys, maxBody: options.maxBody ?? DEFAULT_MAX_BODY, chaos: options.chaos, random: options.random })
-  const handler = new StubHandler(wrappers.app?.(app, { apiKeys, store: appStore }) ?? app, new Admin({ store, seed, journal, adminKey: options.adminKey }))
+  const app = new App({
+    store: appStore,
+    apiKeys,
+    maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    chaos: options.chaos,
+    random: options.random,
+  })
+  const handler = new StubHandler(
+    wrappers.app?.(app, { apiKeys, store: appStore }) ?? app,
+    new Admin({ store, seed, journal, adminKey: options.adminKey }),
+  )
   return {
     store,
     handler,
@@ -152,6 +169,17 @@ export interface Stub {
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const stub = createStub(options)
   const log = options.quiet === false ? bufferedLog((text) => process.stderr.write(text)) : undefined
-  const running = await serve(stub.handler, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', log, journal: stub.journal })
-  return { url: running.url, port: running.port, store: stub.store, stub, close: () => running.close().then(() => stub.close()) }
+  const running = await serve(stub.handler, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    log,
+    journal: stub.journal,
+  })
+  return {
+    url: running.url,
+    port: running.port,
+    store: stub.store,
+    stub,
+    close: () => running.close().then(() => stub.close()),
+  }
 }

@@ -25,7 +25,9 @@ export interface PetExample {
 }
 
 /** The valid and invalid createPet examples, int64 digits intact. */
-export const NEW_PETS = parseJson(readFileSync(fileURLToPath(new URL('../fixtures/new-pets.json', import.meta.url)), 'utf8')) as unknown as {
+export const NEW_PETS = parseJson(
+  readFileSync(fileURLToPath(new URL('../fixtures/new-pets.json', import.meta.url)), 'utf8'),
+) as unknown as {
   valid: PetExample[]
   invalid: PetExample[]
 }
@@ -52,7 +54,8 @@ export interface Answer {
 /** Turns an app response into an {@link Answer}. */
 export function toAnswer(response: AppResponse): Answer {
   const headers: Record<string, string> = {}
-  for (let i = 0; i < response.headers.length; i += 2) headers[response.headers[i]!.toLowerCase()] = response.headers[i + 1]!
+  for (let i = 0; i < response.headers.length; i += 2)
+    headers[response.headers[i]!.toLowerCase()] = response.headers[i + 1]!
   let body: JsonValue | undefined
   try {
     body = response.body === '' ? undefined : parseJson(response.body)
@@ -75,7 +78,10 @@ export async function fromFetch(response: Response): Promise<Answer> {
 }
 
 /** Sends one request through a stub's Fetch handler. */
-export async function fetchAnswer(stub: { fetch(request: Request): Promise<Response> }, request: Request): Promise<Answer> {
+export async function fetchAnswer(
+  stub: { fetch(request: Request): Promise<Response> },
+  request: Request,
+): Promise<Answer> {
   return fromFetch(await stub.fetch(request))
 }
 
@@ -93,7 +99,10 @@ export async function call(
  * Asserts what every answer of a documented operation must satisfy: a documented status, a body valid
  * against the documented schema, JSON content type, an Error whose status repeats the HTTP status.
  */
-export function expectDocumented(operationId: OperationId, answer: Pick<Answer, 'status' | 'headers' | 'body' | 'text'>): void {
+export function expectDocumented(
+  operationId: OperationId,
+  answer: Pick<Answer, 'status' | 'headers' | 'body' | 'text'>,
+): void {
   const s = spec()
   expect(s.statuses(operationId)).toContain(String(answer.status))
   expect(answer.headers['content-type']).toBe(JSON_TYPE)
@@ -105,8 +114,15 @@ export function expectDocumented(operationId: OperationId, answer: Pick<Answer, 
 }
 
 /** Asserts an Error answer with this status and code. */
-export function expectError(answer: Pick<Answer, 'status' | 'headers' | 'body' | 'text'>, status: number, code: string): void {
-  expect({ status: answer.status, code: (answer.body as { code?: string } | undefined)?.code }, answer.text).toEqual({ status, code })
+export function expectError(
+  answer: Pick<Answer, 'status' | 'headers' | 'body' | 'text'>,
+  status: number,
+  code: string,
+): void {
+  expect({ status: answer.status, code: (answer.body as { code?: string } | undefined)?.code }, answer.text).toEqual({
+    status,
+    code,
+  })
   expect(spec().schema('Error')(answer.body!)).toEqual([])
   expect((answer.body as { status: number }).status).toBe(status)
   expect(answer.headers['content-type']).toBe(JSON_TYPE)

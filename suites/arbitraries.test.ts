@@ -102,7 +102,9 @@ describe('wider probes built from the spec', () => {
   })
   it('writes limit and status values outside the documented ones', () => {
     const url = (name: string, value: string) => `http://x.invalid/v1/pets?${name}=${encodeURIComponent(value)}`
-    for (const limit of oddLimits(s)) expect(queryOutsideRange(s, 'listPets', url('limit', limit)), limit).toEqual(['limit'])
-    for (const status of oddStatuses(s)) expect(queryOutsideRange(s, 'listPets', url('status', status)), status).toEqual(['status'])
+    for (const limit of oddLimits(s))
+      expect(queryOutsideRange(s, 'listPets', url('limit', limit)), limit).toEqual(['limit'])
+    for (const status of oddStatuses(s))
+      expect(queryOutsideRange(s, 'listPets', url('status', status)), status).toEqual(['status'])
   })
 })

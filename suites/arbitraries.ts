@@ -35,10 +35,31 @@ export function petStatus(spec: Spec): fc.Arbitrary<string> {
  * past the size floor, sometimes the characters that break naive code (quotes, backslashes, controls, NUL).
  */
 export function anyText(): fc.Arbitrary<string> {
-  const tricky = fc.constantFrom('"', "'", '\\', '\n', '\t', '\u0000', '\u2028', '\uFEFF', '🐈‍⬛', 'é', 'e\u0301', '<', '&', '%', '{}')
+  const tricky = fc.constantFrom(
+    '"',
+    "'",
+    '\\',
+    '\n',
+    '\t',
+    '\u0000',
+    '\u2028',
+    '\uFEFF',
+    '🐈‍⬛',
+    'é',
+    'e\u0301',
+    '<',
+    '&',
+    '%',
+    '{}',
+  )
   return fc.oneof(
     { weight: 4, arbitrary: fc.string({ unit: 'binary', maxLength: 24 }) },
-    { weight: 2, arbitrary: fc.array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 8 }).map((p) => p.join('')) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 8 })
+        .map((p) => p.join('')),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 33, maxLength: 120 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 200, maxLength: 400 }) },
   )
@@ -83,7 +104,11 @@ export interface InvalidBody {
 }
 
 /** One representative wrong value of each kind, for the examples every run sends. */
-function wrongExamples(schema: { type?: string; format?: string; enum?: string[] }): { kind: string; value: JsonValue }[] {
+function wrongExamples(schema: {
+  type?: string
+  format?: string
+  enum?: string[]
+}): { kind: string; value: JsonValue }[] {
   const all: { kind: string; value: JsonValue }[] = [
     { kind: 'null', value: null },
     { kind: 'a boolean', value: true },
@@ -91,10 +116,15 @@ function wrongExamples(schema: { type?: string; format?: string; enum?: string[]
     { kind: 'an object', value: { value: 1 } },
   ]
   if (schema.type === 'string') all.push({ kind: 'a number', value: 1 })
-  if (schema.enum) all.push({ kind: 'outside the enumeration', value: 'lost' }, { kind: 'outside the enumeration', value: schema.enum[0]!.toUpperCase() })
+  if (schema.enum)
+    all.push(
+      { kind: 'outside the enumeration', value: 'lost' },
+      { kind: 'outside the enumeration', value: schema.enum[0]!.toUpperCase() },
+    )
   if (schema.type === 'integer') {
     all.push({ kind: 'a string of digits', value: '1' }, { kind: 'a fraction', value: 1.5 })
-    if (schema.format === 'int64') all.push({ kind: 'beyond int64', value: INT64_MAX + 1n }, { kind: 'beyond int64', value: INT64_MIN - 1n })
+    if (schema.format === 'int64')
+      all.push({ kind: 'beyond int64', value: INT64_MAX + 1n }, { kind: 'beyond int64', value: INT64_MIN - 1n })
   }
   return all
 }
@@ -110,7 +140,10 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
     return { why: `${field} is missing`, body: rest }
   })
   const wrong = Object.entries(spec.propertiesOf('NewPet')).flatMap(([field, schema]) =>
-    wrongExamples(schema).map((w): InvalidBody => ({ why: `${field} is ${w.kind}`, body: { ...base, [field]: w.value } })),
+    wrongExamples(schema).map((w): InvalidBody => ({
+      why: `${field} is ${w.kind}`,
+      body: { ...base, [field]: w.value },
+    })),
   )
   return [
     ...missing,
@@ -124,7 +157,11 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
 }
 
 /** JSON values of every type but the ones a schema allows, for wrong-type cases. */
-function wrongValues(schema: { type?: string; format?: string; enum?: string[] }): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
+function wrongValues(schema: {
+  type?: string
+  format?: string
+  enum?: string[]
+}): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
   const of = (kind: string, value: fc.Arbitrary<JsonValue>) => value.map((v) => ({ kind, value: v }))
   const all = [
     of('null', fc.constant(null)),
@@ -136,15 +173,36 @@ function wrongValues(schema: { type?: string; format?: string; enum?: string[] }
     all.push(of('a number', fc.integer()))
     if (schema.enum) {
       const allowed = new Set(schema.enum)
-      const outside = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...schema.enum.map((v) => v.toUpperCase()), ...schema.enum.map((v) => ` ${v}`)))
-      all.push(of('outside the enumeration', outside.filter((v) => !allowed.has(v))))
+      const outside = fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom(...schema.enum.map((v) => v.toUpperCase()), ...schema.enum.map((v) => ` ${v}`)),
+      )
+      all.push(
+        of(
+          'outside the enumeration',
+          outside.filter((v) => !allowed.has(v)),
+        ),
+      )
     }
   }
   if (schema.type === 'integer') {
     all.push(of('a string of digits', fc.integer().map(String)))
-    all.push(of('a fraction', fc.integer({ min: -1000, max: 1000 }).map((n) => n + 0.5)))
+    all.push(
+      of(
+        'a fraction',
+        fc.integer({ min: -1000, max: 1000 }).map((n) => n + 0.5),
+      ),
+    )
     if (schema.format === 'int64') {
-      all.push(of('beyond int64', fc.oneof(fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 70n }), fc.bigInt({ min: -(2n ** 70n), max: INT64_MIN - 1n }))))
+      all.push(
+        of(
+          'beyond int64',
+          fc.oneof(
+            fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 70n }),
+            fc.bigInt({ min: -(2n ** 70n), max: INT64_MIN - 1n }),
+          ),
+        ),
+      )
     }
   }
   return all
@@ -165,12 +223,19 @@ export function invalidBody(spec: Spec): fc.Arbitrary<InvalidBody> {
   )
   const wrongType = Object.entries(properties).flatMap(([field, schema]) =>
     wrongValues(schema).map((wrong) =>
-      fc.tuple(valid, wrong).map(([pet, w]): InvalidBody => ({ why: `${field} is ${w.kind}`, body: { ...pet, [field]: w.value } as JsonValue })),
+      fc
+        .tuple(valid, wrong)
+        .map(([pet, w]): InvalidBody => ({
+          why: `${field} is ${w.kind}`,
+          body: { ...pet, [field]: w.value } as JsonValue,
+        })),
     ),
   )
   const notAnObject = fc.oneof(
     fc.constant<InvalidBody>({ why: 'the body is null', body: null }),
-    fc.array(valid, { minLength: 0, maxLength: 2 }).map((pets): InvalidBody => ({ why: 'the body is an array', body: pets.map(asJson) })),
+    fc
+      .array(valid, { minLength: 0, maxLength: 2 })
+      .map((pets): InvalidBody => ({ why: 'the body is an array', body: pets.map(asJson) })),
     fc.string({ maxLength: 10 }).map((text): InvalidBody => ({ why: 'the body is a string', body: text })),
     fc.integer().map((n): InvalidBody => ({ why: 'the body is a number', body: n })),
     fc.boolean().map((b): InvalidBody => ({ why: 'the body is a boolean', body: b })),
@@ -203,7 +268,10 @@ export function renderInvalid(invalid: InvalidBody, marker: string): string | un
   if (invalid.raw !== undefined) return invalid.raw
   if (!('body' in invalid)) return undefined
   const body = invalid.body!
-  const marked = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.name === 'string' ? { ...body, name: `${marker}${body.name}` } : body
+  const marked =
+    body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.name === 'string'
+      ? { ...body, name: `${marker}${body.name}` }
+      : body
   const text = stringifyJson(marked)
   return invalid.cut === undefined ? text : text.slice(0, Math.min(invalid.cut, text.length - 1))
 }
@@ -243,7 +311,8 @@ export interface BodyShape {
   render: (json: string) => string
 }
 
-const nested = (open: string, inner: string, close: string, depth: number) => `${open.repeat(depth)}${inner}${close.repeat(depth)}`
+const nested = (open: string, inner: string, close: string, depth: number) =>
+  `${open.repeat(depth)}${inner}${close.repeat(depth)}`
 
 /**
  * Texts that are not one JSON value, or not a NewPet however read (RFC 8259): data after the value, a second value,
@@ -262,8 +331,14 @@ export function malformedJson(): BodyShape[] {
     { why: 'an unquoted key (JSON5)', render: (json) => json.replace('"categoryId"', 'categoryId') },
     { why: 'a comment before the object (JSON5)', render: (json) => `/* a comment */ ${json}` },
     { why: 'single-quoted strings (JSON5)', render: (json) => json.replace(/"/g, "'") },
-    { why: 'status nested 2000 arrays deep', render: (json) => json.replace(/}$/, `,"status":${nested('[', '"sold"', ']', 2000)}}`) },
-    { why: 'status nested 2000 objects deep', render: (json) => json.replace(/}$/, `,"status":${nested('{"a":', '1', '}', 2000)}}`) },
+    {
+      why: 'status nested 2000 arrays deep',
+      render: (json) => json.replace(/}$/, `,"status":${nested('[', '"sold"', ']', 2000)}}`),
+    },
+    {
+      why: 'status nested 2000 objects deep',
+      render: (json) => json.replace(/}$/, `,"status":${nested('{"a":', '1', '}', 2000)}}`),
+    },
     { why: 'the body nested 10000 arrays deep', render: () => nested('[', '', ']', 10_000) },
   ]
 }
@@ -321,16 +396,46 @@ export function leewayNumbers(spec: Spec): LeewayNumber[] {
 }
 
 /** Request media types that are `application/json` with a parameter, or a JSON-based type (RFC 6839 `+json`): each must be accepted. */
-export const JSON_REQUEST_TYPES = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/vnd.petstore+json'] as const
+export const JSON_REQUEST_TYPES = [
+  'application/json; charset=utf-8',
+  'application/json;charset=UTF-8',
+  'application/vnd.petstore+json',
+] as const
 
 /** `limit` texts a listPets query may carry that are not a documented value, beyond the basic out-of-range ones. */
 export function oddLimits(spec: Spec): string[] {
   const { maximum } = spec.parameter('listPets', 'limit')
-  return ['1.0', '1e1', '+1', '01', ' 1', '1 ', '0x10', 'true', '[1]', 'NaN', String(2n ** 31n), String(INT64_MAX + 1n), String(-(2n ** 31n) - 1n), `${maximum}.0`, '\uff11']
+  return [
+    '1.0',
+    '1e1',
+    '+1',
+    '01',
+    ' 1',
+    '1 ',
+    '0x10',
+    'true',
+    '[1]',
+    'NaN',
+    String(2n ** 31n),
+    String(INT64_MAX + 1n),
+    String(-(2n ** 31n) - 1n),
+    `${maximum}.0`,
+    '\uff11',
+  ]
 }
 
 /** `status` texts near the enumeration's values: truncated, extended, padded, combined, other case, other types. */
 export function oddStatuses(spec: Spec): string[] {
   const [first, second] = spec.enumOf('PetStatus') as [string, string]
-  return [first.slice(0, -1), `${first}e`, ` ${first}`, `${first} `, `${first},${second}`, first.toUpperCase(), 'null', '1', `[${first}]`]
+  return [
+    first.slice(0, -1),
+    `${first}e`,
+    ` ${first}`,
+    `${first} `,
+    `${first},${second}`,
+    first.toUpperCase(),
+    'null',
+    '1',
+    `[${first}]`,
+  ]
 }

@@ -19,7 +19,12 @@ export type { Transport } from './transport/transport.js'
 
 /** The transport a run uses: live HTTP (through Prism when asked), or a Fetch handler in-process; always polite. */
 export function transportFor(config: RunConfig, handler?: FetchHandler): PoliteTransport {
-  const options = { baseUrl: config.baseUrl, sendBaseUrl: config.sendBaseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs }
+  const options = {
+    baseUrl: config.baseUrl,
+    sendBaseUrl: config.sendBaseUrl,
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+  }
   let transport: Transport = handler ? new MountedTransport(handler, options) : new HttpTransport(options)
   if (config.viaPrism) transport = new PrismOpinion(transport)
   return new PoliteTransport(transport, { concurrency: config.concurrency })

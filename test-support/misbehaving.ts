@@ -100,7 +100,10 @@ export function serveRawHttp(answer: (socket: Socket, head: string) => void): Pr
 }
 
 /** A node:http target with a request listener of its own; counts requests in flight until the response ends. */
-export function serveNode(handler: (req: IncomingMessage, res: ServerResponse, stats: Stats) => void, options: http.ServerOptions = {}): Promise<Served> {
+export function serveNode(
+  handler: (req: IncomingMessage, res: ServerResponse, stats: Stats) => void,
+  options: http.ServerOptions = {},
+): Promise<Served> {
   const stats = newStats()
   const server = http.createServer(options, (req, res) => {
     stats.requests++
@@ -151,7 +154,11 @@ async function answerWith(handler: FetchHandler, edge: Edge, req: IncomingMessag
   const headers = new Headers()
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-  const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url}`, { method: req.method, headers, ...(hasBody ? { body: Buffer.concat(chunks) } : {}) })
+  const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url}`, {
+    method: req.method,
+    headers,
+    ...(hasBody ? { body: Buffer.concat(chunks) } : {}),
+  })
   for (const status of edge.interim ?? []) {
     if (status === 100) res.writeContinue()
     else res.writeEarlyHints({ link: '</pets.css>; rel=preload; as=style' })
@@ -161,11 +168,17 @@ async function answerWith(handler: FetchHandler, edge: Edge, req: IncomingMessag
   const { body: read, rest } = await readUpTo(response, STREAM_PAST)
   let body: Buffer = read
   response.headers.forEach((value, name) => {
-    if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'set-cookie'].includes(name)) out.push([name, value])
+    if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'set-cookie'].includes(name))
+      out.push([name, value])
   })
   for (const cookie of response.headers.getSetCookie()) out.push(['set-cookie', cookie])
   if (edge.encoding && body.byteLength && !rest) {
-    body = edge.encoding === 'gzip' ? gzipSync(body) : edge.encoding === 'deflate' ? deflateSync(body) : brotliCompressSync(body)
+    body =
+      edge.encoding === 'gzip'
+        ? gzipSync(body)
+        : edge.encoding === 'deflate'
+          ? deflateSync(body)
+          : brotliCompressSync(body)
     out.push(['content-encoding', edge.encoding])
   }
   if (edge.chunked === undefined && !rest) out.push(['content-length', String(body.byteLength)])
@@ -199,7 +212,10 @@ async function answerWith(handler: FetchHandler, edge: Edge, req: IncomingMessag
 const STREAM_PAST = 32 * 1024 * 1024
 
 /** A response's body up to `max` bytes, and the reader of the rest when there is more. */
-async function readUpTo(response: Response, max: number): Promise<{ body: Buffer; rest?: ReadableStreamDefaultReader<Uint8Array> }> {
+async function readUpTo(
+  response: Response,
+  max: number,
+): Promise<{ body: Buffer; rest?: ReadableStreamDefaultReader<Uint8Array> }> {
   if (!response.body) return { body: Buffer.alloc(0) }
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
@@ -245,22 +261,31 @@ export const hang = (): Promise<Served> => serveSocket((_socket, stats) => void 
 export const garbage = (): Promise<Served> =>
   serveSocket((socket, stats) => {
     stats.requests++
-    socket.once('data', () => socket.end(Buffer.from('\u0000\u00ff garbage, not HTTP \u0007\r\n\r\n\u0001\u0002', 'latin1')))
+    socket.once('data', () =>
+      socket.end(Buffer.from('\u0000\u00ff garbage, not HTTP \u0007\r\n\r\n\u0001\u0002', 'latin1')),
+    )
   })
 
 /** Reads each request, then drops the connection without a word. */
 export const resets = (): Promise<Served> => serveRawHttp((socket) => socket.destroy())
 
 /** Says Content-Length 100, sends 10 bytes, closes. */
-export const shortBody = (): Promise<Served> => serveRawHttp((socket) => socket.end(`${JSON_HEAD}content-length: 100\r\n\r\n[1,2,3,4,5]`))
+export const shortBody = (): Promise<Served> =>
+  serveRawHttp((socket) => socket.end(`${JSON_HEAD}content-length: 100\r\n\r\n[1,2,3,4,5]`))
 
 /** Says Content-Length 2, sends more (the rest is garbage where the next answer should start). */
-export const longBody = (): Promise<Served> => serveRawHttp((socket) => socket.write(`${JSON_HEAD}content-length: 2\r\n\r\n[]   trailing bytes that are not HTTP\r\n\r\n`))
+export const longBody = (): Promise<Served> =>
+  serveRawHttp((socket) =>
+    socket.write(`${JSON_HEAD}content-length: 2\r\n\r\n[]   trailing bytes that are not HTTP\r\n\r\n`),
+  )
 
 /** A body of `bytes` bytes (a JSON array of zeros), with Content-Length or chunked, streamed without holding it. */
 export const hugeBody = (bytes: number, framing: 'length' | 'chunked' = 'length'): Promise<Served> =>
   serveNode((req, res, stats) => {
-    res.writeHead(200, { 'content-type': 'application/json', ...(framing === 'length' ? { 'content-length': String(bytes) } : {}) })
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...(framing === 'length' ? { 'content-length': String(bytes) } : {}),
+    })
     if (req.method === 'HEAD') return void res.end() // a HEAD answer has no body: writes to it go nowhere, at once
     const piece = Buffer.from('0,'.repeat(32 * 1024))
     let sent = 1
@@ -310,14 +335,21 @@ export const trickle = (everyMs = 200): Promise<Served> =>
 /** A head with `count` headers, or one header of `count` bytes. */
 export const headerFlood = (shape: 'many' | 'huge', count: number): Promise<Served> =>
   serveRawHttp((socket) => {
-    const lines = shape === 'many' ? Array.from({ length: count }, (_, i) => `x-flood-${i}: ${i}\r\n`).join('') : `x-flood: ${'a'.repeat(count)}\r\n`
+    const lines =
+      shape === 'many'
+        ? Array.from({ length: count }, (_, i) => `x-flood-${i}: ${i}\r\n`).join('')
+        : `x-flood: ${'a'.repeat(count)}\r\n`
     socket.end(`${JSON_HEAD}${lines}content-length: 2\r\n\r\n[]`)
   })
 
 /** Answers `status` with `body` as JSON (and any headers); the body is a string or a function of the request. */
 export const fixed = (status: number, body: string, headers: Record<string, string> = {}): Promise<Served> =>
   serveNode((_req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers })
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      ...headers,
+    })
     res.end(body)
   })
 
@@ -327,10 +359,12 @@ export const fixed = (status: number, body: string, headers: Record<string, stri
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Every answer comes after `ms` milliseconds. */
-export const slow = (next: FetchHandler, ms: number): FetchHandler => async (request) => {
-  await sleep(ms)
-  return next(request)
-}
+export const slow =
+  (next: FetchHandler, ms: number): FetchHandler =>
+  async (request) => {
+    await sleep(ms)
+    return next(request)
+  }
 
 /** How a throttled target says when to come back. */
 export type RetryAfter = 'seconds' | 'date' | 'none' | 'zero'
@@ -351,14 +385,20 @@ function retryAfterHeader(retryAfter: RetryAfter, seconds: number): Record<strin
 /** A 429 as a rate limiter sends it. */
 export function tooMany(retryAfter: RetryAfter, seconds = 1): Response {
   const body = JSON.stringify({ code: 'rate_limited', message: 'too many requests', status: 429 })
-  return new Response(body, { status: 429, headers: { 'content-type': 'application/json', ...retryAfterHeader(retryAfter, seconds) } })
+  return new Response(body, {
+    status: 429,
+    headers: { 'content-type': 'application/json', ...retryAfterHeader(retryAfter, seconds) },
+  })
 }
 
 /**
  * Answers 429 to every `every`-th request (`every: 1`: to every request), else passes it on. With `answerEvery`,
  * lets only every n-th request through (the rest 429): throttled nearly throughout.
  */
-export function throttled(next: FetchHandler, options: { every?: number; answerEvery?: number; retryAfter?: RetryAfter; seconds?: number }): FetchHandler {
+export function throttled(
+  next: FetchHandler,
+  options: { every?: number; answerEvery?: number; retryAfter?: RetryAfter; seconds?: number },
+): FetchHandler {
   let count = 0
   const { every, answerEvery, retryAfter = 'seconds', seconds = 1 } = options
   return async (request) => {
@@ -386,7 +426,16 @@ export function counted(next: FetchHandler): { fetch: FetchHandler; stats: Stats
 }
 
 /** The ways a target echoes the key back; `every` does them all at once. */
-export const ECHOES = ['header-value', 'header-name', 'cookie', 'body-field', 'stored-name', 'json-escaped', 'url-encoded', 'upper-case'] as const
+export const ECHOES = [
+  'header-value',
+  'header-name',
+  'cookie',
+  'body-field',
+  'stored-name',
+  'json-escaped',
+  'url-encoded',
+  'upper-case',
+] as const
 
 /** One way of echoing the key. */
 export type Echo = (typeof ECHOES)[number]
@@ -394,8 +443,10 @@ export type Echo = (typeof ECHOES)[number]
 /** The credentials of an Authorization header (after its scheme, any scheme), if any. */
 export const tokenOf = (request: Request) => /^\S+\s+(.+)$/.exec(request.headers.get('authorization') ?? '')?.[1]
 
-const jsonEscaped = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
-const urlEncoded = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
+const jsonEscaped = (text: string) =>
+  [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+const urlEncoded = (text: string) =>
+  [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
 
 /**
  * Reflects the Authorization token (whatever the request carried) in the answer, in the ways asked: in headers,
@@ -424,7 +475,11 @@ export function echoing(next: FetchHandler, echoes: readonly Echo[] = ECHOES): F
       }
     }
     headers.delete('content-length')
-    return new Response(response.status === 204 ? null : text, { status: response.status, statusText: response.statusText, headers })
+    return new Response(response.status === 204 ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    })
   }
 }
 
@@ -439,7 +494,10 @@ function echoInto(value: unknown, token: string, echoes: readonly Echo[]): unkno
     if (echoes.includes('header-name')) out[token] = true
     return out
   }
-  if (Array.isArray(value)) return value.map((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? decorate(v as Record<string, unknown>) : v))
+  if (Array.isArray(value))
+    return value.map((v) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v) ? decorate(v as Record<string, unknown>) : v,
+    )
   if (value !== null && typeof value === 'object') return decorate(value as Record<string, unknown>)
   return value
 }
@@ -482,7 +540,12 @@ export function hostileBody(shape: Hostile, bytes: number): string {
  * Answers with a hostile JSON body instead of the handler's own, where the handler answered 200 or 201 and the
  * request is one `where` picks (every listPets by default: a list is where a large body is natural).
  */
-export function hostile(next: FetchHandler, shape: Hostile, bytes: number, where: (request: Request) => boolean = isList): FetchHandler {
+export function hostile(
+  next: FetchHandler,
+  shape: Hostile,
+  bytes: number,
+  where: (request: Request) => boolean = isList,
+): FetchHandler {
   const body = Buffer.from(hostileBody(shape, bytes))
   return async (request) => {
     const picked = where(request)
@@ -495,22 +558,34 @@ export function hostile(next: FetchHandler, shape: Hostile, bytes: number, where
 /** A 200 whose JSON body never ends (in-process: a stream that yields for as long as it is read). */
 export function endlessResponse(): Response {
   const piece = new TextEncoder().encode('[0,'.repeat(16 * 1024))
-  return new Response(new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(piece) }), { status: 200, headers: { 'content-type': 'application/json' } })
+  return new Response(new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(piece) }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  })
 }
 
 /**
  * The first `count` requests that `where` picks get, in turn, each hostile body of `shapes` (`endless` for a body
  * without end); everything else is the handler's own answer.
  */
-export function hostileMix(next: FetchHandler, shapes: readonly (readonly [Hostile | 'endless', number])[], count: number, where: (request: Request) => boolean = isList): FetchHandler {
-  const bodies = shapes.map(([shape, bytes]) => (shape === 'endless' ? undefined : Buffer.from(hostileBody(shape, bytes))))
+export function hostileMix(
+  next: FetchHandler,
+  shapes: readonly (readonly [Hostile | 'endless', number])[],
+  count: number,
+  where: (request: Request) => boolean = isList,
+): FetchHandler {
+  const bodies = shapes.map(([shape, bytes]) =>
+    shape === 'endless' ? undefined : Buffer.from(hostileBody(shape, bytes)),
+  )
   let picked = 0
   return async (request) => {
     const turn = where(request) && picked < count ? picked++ : undefined
     const response = await next(request)
     if (turn === undefined || (response.status !== 200 && response.status !== 201)) return response
     const body = bodies[turn % bodies.length]
-    return body === undefined ? endlessResponse() : new Response(body, { status: response.status, headers: { 'content-type': 'application/json' } })
+    return body === undefined
+      ? endlessResponse()
+      : new Response(body, { status: response.status, headers: { 'content-type': 'application/json' } })
   }
 }
 
@@ -523,7 +598,8 @@ export function everything(status: number, body: string, contentType = 'applicat
 }
 
 /** An HTML 404 page, as a web server answers a path it does not serve. */
-export const HTML_404 = '<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>'
+export const HTML_404 =
+  '<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>'
 
 /** An Error body for 401 with the documented shape. */
 export const UNAUTHORIZED = JSON.stringify({ code: 'unauthorized', message: 'missing or invalid API key', status: 401 })

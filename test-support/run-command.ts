@@ -90,7 +90,11 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
 /** Starts any executable (`node --import tsx script.ts`, `sh -c ...`) with stdin closed, collecting its output. */
 export function startProcess(command: string, args: readonly string[], options: RunOptions = {}): Running {
   const started = performance.now()
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   living.add(child)
   let stdout = ''
   let stderr = ''
@@ -129,7 +133,10 @@ export function startProcess(command: string, args: readonly string[], options: 
       if (look()) return
       child.stdout!.on('data', look)
       void exited.then(
-        (done) => reject(new Error(`exited (${done.code ?? done.signal}) before printing ${pattern}: ${done.stderr.slice(0, 2000)}`)),
+        (done) =>
+          reject(
+            new Error(`exited (${done.code ?? done.signal}) before printing ${pattern}: ${done.stderr.slice(0, 2000)}`),
+          ),
         reject,
       )
     })
@@ -156,7 +163,11 @@ export function runProcess(command: string, args: readonly string[], options: Ru
  */
 export function runCommand(bin: 'conformance', args: readonly string[], options?: RunOptions): Promise<ConformanceRun>
 export function runCommand(bin: Bin, args: readonly string[], options?: RunOptions): Promise<Finished>
-export async function runCommand(bin: Bin, args: readonly string[], options: RunOptions = {}): Promise<Finished | ConformanceRun> {
+export async function runCommand(
+  bin: Bin,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<Finished | ConformanceRun> {
   if (bin !== 'conformance' || args.some((a) => a === '--output-dir' || a.startsWith('--output-dir='))) {
     return startCommand(bin, args, options).exited
   }
@@ -174,10 +185,15 @@ export async function runCommand(bin: Bin, args: readonly string[], options: Run
 
 /** Ids of the fail-severity checks a report marks failed, sorted. */
 export function failedChecks(report: RunResult | undefined): string[] {
-  return (report?.checks ?? []).filter((c) => c.severity === 'fail' && c.outcome === 'failed').map((c) => c.id).sort()
+  return (report?.checks ?? [])
+    .filter((c) => c.severity === 'fail' && c.outcome === 'failed')
+    .map((c) => c.id)
+    .sort()
 }
 
 /** The checks a report could not judge (the kit broke, or left them unjudged), each with its reason. */
 export function brokenChecks(report: RunResult | undefined): string[] {
-  return (report?.checks ?? []).filter((c) => c.outcome === 'error' || c.outcome === 'unjudged').map((c) => `${c.id}: ${c.reason ?? ''}`)
+  return (report?.checks ?? [])
+    .filter((c) => c.outcome === 'error' || c.outcome === 'unjudged')
+    .map((c) => `${c.id}: ${c.reason ?? ''}`)
 }

@@ -46,7 +46,10 @@ afterAll(async () => {
 async function runAction(inputs: Record<string, string>): Promise<ActionRun> {
   const workspace = await mkdtemp(join(tmpdir(), 'petstore-action-'))
   workspaces.push(workspace)
-  const values = { ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])), ...inputs }
+  const values = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
+    ...inputs,
+  }
   const files = { GITHUB_OUTPUT: join(workspace, '.output'), GITHUB_STEP_SUMMARY: join(workspace, '.summary') }
   for (const file of Object.values(files)) await writeFile(file, '')
   const expand = (text: string) =>
@@ -62,9 +65,16 @@ async function runAction(inputs: Record<string, string>): Promise<ActionRun> {
     if (failed && step.if !== 'always()') continue
     const script = join(workspace, '.step.sh')
     await writeFile(script, step.run)
-    const env = { ...files, ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value)])) }
+    const env = {
+      ...files,
+      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value)])),
+    }
     const cwd = step['working-directory'] ? expand(step['working-directory']) : workspace
-    const done = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, timeoutMs: 180_000 })
+    const done = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      cwd,
+      env,
+      timeoutMs: 180_000,
+    })
     if (step.id === 'run') run = done
     if (done.code !== 0) failed = true
   }
@@ -116,7 +126,9 @@ describe.runIf(hasBash)("the action's steps", () => {
   })
 
   it('against a service that breaks the interface: the step fails with exit 1, and the summary is still written', async () => {
-    const stub = startCommand('stub', ['--port', '0', '--api-key', 'k', '--fault', 'limit-ignored', '--quiet'], { timeoutMs: 180_000 })
+    const stub = startCommand('stub', ['--port', '0', '--api-key', 'k', '--fault', 'limit-ignored', '--quiet'], {
+      timeoutMs: 180_000,
+    })
     try {
       const [, url] = await stub.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/)
       const { run, outputs, summary } = await runAction({ 'base-url': url!, 'api-key': 'k', args: '--runs 5' })

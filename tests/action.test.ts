@@ -16,7 +16,17 @@ const text = readFileSync(new URL('action.yml', ROOT), 'utf8')
 const action = parse(text) as {
   inputs: Record<string, { description: string; default?: string; required?: boolean }>
   outputs: Record<string, { value: string }>
-  runs: { using: string; steps: { id?: string; run?: string; uses?: string; env?: Record<string, string>; if?: string; with?: Record<string, string> }[] }
+  runs: {
+    using: string
+    steps: {
+      id?: string
+      run?: string
+      uses?: string
+      env?: Record<string, string>
+      if?: string
+      with?: Record<string, string>
+    }[]
+  }
 }
 const schema = JSON.parse(readFileSync(new URL('fixtures/schemastore/github-action.json', ROOT), 'utf8'))
 
@@ -34,7 +44,9 @@ describe('action.yml', () => {
   it('is checked for real: the schema refuses an action without runs, or with an unknown input field', () => {
     const { runs: _runs, ...noRuns } = action
     expect(validate(noRuns)).not.toEqual([])
-    expect(validate({ ...action, inputs: { ...action.inputs, x: { description: 'x', type: 'string' } } })).not.toEqual([])
+    expect(validate({ ...action, inputs: { ...action.inputs, x: { description: 'x', type: 'string' } } })).not.toEqual(
+      [],
+    )
   })
 
   it('is a composite action (no container) that installs the kit from its own ref and runs its command', () => {

@@ -27,11 +27,28 @@ describe('Dredd against the stub', () => {
     stub = await startStub({ apiKeys: [KEY], port: 0 })
     const local = join(ROOT, 'node_modules', '.bin', 'dredd')
     const [command, args] = existsSync(local) ? [local, []] : ['npx', ['--yes', DREDD]]
-    const result = await run(command, [...args, SPEC_PATH, stub.url, '--header', `Authorization: Bearer ${KEY}`, '--hookfiles', HOOKS, '--color', 'false'], {
-      cwd: ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 300_000,
-    }).catch((error: { stdout?: string; stderr?: string; message: string }) => ({ stdout: error.stdout ?? error.message, stderr: error.stderr ?? '' }))
+    const result = await run(
+      command,
+      [
+        ...args,
+        SPEC_PATH,
+        stub.url,
+        '--header',
+        `Authorization: Bearer ${KEY}`,
+        '--hookfiles',
+        HOOKS,
+        '--color',
+        'false',
+      ],
+      {
+        cwd: ROOT,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 300_000,
+      },
+    ).catch((error: { stdout?: string; stderr?: string; message: string }) => ({
+      stdout: error.stdout ?? error.message,
+      stderr: error.stderr ?? '',
+    }))
     output = `${result.stdout}\n${result.stderr}`
   }, 360_000)
 

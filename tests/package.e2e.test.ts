@@ -32,11 +32,14 @@ const consumerEnv: Record<string, undefined> = Object.fromEntries(
     .map((name) => [name, undefined]),
 )
 
-const npm = (args: string[], options: RunOptions) => runProcess(process.execPath, [NPM_CLI, ...args], { env: consumerEnv, timeoutMs: 300_000, ...options })
-const npx = (args: string[], options: RunOptions) => runProcess(process.execPath, [NPX_CLI, ...args], { env: consumerEnv, timeoutMs: 180_000, ...options })
+const npm = (args: string[], options: RunOptions) =>
+  runProcess(process.execPath, [NPM_CLI, ...args], { env: consumerEnv, timeoutMs: 300_000, ...options })
+const npx = (args: string[], options: RunOptions) =>
+  runProcess(process.execPath, [NPX_CLI, ...args], { env: consumerEnv, timeoutMs: 180_000, ...options })
 
 function ok(run: Finished): Finished {
-  if (run.code !== 0) throw new Error(`exit ${run.code ?? run.signal}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`)
+  if (run.code !== 0)
+    throw new Error(`exit ${run.code ?? run.signal}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`)
   return run
 }
 
@@ -70,7 +73,10 @@ beforeAll(async () => {
   project = join(work, 'service')
   cwd = join(project, 'ci', 'conformance')
   await mkdir(cwd, { recursive: true })
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'service', version: '1.0.0', private: true }, null, 2))
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'service', version: '1.0.0', private: true }, null, 2),
+  )
   ok(await npm(['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project }))
 })
 
@@ -80,7 +86,9 @@ afterAll(async () => {
 
 describe('the packed package', () => {
   it('is a tarball of at most 1 MB: the build, its source maps and declarations, and the bins; no sources or tests', () => {
-    console.info(`npm pack: ${packed.filename}, ${(packed.size / MB).toFixed(2)} MB (${(packed.unpackedSize / MB).toFixed(2)} MB unpacked, ${packed.files.length} files)`)
+    console.info(
+      `npm pack: ${packed.filename}, ${(packed.size / MB).toFixed(2)} MB (${(packed.unpackedSize / MB).toFixed(2)} MB unpacked, ${packed.files.length} files)`,
+    )
     expect(packed.size).toBeLessThanOrEqual(1 * MB)
     const paths = packed.files.map((f) => f.path)
     for (const needed of [
@@ -98,12 +106,16 @@ describe('the packed package', () => {
       'dist/reporters/result.schema.json',
     ])
       expect(paths).toContain(needed)
-    expect(paths.filter((p) => /(^|\/)(tests?|test-support|bench|docs|scripts)\/|\.test\.|\.tgz$|(?<!\.d)\.ts$/.test(p))).toEqual([])
+    expect(
+      paths.filter((p) => /(^|\/)(tests?|test-support|bench|docs|scripts)\/|\.test\.|\.tgz$|(?<!\.d)\.ts$/.test(p)),
+    ).toEqual([])
   })
 
   it('installs without Prism in at most 60 MB', async () => {
     const bytes = await diskUsage(join(project, 'node_modules'))
-    console.info(`installed node_modules: ${(bytes / MB).toFixed(1)} MB, ${(await readdir(join(project, 'node_modules'))).length} entries`)
+    console.info(
+      `installed node_modules: ${(bytes / MB).toFixed(1)} MB, ${(await readdir(join(project, 'node_modules'))).length} entries`,
+    )
     expect(bytes).toBeLessThanOrEqual(60 * MB)
     await expect(lstat(join(project, 'node_modules/@stoplight/prism-cli'))).rejects.toThrow()
     await expect(lstat(join(project, 'node_modules/tsx'))).rejects.toThrow()
@@ -112,7 +124,11 @@ describe('the packed package', () => {
   it('has types that @arethetypeswrong/cli finds nothing wrong with (an ESM-only package)', async () => {
     const manifest = require.resolve('@arethetypeswrong/cli/package.json')
     const { bin } = JSON.parse(await readFile(manifest, 'utf8')) as { bin: Record<string, string> }
-    ok(await runProcess(process.execPath, [join(dirname(manifest), bin.attw!), tarball, '--profile', 'esm-only'], { timeoutMs: 120_000 }))
+    ok(
+      await runProcess(process.execPath, [join(dirname(manifest), bin.attw!), tarball, '--profile', 'esm-only'], {
+        timeoutMs: 120_000,
+      }),
+    )
   })
 })
 
@@ -121,15 +137,24 @@ describe('installed from the tarball, from a working directory of the consumer',
     const run = await npx(['petstore-conformance', '--quiet'], { cwd })
     expect(run.code, run.stdout.slice(-3000) + run.stderr).toBe(0)
     expect(run.stdout).toMatch(/Verdict: conformant/)
-    expect(await readdir(join(cwd, 'reports'))).toEqual(expect.arrayContaining(['junit.xml', 'report.json', 'report.html']))
+    expect(await readdir(join(cwd, 'reports'))).toEqual(
+      expect.arrayContaining(['junit.xml', 'report.json', 'report.html']),
+    )
   })
 
   it('npx petstore-stub serves; npx petstore-conformance --base-url ... --api-key ... judges it: exit 0', async () => {
     const key = 'service-team-key-5f1c'
-    const stub = startProcess(process.execPath, [NPX_CLI, 'petstore-stub', '--port', '0', '--api-key', key], { cwd, env: consumerEnv, timeoutMs: 180_000 })
+    const stub = startProcess(process.execPath, [NPX_CLI, 'petstore-stub', '--port', '0', '--api-key', key], {
+      cwd,
+      env: consumerEnv,
+      timeoutMs: 180_000,
+    })
     try {
       const [, url] = await stub.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/)
-      const run = await npx(['petstore-conformance', '--base-url', url!, '--api-key', key, '--reporter', 'console', '--quiet'], { cwd })
+      const run = await npx(
+        ['petstore-conformance', '--base-url', url!, '--api-key', key, '--reporter', 'console', '--quiet'],
+        { cwd },
+      )
       expect(run.code, run.stdout.slice(-3000) + run.stderr).toBe(0)
       expect(run.stdout).toContain(url)
       expect(run.stdout + run.stderr).not.toContain(key)
@@ -144,8 +169,12 @@ describe('installed from the tarball, from a working directory of the consumer',
     const run = await npx(['petstore-conformance', '--via-prism', '--quiet', '--reporter', 'console'], { cwd })
     expect(run.code).toBe(2)
     const lines = run.stderr.split('\n').filter((line) => line.startsWith('petstore-conformance'))
-    expect(lines).toEqual([expect.stringMatching(/Prism is not installed.*: npm install --save-dev @stoplight\/prism-cli@/)])
-    const { peerDependencies } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }
+    expect(lines).toEqual([
+      expect.stringMatching(/Prism is not installed.*: npm install --save-dev @stoplight\/prism-cli@/),
+    ])
+    const { peerDependencies } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>
+    }
     expect(lines[0]).toContain(`@stoplight/prism-cli@${peerDependencies['@stoplight/prism-cli']}`)
   })
 
@@ -183,7 +212,21 @@ export const failed: CheckResult[] = result.checks.filter((c) => c.outcome === '
     )
     const tsc = require.resolve('typescript/bin/tsc')
     const types = join(ROOT, 'node_modules/@types') // the consumer's @types/node, as any Node project has
-    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', types, '--types', 'node', 'library-types.mts']
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--typeRoots',
+      types,
+      '--types',
+      'node',
+      'library-types.mts',
+    ]
     ok(await runProcess(process.execPath, [tsc, ...args], { cwd, timeoutMs: 120_000 }))
   })
 })

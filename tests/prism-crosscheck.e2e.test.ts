@@ -28,7 +28,9 @@ describe('the command with --via-prism, against its embedded stub', { timeout: 1
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' })
     expect([report.viaPrism, report.verdict]).toEqual([true, 'conformant'])
     expect(prismFindings(report).map((f) => `${f.checkId}: ${f.message}`)).toEqual([])
-    expect(prismChecks(report).map((c) => [c.id, c.outcome, c.severity, c.operationId])).toEqual(PRISM_IDS.map((id) => [id, 'passed', 'fail', 'all']))
+    expect(prismChecks(report).map((c) => [c.id, c.outcome, c.severity, c.operationId])).toEqual(
+      PRISM_IDS.map((id) => [id, 'passed', 'fail', 'all']),
+    )
     expect(prismChecks(report).every((c) => c.exchanges > 0)).toBe(true)
   })
 })

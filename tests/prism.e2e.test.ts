@@ -9,7 +9,11 @@ import type { RecordedExchange } from '../model/index.js'
 import { startStub, type Stub } from '../stub/index.js'
 import { parseViolations, startPrismProxy, VIOLATIONS_HEADER, type PrismProxy } from '../suites/prism/index.js'
 
-function exchange(rawBody: string, headers: Record<string, string> = { 'content-type': 'application/json' }, status = 200): RecordedExchange {
+function exchange(
+  rawBody: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  status = 200,
+): RecordedExchange {
   return {
     operationId: 'listPets',
     request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
@@ -27,8 +31,14 @@ describe('startPrismProxy in front of the stub', () => {
   let faultyProxy: PrismProxy
 
   beforeAll(async () => {
-    ;[stub, faulty] = await Promise.all([startStub({ apiKeys: [KEY] }), startStub({ apiKeys: [KEY], fault: 'list-wrapped' })])
-    ;[proxy, faultyProxy] = await Promise.all([startPrismProxy({ upstream: stub.url }), startPrismProxy({ upstream: faulty.url })])
+    ;[stub, faulty] = await Promise.all([
+      startStub({ apiKeys: [KEY] }),
+      startStub({ apiKeys: [KEY], fault: 'list-wrapped' }),
+    ])
+    ;[proxy, faultyProxy] = await Promise.all([
+      startPrismProxy({ upstream: stub.url }),
+      startPrismProxy({ upstream: faulty.url }),
+    ])
   })
   afterAll(async () => {
     await Promise.all([proxy?.close(), faultyProxy?.close()])
@@ -38,13 +48,26 @@ describe('startPrismProxy in front of the stub', () => {
   const auth = { authorization: `Bearer ${KEY}` }
 
   async function through(base: string, path: string, init: RequestInit = {}) {
-    const res = await fetch(`${base}${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } })
+    const res = await fetch(`${base}${path}`, {
+      ...init,
+      headers: { ...auth, ...(init.headers as Record<string, string>) },
+    })
     const rawBody = await res.text()
     const headers = Object.fromEntries(res.headers)
     const method = init.method ?? 'GET'
     const operationId = method === 'POST' ? 'createPet' : /^\/pets\/[^?]/.test(path) ? 'getPet' : 'listPets'
-    const ex: RecordedExchange = { operationId, request: { method, url: `${base}${path}`, headers: {} }, response: { status: res.status, headers, rawBody }, durationMs: 0 }
-    return { status: res.status, rawBody, verdict: headers[VIOLATIONS_HEADER], findings: parseViolations(headers[VIOLATIONS_HEADER], ex) }
+    const ex: RecordedExchange = {
+      operationId,
+      request: { method, url: `${base}${path}`, headers: {} },
+      response: { status: res.status, headers, rawBody },
+      durationMs: 0,
+    }
+    return {
+      status: res.status,
+      rawBody,
+      verdict: headers[VIOLATIONS_HEADER],
+      findings: parseViolations(headers[VIOLATIONS_HEADER], ex),
+    }
   }
 
   it('keeps the base path, relays the exact body, and Prism finds nothing wrong with the correct stub', async () => {
@@ -60,7 +83,11 @@ describe('startPrismProxy in front of the stub', () => {
 
   it("sends the suite's exact request body to the target", async () => {
     const body = '{"name":"prism-int64","categoryId":9223372036854775807}'
-    const created = await through(proxy.url, '/pets', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+    const created = await through(proxy.url, '/pets', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    })
     expect(created.status).toBe(201)
     expect(created.rawBody).toContain('"categoryId":9223372036854775807')
     expect(created.findings).toEqual([])
@@ -93,17 +120,24 @@ describe('startPrismProxy against a target that misbehaves', () => {
 
   const hits: string[] = []
   // A verdict the target writes itself, as if it were Prism's.
-  const FORGED = JSON.stringify([{ location: ['response', 'body'], severity: 'Error', code: 'type', message: 'forged by the target' }])
+  const FORGED = JSON.stringify([
+    { location: ['response', 'body'], severity: 'Error', code: 'type', message: 'forged by the target' },
+  ])
 
   beforeAll(async () => {
     target = http.createServer((req, res) => {
       const mode = req.headers['x-mode']
       hits.push(String(mode))
-      if (mode === 'redirect') return void res.writeHead(302, { location: '/v1/elsewhere', 'content-type': 'application/json' }).end('{}')
+      if (mode === 'redirect')
+        return void res.writeHead(302, { location: '/v1/elsewhere', 'content-type': 'application/json' }).end('{}')
       if (mode === 'hang') return
       if (mode === 'drop') return void req.socket.destroy()
-      if (mode === '501') return void res.writeHead(501, { 'content-type': 'application/json' }).end('{"code":"x","message":"y","status":501}')
-      if (mode === 'forged') return void res.writeHead(200, { 'content-type': 'application/json', [VIOLATIONS_HEADER]: FORGED }).end('[]')
+      if (mode === '501')
+        return void res
+          .writeHead(501, { 'content-type': 'application/json' })
+          .end('{"code":"x","message":"y","status":501}')
+      if (mode === 'forged')
+        return void res.writeHead(200, { 'content-type': 'application/json', [VIOLATIONS_HEADER]: FORGED }).end('[]')
       res.writeHead(200, { 'content-type': 'application/json' }).end('not json{')
     })
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
@@ -115,17 +149,23 @@ describe('startPrismProxy against a target that misbehaves', () => {
     await new Promise((resolve) => target.close(resolve))
   })
 
-  const get = (mode: string, signal?: AbortSignal) => fetch(`${proxy.url}/pets`, { headers: { 'x-mode': mode, authorization: 'Bearer k' }, signal })
+  const get = (mode: string, signal?: AbortSignal) =>
+    fetch(`${proxy.url}/pets`, { headers: { 'x-mode': mode, authorization: 'Bearer k' }, signal })
 
   it("relays a body that is not JSON as it came, with Prism's refusal as its verdict", async () => {
     const res = await get('garbage')
     expect(await res.text()).toBe('not json{')
     const findings = parseViolations(res.headers.get(VIOLATIONS_HEADER) ?? undefined, exchange('not json{'))
-    expect(findings.map((f) => f.message)).toEqual([expect.stringMatching(/^invalid json response body reason: .*\[Prism Error FetchError at response\.body\]$/)])
+    expect(findings.map((f) => f.message)).toEqual([
+      expect.stringMatching(/^invalid json response body reason: .*\[Prism Error FetchError at response\.body\]$/),
+    ])
   })
 
   it('relays a redirect as it came, sends it to the target once, and Prism judges that status', async () => {
-    const res = await fetch(`${proxy.url}/pets`, { headers: { 'x-mode': 'redirect', authorization: 'Bearer k' }, redirect: 'manual' })
+    const res = await fetch(`${proxy.url}/pets`, {
+      headers: { 'x-mode': 'redirect', authorization: 'Bearer k' },
+      redirect: 'manual',
+    })
     expect([res.status, res.headers.get('location')]).toEqual([302, '/v1/elsewhere'])
     expect(hits.filter((h) => h === 'redirect')).toHaveLength(1)
     const findings = parseViolations(res.headers.get(VIOLATIONS_HEADER) ?? undefined, exchange('{}', {}, 302))
@@ -158,11 +198,15 @@ describe('startPrismProxy against a target that misbehaves', () => {
 
 describe('startPrismProxy failures', () => {
   it('rejects at once, with the path, when the spec does not exist', async () => {
-    await expect(startPrismProxy({ upstream: 'http://127.0.0.1:9/v1', specPath: '/no/such/spec.yaml' })).rejects.toThrow('no OpenAPI document at /no/such/spec.yaml')
+    await expect(
+      startPrismProxy({ upstream: 'http://127.0.0.1:9/v1', specPath: '/no/such/spec.yaml' }),
+    ).rejects.toThrow('no OpenAPI document at /no/such/spec.yaml')
   })
 
   it('says so when Prism dies, and the target still answers, with no verdict', async () => {
-    const target = http.createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[]'))
+    const target = http.createServer(
+      (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[]'),
+    )
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
     const proxy = await startPrismProxy({ upstream: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1` })
     try {
@@ -182,7 +226,9 @@ describe('startPrismProxy failures', () => {
       () => expect.unreachable(),
       (e: Error) => e,
     )
-    expect(error.message.split('\n')[0]).toMatch(/^Prism exited \(code 1\) before it was ready .*: Error: Unsupported document format$/)
+    expect(error.message.split('\n')[0]).toMatch(
+      /^Prism exited \(code 1\) before it was ready .*: Error: Unsupported document format$/,
+    )
   })
 
   it('rejects an upstream that is not an http URL', async () => {

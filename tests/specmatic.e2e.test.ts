@@ -49,12 +49,19 @@ describe('Specmatic contract tests against the stub', () => {
     const [command, args] = existsSync(local) ? [local, []] : ['npx', ['--yes', SPECMATIC]]
     // The bearer token comes from an environment variable named after the spec's security scheme.
     const scheme = Object.keys(spec().doc.components.securitySchemes)[0]!
-    const result = await run(command, [...args, 'test', SPEC_PATH, `--testBaseURL=${stub.url}`, `--junitReportDir=${join(work, 'junit')}`], {
-      cwd: work,
-      env: { ...process.env, [scheme]: KEY },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 300_000,
-    }).catch((error: { stdout?: string; stderr?: string; message: string }) => ({ stdout: error.stdout ?? error.message, stderr: error.stderr ?? '' }))
+    const result = await run(
+      command,
+      [...args, 'test', SPEC_PATH, `--testBaseURL=${stub.url}`, `--junitReportDir=${join(work, 'junit')}`],
+      {
+        cwd: work,
+        env: { ...process.env, [scheme]: KEY },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 300_000,
+      },
+    ).catch((error: { stdout?: string; stderr?: string; message: string }) => ({
+      stdout: error.stdout ?? error.message,
+      stderr: error.stderr ?? '',
+    }))
     output = `${result.stdout}\n${result.stderr}`
   }, 360_000)
 

@@ -57,7 +57,10 @@ interface Outcome extends Finished {
  * Runs the command with `args` (reports to a scratch directory), under `/usr/bin/time -v` when there is one.
  * The key goes by environment unless the args carry it.
  */
-async function conformance(args: readonly string[], options: { env?: Record<string, string>; timeoutMs: number }): Promise<Outcome> {
+async function conformance(
+  args: readonly string[],
+  options: { env?: Record<string, string>; timeoutMs: number },
+): Promise<Outcome> {
   const dir = await mkdtemp(join(tmpdir(), 'staging-e2e-'))
   const out = join(dir, 'reports')
   const timeFile = join(dir, 'time.txt')
@@ -68,8 +71,12 @@ async function conformance(args: readonly string[], options: { env?: Record<stri
       ? await runProcess(TIME, ['-v', '-o', timeFile, process.execPath, ...argv], { env, timeoutMs: options.timeoutMs })
       : await runProcess(process.execPath, argv, { env, timeoutMs: options.timeoutMs })
     const files: Record<string, string> = {}
-    for (const name of existsSync(out) ? (await readdir(out)).sort() : []) files[name] = await readFile(join(out, name), 'utf8')
-    const rss = TIME && existsSync(timeFile) ? /Maximum resident set size \(kbytes\): (\d+)/.exec(await readFile(timeFile, 'utf8'))?.[1] : undefined
+    for (const name of existsSync(out) ? (await readdir(out)).sort() : [])
+      files[name] = await readFile(join(out, name), 'utf8')
+    const rss =
+      TIME && existsSync(timeFile)
+        ? /Maximum resident set size \(kbytes\): (\d+)/.exec(await readFile(timeFile, 'utf8'))?.[1]
+        : undefined
     return {
       ...finished,
       files,
@@ -86,7 +93,12 @@ function said(run: Finished & { report?: RunResult }): string {
   const checks = (run.report?.checks ?? [])
     .filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped')
     .map((c) => `${c.id} ${c.outcome}: ${c.findings[0]?.message ?? c.reason ?? ''}`)
-  return [`exit ${run.code}${run.timedOut ? ' (killed: timed out)' : ''}`, ...checks, run.stderr.slice(-1500), run.stdout.slice(-1500)].join('\n')
+  return [
+    `exit ${run.code}${run.timedOut ? ' (killed: timed out)' : ''}`,
+    ...checks,
+    run.stderr.slice(-1500),
+    run.stdout.slice(-1500),
+  ].join('\n')
 }
 
 /** Every report written and complete: JSON parses, JUnit is well-formed XML, HTML ends with </html>, Markdown has a verdict. */
@@ -103,13 +115,16 @@ function expectComplete(run: Outcome): void {
 
 /** The key, in any case or escaping, in no output: stdout, stderr, every report file. */
 function expectNoKey(run: Outcome): void {
-  for (const [name, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, ...run.files })) expect(target.leaksOf(text, KEY), name).toEqual([])
+  for (const [name, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, ...run.files }))
+    expect(target.leaksOf(text, KEY), name).toEqual([])
 }
 
 /** Peak RSS within `mb`, when it could be measured. */
 function expectRss(run: Outcome, mb: number, what: string): void {
   if (run.rssMb === undefined) {
-    console.warn(`[figures] ${what}: peak RSS not measured (/usr/bin/time is absent); its bound of ${mb} MB is not checked`)
+    console.warn(
+      `[figures] ${what}: peak RSS not measured (/usr/bin/time is absent); its bound of ${mb} MB is not checked`,
+    )
     return
   }
   figures.push(`${what}: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.rssMb} MB (bound ${mb} MB)`)
@@ -129,12 +144,17 @@ describe('the command on a correct target: exit 0, every check judged', () => {
   }, 200_000)
 
   it('a target answering every request after 300 ms: judged fully within 60 s; the same with `limit` ignored exits 1', async () => {
-    const [correct, limitIgnored] = await Promise.all([serve(target.serveFetch(target.slow(stub(), 300))), serve(target.serveFetch(target.slow(stub('limit-ignored'), 300)))])
+    const [correct, limitIgnored] = await Promise.all([
+      serve(target.serveFetch(target.slow(stub(), 300))),
+      serve(target.serveFetch(target.slow(stub('limit-ignored'), 300))),
+    ])
     const [ok, caught] = await Promise.all([
       conformance(['--base-url', correct.url, ...ALL_REPORTERS], { timeoutMs: 240_000 }),
       conformance(['--base-url', limitIgnored.url, ...ALL_REPORTERS], { timeoutMs: 240_000 }),
     ])
-    figures.push(`300 ms target, default run: exit ${ok.code}, ${(ok.ms / 1000).toFixed(1)} s, ${ok.report?.requestsSent} requests (bound 60 s)`)
+    figures.push(
+      `300 ms target, default run: exit ${ok.code}, ${(ok.ms / 1000).toFixed(1)} s, ${ok.report?.requestsSent} requests (bound 60 s)`,
+    )
     figures.push(`300 ms target with limit ignored: exit ${caught.code}, ${(caught.ms / 1000).toFixed(1)} s`)
     expect(ok.code, said(ok)).toBe(0)
     expectComplete(ok)
@@ -150,16 +170,24 @@ describe('the command on a correct target: exit 0, every check judged', () => {
     let count = 0
     const correct = stub()
     const ways: target.RetryAfter[] = ['seconds', 'date', 'none']
-    const s = await serve(target.serveFetch(async (request) => (++count % 30 === 0 ? target.tooMany(ways[(count / 30) % 3]!, 1) : correct(request))))
+    const s = await serve(
+      target.serveFetch(async (request) =>
+        ++count % 30 === 0 ? target.tooMany(ways[(count / 30) % 3]!, 1) : correct(request),
+      ),
+    )
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 180_000 })
-    figures.push(`throttled now and then: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s, ${Math.floor(count / 30)} answers 429`)
+    figures.push(
+      `throttled now and then: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s, ${Math.floor(count / 30)} answers 429`,
+    )
     expect(run.code, said(run)).toBe(0)
     expectComplete(run)
     expect(run.files['report.json']).not.toMatch(/"status": ?429/)
   }, 200_000)
 
   it('an edge that closes every connection 1 ms after answering, gzips, chunks and sends 103: exit 0', async () => {
-    const s = await serve(target.serveFetch(stub(), { closeAfterMs: 1, encoding: 'gzip', chunked: 1024, interim: [103] }))
+    const s = await serve(
+      target.serveFetch(stub(), { closeAfterMs: 1, encoding: 'gzip', chunked: 1024, interim: [103] }),
+    )
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 120_000 })
     expect(run.code, said(run)).toBe(0)
     expectComplete(run)
@@ -201,7 +229,9 @@ describe('the command on a broken target: exit 1, the key in no output, memory b
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 180_000 })
     expect(run.code, said(run)).toBe(1)
     expectComplete(run)
-    expect(run.report!.checks.find((c) => c.id === 'transport.ok')?.findings[0]?.exchange?.error).toMatch(/^response body larger than/)
+    expect(run.report!.checks.find((c) => c.id === 'transport.ok')?.findings[0]?.exchange?.error).toMatch(
+      /^response body larger than/,
+    )
     expectRss(run, MEMORY_BOUND_MB, 'endless bodies')
     expect(run.ms).toBeLessThan(150_000)
   }, 200_000)
@@ -209,25 +239,62 @@ describe('the command on a broken target: exit 1, the key in no output, memory b
 
 describe('the command on a target it cannot judge: exit 2 and one line saying what to check', () => {
   const cases: [string, () => Promise<string>, RegExp, string[]?][] = [
-    ['a wrong key', async () => (await serve(target.serveFetch(createStub({ apiKeys: ['another-key-0000'] }).fetch))).url, /refused the API key.*check --api-key/],
-    ['a base URL serving HTML 404', async () => (await serve(target.serveFetch(target.everything(404, target.HTML_404, 'text/html')))).url, /does not serve the interface.*check --base-url/],
-    ['a base URL without /v1', async () => (await serve(target.serveFetch(stub()))).origin, /does not serve the interface.*version prefix \/v1.*check --base-url/],
+    [
+      'a wrong key',
+      async () => (await serve(target.serveFetch(createStub({ apiKeys: ['another-key-0000'] }).fetch))).url,
+      /refused the API key.*check --api-key/,
+    ],
+    [
+      'a base URL serving HTML 404',
+      async () => (await serve(target.serveFetch(target.everything(404, target.HTML_404, 'text/html')))).url,
+      /does not serve the interface.*check --base-url/,
+    ],
+    [
+      'a base URL without /v1',
+      async () => (await serve(target.serveFetch(stub()))).origin,
+      /does not serve the interface.*version prefix \/v1.*check --base-url/,
+    ],
     ['a closed port', () => target.closedPort(), /cannot reach the target .*connection refused/],
-    ['a TLS server asked for http://', async () => (await serve(target.serveTls())).url.replace('https:', 'http:'), /cannot reach the target .*https:\/\//],
-    ['a self-signed https:// server', async () => (await serve(target.serveTls())).url, /cannot reach the target .*TLS failed: self[- ]signed certificate/],
-    ['garbage instead of HTTP', async () => (await serve(target.garbage())).url, /cannot reach the target .*not a valid HTTP response/],
-    ['a header flood', async () => (await serve(target.headerFlood('many', 5000))).url, /cannot reach the target .*headers are larger/],
-    ['a target that never answers', async () => (await serve(target.hang())).url, /cannot reach the target .*timeout after 2000 ms/, ['--timeout', '2000']],
+    [
+      'a TLS server asked for http://',
+      async () => (await serve(target.serveTls())).url.replace('https:', 'http:'),
+      /cannot reach the target .*https:\/\//,
+    ],
+    [
+      'a self-signed https:// server',
+      async () => (await serve(target.serveTls())).url,
+      /cannot reach the target .*TLS failed: self[- ]signed certificate/,
+    ],
+    [
+      'garbage instead of HTTP',
+      async () => (await serve(target.garbage())).url,
+      /cannot reach the target .*not a valid HTTP response/,
+    ],
+    [
+      'a header flood',
+      async () => (await serve(target.headerFlood('many', 5000))).url,
+      /cannot reach the target .*headers are larger/,
+    ],
+    [
+      'a target that never answers',
+      async () => (await serve(target.hang())).url,
+      /cannot reach the target .*timeout after 2000 ms/,
+      ['--timeout', '2000'],
+    ],
   ]
-  it.concurrent.each(cases)('%s', async (_name, url, line, more = []) => {
-    const run = await conformance(['--base-url', await url(), ...more], { timeoutMs: 60_000 })
-    expect(run.code, said(run)).toBe(2)
-    const lines = run.stderr.trim().split('\n')
-    expect(lines, run.stderr).toHaveLength(1)
-    expect(lines[0]).toMatch(line)
-    expect(run.ms).toBeLessThan(45_000)
-    expectNoKey(run)
-  }, 90_000)
+  it.concurrent.each(cases)(
+    '%s',
+    async (_name, url, line, more = []) => {
+      const run = await conformance(['--base-url', await url(), ...more], { timeoutMs: 60_000 })
+      expect(run.code, said(run)).toBe(2)
+      const lines = run.stderr.trim().split('\n')
+      expect(lines, run.stderr).toHaveLength(1)
+      expect(lines[0]).toMatch(line)
+      expect(run.ms).toBeLessThan(45_000)
+      expectNoKey(run)
+    },
+    90_000,
+  )
 
   it('a target answering 429 to every request: exit 2, rate-limited throughout, in bounded time', async () => {
     const s = await serve(target.serveFetch(async () => target.tooMany('seconds', 1)))

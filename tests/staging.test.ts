@@ -34,8 +34,12 @@ async function serve(start: Promise<target.Served>): Promise<target.Served> {
 }
 
 const stub = (fault?: FaultName) => createStub({ apiKeys: [KEY], ...(fault ? { fault } : {}) }).fetch
-const failed = (run: RunResult) => run.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').map((c) => c.id)
-const notJudged = (run: RunResult) => run.checks.filter((c) => c.outcome !== 'passed' && c.outcome !== 'failed').map((c) => `${c.id}: ${c.outcome} (${c.reason ?? ''})`)
+const failed = (run: RunResult) =>
+  run.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').map((c) => c.id)
+const notJudged = (run: RunResult) =>
+  run.checks
+    .filter((c) => c.outcome !== 'passed' && c.outcome !== 'failed')
+    .map((c) => `${c.id}: ${c.outcome} (${c.reason ?? ''})`)
 
 /** Every text the kit writes for a run: the console, and each report file as `writeReports` writes it. */
 async function outputs(run: RunResult): Promise<Record<string, string>> {
@@ -43,7 +47,10 @@ async function outputs(run: RunResult): Promise<Record<string, string>> {
   try {
     const { errors } = await writeReports(run, Object.keys(WRITERS), dir, new Redactor(keySecrets(KEY)))
     expect(errors).toEqual([])
-    const files: Record<string, string> = { console: toConsole(run, { color: false }), 'result (as returned)': JSON.stringify(run) }
+    const files: Record<string, string> = {
+      console: toConsole(run, { color: false }),
+      'result (as returned)': JSON.stringify(run),
+    }
     for (const [format, name] of Object.entries(REPORT_FILES)) files[name] = await readFile(join(dir, name), 'utf8')
     // The writers' own output, before the last redaction pass: the result they are given is already clean.
     for (const [format, write] of Object.entries(WRITERS)) files[`${format} (unredacted writer)`] = write(run)
@@ -89,7 +96,8 @@ describe('throttled and closing targets pass', () => {
     let count = 0
     const ways: target.RetryAfter[] = ['zero', 'date', 'none']
     const correct = stub()
-    const handler: target.FetchHandler = async (request) => (++count % 37 === 0 ? target.tooMany(ways[(count / 37) % 3]!, 0) : correct(request))
+    const handler: target.FetchHandler = async (request) =>
+      ++count % 37 === 0 ? target.tooMany(ways[(count / 37) % 3]!, 0) : correct(request)
     const run = await runConformance({ apiKey: KEY, fetch: handler, ...EFFORT })
     expect(count).toBeGreaterThan(run.requestsSent / 2)
     expect(notJudged(run)).toEqual([])
@@ -98,7 +106,9 @@ describe('throttled and closing targets pass', () => {
   })
 
   it('a correct target behind an edge that closes every connection 1 ms after answering, gzips, chunks and sends 103 passes', async () => {
-    const s = await serve(target.serveFetch(stub(), { closeAfterMs: 1, encoding: 'gzip', chunked: 512, interim: [103] }))
+    const s = await serve(
+      target.serveFetch(stub(), { closeAfterMs: 1, encoding: 'gzip', chunked: 512, interim: [103] }),
+    )
     const run = await runConformance({ baseUrl: s.url, apiKey: KEY, ...EFFORT })
     expect(failed(run)).toEqual([])
     expect(notJudged(run)).toEqual([])
@@ -159,8 +169,16 @@ describe('hostile bodies: bounded evidence, complete reports, the right verdict,
 
 describe('runs that cannot be judged reject with a UsageError naming what to check', () => {
   it.each([
-    ['a wrong key', () => target.serveFetch(createStub({ apiKeys: ['another-key-0000'] }).fetch), /refused the API key.*check --api-key/],
-    ['a base URL serving HTML 404', () => target.serveFetch(target.everything(404, target.HTML_404, 'text/html')), /does not serve the interface.*check --base-url/],
+    [
+      'a wrong key',
+      () => target.serveFetch(createStub({ apiKeys: ['another-key-0000'] }).fetch),
+      /refused the API key.*check --api-key/,
+    ],
+    [
+      'a base URL serving HTML 404',
+      () => target.serveFetch(target.everything(404, target.HTML_404, 'text/html')),
+      /does not serve the interface.*check --base-url/,
+    ],
   ])('%s', async (_name, start, message) => {
     const s = await serve(start())
     const error = await runConformance({ baseUrl: s.url, apiKey: KEY, ...EFFORT }).catch((e: unknown) => e)
@@ -170,8 +188,12 @@ describe('runs that cannot be judged reject with a UsageError naming what to che
   })
 
   it('an unreachable target', async () => {
-    const error = await runConformance({ baseUrl: await target.closedPort(), apiKey: KEY, ...EFFORT }).catch((e: unknown) => e)
+    const error = await runConformance({ baseUrl: await target.closedPort(), apiKey: KEY, ...EFFORT }).catch(
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(UsageError)
-    expect((error as Error).message).toMatch(/^cannot reach the target at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused/)
+    expect((error as Error).message).toMatch(
+      /^cannot reach the target at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused/,
+    )
   })
 })

@@ -19,7 +19,8 @@ const FAULT_FLAGS = ['--runs', '10', '--seed', '20301205', '--timeout', '1000', 
 const PARALLEL = 2
 
 // The core faults by default, to keep the e2e run within minutes; TARGETS=all runs every fault of the catalogue.
-const FAULT_CASES = process.env.TARGETS === 'all' ? ALL_FAULT_CASES : ALL_FAULT_CASES.filter((c) => CORE_FAULTS.includes(c.fault))
+const FAULT_CASES =
+  process.env.TARGETS === 'all' ? ALL_FAULT_CASES : ALL_FAULT_CASES.filter((c) => CORE_FAULTS.includes(c.fault))
 
 /** The check that catches each fault, where one does so on every run (others are caught by several, varying). */
 const EXPECTED_CHECK: Partial<Record<TargetFault, string>> = {
@@ -114,7 +115,11 @@ interface Case {
 }
 
 const cases: Case[] = [
-  ...Object.entries(CONFORMANT).map(([name, options]) => ({ name: `conformant ${name}`, options, flags: CONFORMANT_FLAGS })),
+  ...Object.entries(CONFORMANT).map(([name, options]) => ({
+    name: `conformant ${name}`,
+    options,
+    flags: CONFORMANT_FLAGS,
+  })),
   ...FAULT_CASES.map(({ fault, options }) => ({ name: `fault ${fault}`, options, flags: FAULT_FLAGS })),
 ]
 
@@ -133,7 +138,9 @@ beforeAll(async () => {
   await pool(cases, PARALLEL, async ({ name, options, flags }) => {
     const target = await startTarget(options)
     try {
-      const run = await runCommand('conformance', ['--base-url', target.url, '--api-key', target.key, ...flags], { timeoutMs: 5 * 60_000 })
+      const run = await runCommand('conformance', ['--base-url', target.url, '--api-key', target.key, ...flags], {
+        timeoutMs: 5 * 60_000,
+      })
       verdicts.set(name, { code: run.code, failed: failedChecks(run.report), errors: brokenChecks(run.report), run })
     } finally {
       await target.close()
@@ -146,7 +153,9 @@ function verdictOf(name: string): Verdict {
   const verdict = verdicts.get(name)
   if (!verdict) throw new Error(`no verdict for ${name}`)
   if (verdict.code === 2 || verdict.code === null) {
-    throw new Error(`${name}: the command could not run (exit ${verdict.code ?? verdict.run.signal}):\n${(verdict.run.stderr + verdict.run.stdout).slice(0, 4000)}`)
+    throw new Error(
+      `${name}: the command could not run (exit ${verdict.code ?? verdict.run.signal}):\n${(verdict.run.stderr + verdict.run.stdout).slice(0, 4000)}`,
+    )
   }
   return verdict
 }

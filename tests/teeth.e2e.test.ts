@@ -20,7 +20,10 @@ const PARALLEL = 2
 const runs = new Map<string, ConformanceRun>()
 
 /** Every stub the command runs against, by name, with the fault it carries (none for the correct one). */
-const TARGETS: [string, FaultName | undefined][] = [[CORRECT, undefined], ...(Object.keys(FAULTS) as FaultName[]).map((f): [string, FaultName] => [f, f])]
+const TARGETS: [string, FaultName | undefined][] = [
+  [CORRECT, undefined],
+  ...(Object.keys(FAULTS) as FaultName[]).map((f): [string, FaultName] => [f, f]),
+]
 
 // The commands run up front, two at a time (each is a node process with vitest inside, on a 2-core machine),
 // so that no test's timeout includes its wait for a turn.
@@ -30,7 +33,10 @@ beforeAll(async () => {
     try {
       const reporters = name === CORRECT ? ALL_REPORTERS : ['--reporter', 'json']
       // The key from the environment, as the printed replay lines expect it.
-      const run = await runCommand('conformance', ['--base-url', stub.url, ...EFFORT, ...reporters], { env: { PETSTORE_API_KEY: KEY }, timeoutMs: 5 * 60_000 })
+      const run = await runCommand('conformance', ['--base-url', stub.url, ...EFFORT, ...reporters], {
+        env: { PETSTORE_API_KEY: KEY },
+        timeoutMs: 5 * 60_000,
+      })
       runs.set(name, run)
     } finally {
       await stub.close()
@@ -42,7 +48,10 @@ beforeAll(async () => {
 function runOf(name: string): ConformanceRun {
   const run = runs.get(name)
   if (!run) throw new Error(`no run for ${name}`)
-  if (run.code === 2 || run.code === null) throw new Error(`${name}: the command could not run (exit ${run.code ?? run.signal}):\n${(run.stderr + run.stdout).slice(0, 4000)}`)
+  if (run.code === 2 || run.code === null)
+    throw new Error(
+      `${name}: the command could not run (exit ${run.code ?? run.signal}):\n${(run.stderr + run.stdout).slice(0, 4000)}`,
+    )
   return run
 }
 
@@ -65,7 +74,9 @@ describe('teeth, through the command', () => {
     it(`fails the fault "${name}" with ${catches}`, () => {
       const run = runOf(name)
       // A fault may leave checks unjudged (a request that hung); none may break.
-      expect(run.report!.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.reason ?? ''}`)).toEqual([])
+      expect(run.report!.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.reason ?? ''}`)).toEqual(
+        [],
+      )
       expect(failedChecks(run.report)).toContain(catches)
       expect(run.code, run.stderr).toBe(1)
       expect(run.report?.verdict).toBe('non-conformant')

@@ -17,8 +17,10 @@ const SEED = 20301205
 // Fewer runs than a default run: every fault below is caught by an example-based check or an early run.
 const EFFORT = { seed: SEED, runs: 10, timeoutMs: 1000 }
 
-const failed = (run: RunResult) => run.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').map((c) => c.id)
-const broken = (run: RunResult) => run.checks.filter((c) => c.outcome === 'error' || c.outcome === 'unjudged').map((c) => `${c.id}: ${c.reason ?? ''}`)
+const failed = (run: RunResult) =>
+  run.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').map((c) => c.id)
+const broken = (run: RunResult) =>
+  run.checks.filter((c) => c.outcome === 'error' || c.outcome === 'unjudged').map((c) => `${c.id}: ${c.reason ?? ''}`)
 
 describe('teeth, in-process', () => {
   it('passes the correct stub, judging every check', async () => {
@@ -39,7 +41,11 @@ describe('teeth, in-process', () => {
   for (const name of Object.keys(FAULTS) as FaultName[]) {
     const catches = FAULTS[name].catches as CheckId
     it(`fails the fault "${name}" with ${catches}`, async () => {
-      const run = await runConformance({ apiKey: KEY, fetch: createStub({ apiKeys: [KEY], fault: name }).fetch, ...EFFORT })
+      const run = await runConformance({
+        apiKey: KEY,
+        fetch: createStub({ apiKeys: [KEY], fault: name }).fetch,
+        ...EFFORT,
+      })
       expect(failed(run)).toContain(catches)
       expect(run.verdict).toBe('non-conformant')
       // Each finding shows the request (redacted) and how to replay it.

@@ -19,7 +19,9 @@ import { usage } from './usage.js'
 export const NAME = 'petstore-conformance'
 
 /** The command's version, from package.json (two folders up from the sources, three from their build in dist/). */
-export const VERSION: string = JSON.parse(readFileSync(new URL(`${import.meta.url.endsWith('.ts') ? '' : '../'}../../package.json`, import.meta.url), 'utf8')).version
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL(`${import.meta.url.endsWith('.ts') ? '' : '../'}../../package.json`, import.meta.url), 'utf8'),
+).version
 
 /** Things to stop when the command ends, last started first. */
 type Stopper = () => Promise<void>
@@ -60,7 +62,9 @@ async function ensureOutputDir(config: Config): Promise<void> {
     await mkdir(config.outputDir, { recursive: true })
     await access(config.outputDir, constants.W_OK)
   } catch (error) {
-    throw new UsageError(`cannot write reports to ${config.outputDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new UsageError(
+      `cannot write reports to ${config.outputDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
   }
 }
 
@@ -70,7 +74,14 @@ function redactOutput(redactor: Redactor): () => void {
   const originals = streams.map((stream) => stream.write.bind(stream))
   streams.forEach((stream, i) => {
     stream.write = ((chunk: unknown, ...rest: unknown[]) =>
-      (originals[i] as (...args: unknown[]) => boolean)(typeof chunk === 'string' ? redactor.text(chunk) : Buffer.isBuffer(chunk) ? redactor.text(chunk.toString('utf8')) : chunk, ...rest)) as typeof stream.write
+      (originals[i] as (...args: unknown[]) => boolean)(
+        typeof chunk === 'string'
+          ? redactor.text(chunk)
+          : Buffer.isBuffer(chunk)
+            ? redactor.text(chunk.toString('utf8'))
+            : chunk,
+        ...rest,
+      )) as typeof stream.write
   })
   return () => streams.forEach((stream, i) => (stream.write = originals[i] as typeof stream.write))
 }
@@ -128,10 +139,12 @@ export async function main(argv: string[], env: Record<string, string | undefine
     const { result, writeErrors } = await judge(config, run, target, env)
     if (!result) throw new Error('the run ended without a result')
     if (writeErrors.length) throw new UsageError(`could not write every report: ${writeErrors[0]}`)
-    if (result.verdict === 'incomplete') process.stderr.write(`${NAME}: ${result.incomplete ?? 'incomplete: not every check was judged'}\n`)
+    if (result.verdict === 'incomplete')
+      process.stderr.write(`${NAME}: ${result.incomplete ?? 'incomplete: not every check was judged'}\n`)
     return exitCode(result)
   } catch (error) {
-    const message = error instanceof UsageError ? error.message : `could not run: ${(error as Error)?.message ?? String(error)}`
+    const message =
+      error instanceof UsageError ? error.message : `could not run: ${(error as Error)?.message ?? String(error)}`
     process.stderr.write(`${NAME}: ${message.split('\n')[0]}\n`)
     return 2
   } finally {
@@ -143,8 +156,16 @@ export async function main(argv: string[], env: Record<string, string | undefine
 }
 
 /** Runs the scenarios in vitest with the reporter; resolves to the run's result. */
-async function judge(config: Config, run: RunConfig, target: Target, env: Record<string, string | undefined>): Promise<{ result?: RunResult; writeErrors: string[] }> {
-  const [{ runInVitest }, { default: ConformanceReporter }] = await Promise.all([import('./vitest.js'), import('../../reporters/index.js')])
+async function judge(
+  config: Config,
+  run: RunConfig,
+  target: Target,
+  env: Record<string, string | undefined>,
+): Promise<{ result?: RunResult; writeErrors: string[] }> {
+  const [{ runInVitest }, { default: ConformanceReporter }] = await Promise.all([
+    import('./vitest.js'),
+    import('../../reporters/index.js'),
+  ])
   const reporter = new ConformanceReporter({
     formats: config.reporters,
     outputDir: config.outputDir,
@@ -176,8 +197,26 @@ async function judge(config: Config, run: RunConfig, target: Target, env: Record
  */
 export function catalogue(config: Pick<Config, 'checks' | 'operations' | 'viaPrism'>): CatalogueEntry[] {
   const suite = CHECKS.filter((c) => !config.checks.length || config.checks.includes(c.id))
-    .filter((c) => !config.operations.length || c.on.operation === 'all' || c.on.operation === 'any' || config.operations.includes(c.on.operation))
-    .map((c): CatalogueEntry => ({ id: c.id, title: c.title, operationId: c.on.operation === 'any' ? 'all' : c.on.operation, severity: c.severity, source: 'suite' }))
-  const prism = PRISM_CHECKS.map(({ id, title }): CatalogueEntry => ({ id, title, operationId: 'all', severity: 'fail', source: 'prism' }))
+    .filter(
+      (c) =>
+        !config.operations.length ||
+        c.on.operation === 'all' ||
+        c.on.operation === 'any' ||
+        config.operations.includes(c.on.operation),
+    )
+    .map((c): CatalogueEntry => ({
+      id: c.id,
+      title: c.title,
+      operationId: c.on.operation === 'any' ? 'all' : c.on.operation,
+      severity: c.severity,
+      source: 'suite',
+    }))
+  const prism = PRISM_CHECKS.map(({ id, title }): CatalogueEntry => ({
+    id,
+    title,
+    operationId: 'all',
+    severity: 'fail',
+    source: 'prism',
+  }))
   return config.viaPrism ? [...suite, ...prism] : suite
 }

@@ -15,10 +15,17 @@ async function closedPort(): Promise<number> {
 describe('petstore-conformance', { timeout: 90_000 }, () => {
   it('exits 2 with one line on an unreachable target', async () => {
     const port = await closedPort()
-    const { code, stdout, stderr } = await runCommand('conformance', ['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', 'k-1'])
+    const { code, stdout, stderr } = await runCommand('conformance', [
+      '--base-url',
+      `http://127.0.0.1:${port}/v1`,
+      '--api-key',
+      'k-1',
+    ])
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr.trim().split('\n')).toEqual([`petstore-conformance: cannot reach the target at http://127.0.0.1:${port}/v1: connection refused`])
+    expect(stderr.trim().split('\n')).toEqual([
+      `petstore-conformance: cannot reach the target at http://127.0.0.1:${port}/v1: connection refused`,
+    ])
   })
   it('exits 2 with one line on a target that does not speak HTTP', async () => {
     const sockets: Socket[] = []
@@ -28,12 +35,19 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const { port } = server.address() as AddressInfo
-    const { code, stderr } = await runCommand('conformance', ['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', 'k-1'])
+    const { code, stderr } = await runCommand('conformance', [
+      '--base-url',
+      `http://127.0.0.1:${port}/v1`,
+      '--api-key',
+      'k-1',
+    ])
     for (const socket of sockets) socket.destroy()
     await new Promise((r) => server.close(r))
     expect(code).toBe(2)
     expect(stderr.trim().split('\n')).toHaveLength(1)
-    expect(stderr).toMatch(/^petstore-conformance: cannot reach the target at .*: (not a valid HTTP response|connection closed)/)
+    expect(stderr).toMatch(
+      /^petstore-conformance: cannot reach the target at .*: (not a valid HTTP response|connection closed)/,
+    )
   })
   it.each([
     [['--bogus'], /Unknown option '--bogus'/],

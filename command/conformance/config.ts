@@ -87,22 +87,31 @@ function baseUrlOf(text: string | undefined): string | undefined {
   } catch {
     throw new UsageError(`--base-url must be an absolute http(s) URL, got "${text}"`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must use http or https, got "${url.protocol}"`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--base-url must use http or https, got "${url.protocol}"`)
   if (url.search || url.hash) throw new UsageError(`--base-url must not carry a query or fragment, got "${text}"`)
-  if (url.username || url.password) throw new UsageError('--base-url must not carry a user name or password; the key goes in --api-key')
+  if (url.username || url.password)
+    throw new UsageError('--base-url must not carry a user name or password; the key goes in --api-key')
   return text.replace(/\/+$/, '') // paths are appended: `/v1` + `/pets`
 }
 
 function oneOf<T extends string>(flag: string, values: readonly string[] | undefined, allowed: readonly T[]): T[] {
-  const chosen = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
-  for (const value of chosen) if (!allowed.includes(value as T)) throw new UsageError(`${flag} "${value}" is not one of: ${allowed.join(', ')}`)
+  const chosen = (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)
+  for (const value of chosen)
+    if (!allowed.includes(value as T)) throw new UsageError(`${flag} "${value}" is not one of: ${allowed.join(', ')}`)
   return [...new Set(chosen)] as T[]
 }
 
 // `--check listPets.limit` selects every check whose id starts with `listPets.limit.`.
 function checkSelection(values: readonly string[] | undefined): string[] {
   const ids: string[] = CHECKS.map((c) => c.id)
-  const chosen = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+  const chosen = (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)
   const matching = chosen.flatMap((value) => {
     const found = ids.filter((id) => id === value || id.startsWith(`${value}.`))
     if (!found.length) throw new UsageError(`--check "${value}" names no check; see --help for the catalogue`)
@@ -121,7 +130,8 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const flags = parseFlags(argv, FLAGS)
   const baseUrl = baseUrlOf(flags['base-url'] ?? env.PETSTORE_BASE_URL)
   const apiKey = flags['api-key'] ?? env.PETSTORE_API_KEY
-  if (baseUrl && !apiKey && !flags.help && !flags.version) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required with --base-url')
+  if (baseUrl && !apiKey && !flags.help && !flags.version)
+    throw new UsageError('--api-key (or PETSTORE_API_KEY) is required with --base-url')
   if (apiKey !== undefined && (apiKey === '' || /[\s\u0000-\u001f\u007f]/.test(apiKey))) {
     throw new UsageError('--api-key must be a non-empty token without spaces or control characters')
   }

@@ -64,12 +64,16 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
 
   it('a gateway answering 403 to a revoked key: check --api-key', async () => {
     const s = await serve(target.serveFetch(target.everything(403, '{"message":"Forbidden"}')))
-    expect(await verdict(s.url)).toMatch(/^the target refused the API key: .* both answered 403 with the key given; check --api-key/)
+    expect(await verdict(s.url)).toMatch(
+      /^the target refused the API key: .* both answered 403 with the key given; check --api-key/,
+    )
   })
 
   it('a base URL serving an HTML 404 page: check --base-url', async () => {
     const s = await serve(target.serveFetch(target.everything(404, target.HTML_404, 'text/html')))
-    expect(await verdict(s.url)).toBe(`the base URL does not serve the interface: GET ${s.url}/pets answered 404 (text/html); check --base-url (or PETSTORE_BASE_URL)`)
+    expect(await verdict(s.url)).toBe(
+      `the base URL does not serve the interface: GET ${s.url}/pets answered 404 (text/html); check --base-url (or PETSTORE_BASE_URL)`,
+    )
   })
 
   it('a base URL without /v1 on the real interface: 404 with JSON Errors, and the hint about the prefix', async () => {
@@ -80,15 +84,31 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
   })
 
   it('a web page answering 200 to every path: not JSON', async () => {
-    const s = await serve(target.serveFetch(target.everything(200, '<html><body>Welcome</body></html>', 'text/html; charset=utf-8')))
-    expect(await verdict(s.url)).toMatch(/^the base URL does not serve the interface: GET .*\/pets answered 200 with a body that is not JSON \(text\/html; charset=utf-8\); check --base-url/)
+    const s = await serve(
+      target.serveFetch(target.everything(200, '<html><body>Welcome</body></html>', 'text/html; charset=utf-8')),
+    )
+    expect(await verdict(s.url)).toMatch(
+      /^the base URL does not serve the interface: GET .*\/pets answered 200 with a body that is not JSON \(text\/html; charset=utf-8\); check --base-url/,
+    )
   })
 
   it.each([
     ['a closed port', () => target.closedPort(), /: connection refused; check --base-url/],
-    ['a TLS server asked for plain HTTP', async () => (await serve(target.serveTls())).url.replace('https:', 'http:'), /: connection closed without any answer \(reset\); if the port speaks TLS, the URL should start with https:\/\/; check --base-url/],
-    ['garbage instead of HTTP', async () => (await serve(target.garbage())).url, /: not a valid HTTP response \(.*\); check --base-url/],
-    ['a port that never answers', async () => (await serve(target.hang())).url, /: timeout after 1000 ms; check --base-url/],
+    [
+      'a TLS server asked for plain HTTP',
+      async () => (await serve(target.serveTls())).url.replace('https:', 'http:'),
+      /: connection closed without any answer \(reset\); if the port speaks TLS, the URL should start with https:\/\/; check --base-url/,
+    ],
+    [
+      'garbage instead of HTTP',
+      async () => (await serve(target.garbage())).url,
+      /: not a valid HTTP response \(.*\); check --base-url/,
+    ],
+    [
+      'a port that never answers',
+      async () => (await serve(target.hang())).url,
+      /: timeout after 1000 ms; check --base-url/,
+    ],
   ])('unreachable: %s', async (_name, url, reason) => {
     const baseUrl = await url()
     const message = await verdict(baseUrl)
@@ -100,13 +120,25 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
 describe('preflight: targets that answer, however badly, are for the checks to judge', () => {
   it.each([
     ['the stub', () => createStub({ apiKeys: [KEY] }).fetch],
-    ['a JSON body too large to parse', () => target.hostile(createStub({ apiKeys: [KEY] }).fetch, 'huge-list', 5 * 1024 * 1024)],
+    [
+      'a JSON body too large to parse',
+      () => target.hostile(createStub({ apiKeys: [KEY] }).fetch, 'huge-list', 5 * 1024 * 1024),
+    ],
     ['a JSON body too deep to parse', () => target.hostile(createStub({ apiKeys: [KEY] }).fetch, 'deep', 100_000)],
-    ['every answer a 500 with an Error body', () => target.everything(500, '{"code":"boom","message":"boom","status":500}')],
-    ['JSON served as text/plain', () => async (request: Request) => {
-      const response = await createStub({ apiKeys: [KEY] }).fetch(request)
-      return new Response(await response.text(), { status: response.status, headers: { 'content-type': 'text/plain' } })
-    }],
+    [
+      'every answer a 500 with an Error body',
+      () => target.everything(500, '{"code":"boom","message":"boom","status":500}'),
+    ],
+    [
+      'JSON served as text/plain',
+      () => async (request: Request) => {
+        const response = await createStub({ apiKeys: [KEY] }).fetch(request)
+        return new Response(await response.text(), {
+          status: response.status,
+          headers: { 'content-type': 'text/plain' },
+        })
+      },
+    ],
   ])('%s', async (_name, handler) => {
     const s = await serve(target.serveFetch(handler()))
     expect(await verdict(s.url)).toBe('passes')

@@ -14,19 +14,25 @@ export const PREFLIGHT_TIMEOUT_MS = 15_000
 const isJson = (exchange: Exchange) => exchange.json.kind === 'json'
 const saysJson = (exchange: Exchange) => /\bjson\b/i.test(exchange.response?.headers['content-type'] ?? '')
 // An answer whose body was too large to read still came from a target that speaks HTTP: the checks judge it.
-const answered = (exchange: Exchange) => exchange.response !== undefined || /^response body larger than/.test(exchange.error ?? '')
+const answered = (exchange: Exchange) =>
+  exchange.response !== undefined || /^response body larger than/.test(exchange.error ?? '')
 const refused = (exchange: Exchange) => exchange.response?.status === 401 || exchange.response?.status === 403
 
 /** Why the run cannot be judged, from the preflight's two answers, or undefined when it can. */
 export function cannotRun(list: Exchange, get: Exchange, baseUrl: string): string | undefined {
-  if (!answered(list) && !answered(get)) return `cannot reach the target at ${baseUrl}: ${list.error ?? get.error}; check --base-url (or PETSTORE_BASE_URL)`
+  if (!answered(list) && !answered(get))
+    return `cannot reach the target at ${baseUrl}: ${list.error ?? get.error}; check --base-url (or PETSTORE_BASE_URL)`
   if (refused(list) && refused(get)) {
     const statuses = [...new Set([list.response!.status, get.response!.status])].join(' and ')
     return `the target refused the API key: GET ${baseUrl}/pets and GET ${baseUrl}/pets/1 both answered ${statuses} with the key given; check --api-key (or PETSTORE_API_KEY)`
   }
   const hint = /\/v\d+$/.test(baseUrl) ? '' : ' (it does not end with the version prefix /v1)'
   // A pet found where the list was not: the list is broken, the base URL right; the checks judge it.
-  if (list.response && [404, 405, 410].includes(list.response.status) && !(get.response?.status === 200 && isJson(get))) {
+  if (
+    list.response &&
+    [404, 405, 410].includes(list.response.status) &&
+    !(get.response?.status === 200 && isJson(get))
+  ) {
     const type = saysJson(list) ? '' : ` (${list.response.headers['content-type'] ?? 'no content type'})`
     return `the base URL does not serve the interface: GET ${baseUrl}/pets answered ${list.response.status}${type}${hint}; check --base-url (or PETSTORE_BASE_URL)`
   }

@@ -13,7 +13,8 @@ import type { Config } from './config.js'
 function readReport(path: string): RunResult {
   try {
     const report = JSON.parse(readFileSync(path, 'utf8')) as RunResult
-    if (!Array.isArray(report.checks) || typeof report.target?.baseUrl !== 'string') throw new Error('not a report.json of petstore-conformance')
+    if (!Array.isArray(report.checks) || typeof report.target?.baseUrl !== 'string')
+      throw new Error('not a report.json of petstore-conformance')
     return report
   } catch (error) {
     throw new UsageError(`cannot replay ${path}: ${(error as Error).message.split('\n')[0]}`)
@@ -24,7 +25,10 @@ function readReport(path: string): RunResult {
 export async function replay(config: Config): Promise<number> {
   const report = readReport(config.replay!)
   const baseUrl = config.baseUrl ?? (report.target.embedded ? undefined : report.target.baseUrl)
-  if (!baseUrl) throw new UsageError('the report was made against the embedded stub, which is gone: give --base-url to replay it against a target')
+  if (!baseUrl)
+    throw new UsageError(
+      'the report was made against the embedded stub, which is gone: give --base-url to replay it against a target',
+    )
   if (!config.apiKey) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required to replay')
   const findings = report.checks.filter((c) => breaksConformance(c, report.strict)).flatMap((c) => c.findings)
   if (!findings.length) {
@@ -50,7 +54,9 @@ export async function replay(config: Config): Promise<number> {
     for (const finding of findings) {
       const { outcome, messages, exchange } = await replayFinding(finding, report.target.baseUrl, transport, spec())
       if (outcome !== 'fixed') stillFailing++
-      const line = exchange ? `${exchange.request.method} ${exchange.request.url} -> ${exchange.response?.status ?? exchange.error}` : finding.message
+      const line = exchange
+        ? `${exchange.request.method} ${exchange.request.url} -> ${exchange.response?.status ?? exchange.error}`
+        : finding.message
       process.stdout.write(`${outcome.toUpperCase().padEnd(15)} ${finding.checkId}  ${line}\n`)
       for (const message of messages.slice(0, 3)) process.stdout.write(`                ${message.split('\n')[0]}\n`)
     }

@@ -10,11 +10,17 @@ import type { RunResult } from '../../model/index.js'
 import type { RunConfig } from '../../suites/index.js'
 
 /** The vitest file that runs the scenarios, beside the suite's sources (TypeScript here, JavaScript once built). */
-const RUNNER = fileURLToPath(new URL(`../../suites/conformance.vitest${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url))
+const RUNNER = fileURLToPath(
+  new URL(`../../suites/conformance.vitest${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Runs the scenarios under vitest with `reporter`; resolves when every report is written. */
-export async function runInVitest(config: RunConfig, reporter: object, result: () => RunResult | undefined): Promise<RunResult | undefined> {
+export async function runInVitest(
+  config: RunConfig,
+  reporter: object,
+  result: () => RunResult | undefined,
+): Promise<RunResult | undefined> {
   const vitest = await startVitest(
     'test',
     [],

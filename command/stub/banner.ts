@@ -10,9 +10,11 @@ export function banner(config: StubConfig, url: string, pets: number, petsFrom: 
   const key = config.apiKeys[0]!
   const origin = url.slice(0, url.lastIndexOf('/'))
   const keys =
-    config.apiKeys.length === 1 ? `API key: ${key} (${config.keySource}); send Authorization: Bearer ${key}`
-    : config.apiKeys.length <= KEYS_SHOWN ? `API keys (${config.apiKeys.length}, from ${config.keySource}): ${config.apiKeys.join(', ')}`
-    : `API keys: ${config.apiKeys.length} from ${config.keySource} (not shown); the first is ${key}`
+    config.apiKeys.length === 1
+      ? `API key: ${key} (${config.keySource}); send Authorization: Bearer ${key}`
+      : config.apiKeys.length <= KEYS_SHOWN
+        ? `API keys (${config.apiKeys.length}, from ${config.keySource}): ${config.apiKeys.join(', ')}`
+        : `API keys: ${config.apiKeys.length} from ${config.keySource} (not shown); the first is ${key}`
   const lines = [
     `Pet Store stub listening on ${url} (${pets} ${pets === 1 ? 'pet' : 'pets'} from ${petsFrom})`,
     keys,
@@ -35,7 +37,11 @@ export function banner(config: StubConfig, url: string, pets: number, petsFrom: 
 function describeChaos(chaos: Chaos | undefined): string | undefined {
   if (!chaos) return undefined
   const parts: string[] = []
-  if (chaos.latencyMs) parts.push(`latency ${chaos.latencyMs[0] === chaos.latencyMs[1] ? chaos.latencyMs[0] : chaos.latencyMs.join('-')} ms`)
-  if (chaos.failRate) parts.push(`${+(chaos.failRate * 100).toFixed(2)}% of requests answered ${chaos.failStatus ?? 503}`)
+  if (chaos.latencyMs)
+    parts.push(
+      `latency ${chaos.latencyMs[0] === chaos.latencyMs[1] ? chaos.latencyMs[0] : chaos.latencyMs.join('-')} ms`,
+    )
+  if (chaos.failRate)
+    parts.push(`${+(chaos.failRate * 100).toFixed(2)}% of requests answered ${chaos.failStatus ?? 503}`)
   return parts.join(', ')
 }

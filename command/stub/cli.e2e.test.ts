@@ -13,7 +13,10 @@ const BIN = fileURLToPath(new URL('../../bin/petstore-stub.js', import.meta.url)
 
 /** Runs the bin; `ready` resolves with its stdout once it has printed its startup message. */
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text))
@@ -42,8 +45,8 @@ function words(line: string): string[] {
   let started = false
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!
-    if (c === '\\' && line[i + 1] === '"') (word += '"'), i++
-    else if (c === '"') (quoted = !quoted), (started = true)
+    if (c === '\\' && line[i + 1] === '"') ((word += '"'), i++)
+    else if (c === '"') ((quoted = !quoted), (started = true))
     else if (c === ' ' && !quoted) {
       if (started || word) found.push(word)
       word = ''
@@ -119,7 +122,8 @@ describe('the petstore-stub command', () => {
     onTestFinished(() => void stub.child.kill('SIGKILL')) // one that ignores SIGTERM must not outlive the test
     const url = /listening on (\S+)/.exec(await stub.ready)![1]!
     stub.child.stderr!.destroy() // every log line now meets a closed pipe (EPIPE)
-    for (let i = 0; i < 20; i++) expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer cli-key' } })).status).toBe(200)
+    for (let i = 0; i < 20; i++)
+      expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer cli-key' } })).status).toBe(200)
     stub.child.kill('SIGTERM')
     expect(await stub.exited).toBe(0)
   })
@@ -127,10 +131,14 @@ describe('the petstore-stub command', () => {
   it('stops when the npm shell it runs under goes away, since that shell dies on SIGTERM without passing it on', async () => {
     // npx and npm start run the bin below `sh -c`; `& wait` keeps the stub a separate child of the shell, as dash does.
     const script = `"${process.execPath}" "${BIN}" --port 0 --quiet --api-key cli-key & echo "pid $!"; wait`
-    const shell = spawn('sh', ['-c', script], { env: { ...process.env, npm_lifecycle_event: 'npx' }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const shell = spawn('sh', ['-c', script], {
+      env: { ...process.env, npm_lifecycle_event: 'npx' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let stdout = ''
     shell.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text))
-    while (!/listening on \S+/.test(stdout) && shell.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20))
+    while (!/listening on \S+/.test(stdout) && shell.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     const url = /listening on (\S+)/.exec(stdout)![1]!
     const pid = Number(/pid (\d+)/.exec(stdout)![1])
     let finished = false
@@ -142,7 +150,14 @@ describe('the petstore-stub command', () => {
     shell.kill('SIGTERM')
     await once(shell, 'exit')
     // The stub is now an orphan; it must notice and stop, releasing its port (the test times out otherwise).
-    while (!finished && (await fetch(`${url}/pets`).then(() => true, () => false))) await new Promise((resolve) => setTimeout(resolve, 50))
+    while (
+      !finished &&
+      (await fetch(`${url}/pets`).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50))
     while (!finished && isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 50))
     expect(isRunning(pid)).toBe(false)
   })
@@ -152,18 +167,53 @@ describe('the petstore-stub command', () => {
     expect(await help.exited).toBe(0)
     const text = help.output().stdout
     expect(text).toMatch(/^Usage: petstore-stub/)
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--no-seed', '--data', '--max-body', '--latency', '--fail-rate', '--fail-status', '--admin-key', '--journal', '--quiet', '--fault', '--help'])
+    for (const flag of [
+      '--port',
+      '--host',
+      '--api-key',
+      '--seed',
+      '--no-seed',
+      '--data',
+      '--max-body',
+      '--latency',
+      '--fail-rate',
+      '--fail-status',
+      '--admin-key',
+      '--journal',
+      '--quiet',
+      '--fault',
+      '--help',
+    ])
       expect(text).toContain(`${flag} `)
-    for (const control of ['Prefer', 'code=', 'example=', 'dynamic=', 'delay=', 'fault=reset|empty|hang|malformed-chunk|trickle', 'Preference-Applied'])
+    for (const control of [
+      'Prefer',
+      'code=',
+      'example=',
+      'dynamic=',
+      'delay=',
+      'fault=reset|empty|hang|malformed-chunk|trickle',
+      'Preference-Applied',
+    ])
       expect(text).toContain(control)
-    for (const endpoint of ['GET /__stub/health', 'POST /__stub/reset', 'GET /__stub/state', 'PUT /__stub/state', 'GET /__stub/requests', 'DELETE /__stub/requests', '/__stub/admin.yaml'])
+    for (const endpoint of [
+      'GET /__stub/health',
+      'POST /__stub/reset',
+      'GET /__stub/state',
+      'PUT /__stub/state',
+      'GET /__stub/requests',
+      'DELETE /__stub/requests',
+      '/__stub/admin.yaml',
+    ])
       expect(text).toContain(endpoint)
   })
 
   it.each([
     [['--bogus'], /^petstore-stub: Unknown option '--bogus'.* \(see --help\)\n$/],
     [['--seed', '/nonexistent/pets.json'], /^petstore-stub: cannot read the seed file \/nonexistent\/pets.json: .*\n$/],
-    [['--host', '0.0.0.0'], /^petstore-stub: --host 0.0.0.0 is reachable from other machines: give --admin-key too \(see --help\)\n$/],
+    [
+      ['--host', '0.0.0.0'],
+      /^petstore-stub: --host 0.0.0.0 is reachable from other machines: give --admin-key too \(see --help\)\n$/,
+    ],
   ])('exits 2 with one line for %j', async (args, line) => {
     const bad = run(args)
     expect(await bad.exited).toBe(2)
@@ -180,7 +230,11 @@ describe('the petstore-stub command', () => {
 
   it.each([
     ['not JSON', '{"pets": [', /is not valid JSON: .*; fix or remove it\n$/],
-    ['not a snapshot', '{"pets":[{"id":1,"name":"a"}]}', /: pets\[0\] must have required property 'categoryId'; fix or remove it\n$/],
+    [
+      'not a snapshot',
+      '{"pets":[{"id":1,"name":"a"}]}',
+      /: pets\[0\] must have required property 'categoryId'; fix or remove it\n$/,
+    ],
   ])('exits 2 with one line on a data file that is %s, and leaves the file as it was', async (_title, text, line) => {
     const file = join(scratch(), 'state.json')
     writeFileSync(file, text)
@@ -194,7 +248,13 @@ describe('the petstore-stub command', () => {
   it('keeps the pets in --data across a restart, and across a kill once the write is due', async () => {
     const file = join(scratch(), 'state.json')
     const created = async (url: string, name: string) =>
-      (await (await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: `{"name":"${name}","categoryId":9223372036854775807}` })).text())
+      await (
+        await fetch(`${url}/pets`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: `{"name":"${name}","categoryId":9223372036854775807}`,
+        })
+      ).text()
     const first = run(['--port', '0', '--quiet', '--api-key', 'k', '--data', file])
     onTestFinished(() => void first.child.kill('SIGKILL'))
     const url1 = /listening on (\S+)/.exec(await first.ready)![1]!
@@ -224,7 +284,12 @@ describe('the petstore-stub command', () => {
     const stub = run(['--port', '0', '--quiet'])
     onTestFinished(() => void stub.child.kill('SIGKILL'))
     const lines = (await stub.ready).split('\n').filter((line) => line.startsWith('  curl '))
-    const statuses = lines.map((line) => spawnSync('curl', [...words(line.trim()).slice(1), '-s', '-o', '/dev/null', '-w', '%{http_code}'], { encoding: 'utf8' }).stdout)
+    const statuses = lines.map(
+      (line) =>
+        spawnSync('curl', [...words(line.trim()).slice(1), '-s', '-o', '/dev/null', '-w', '%{http_code}'], {
+          encoding: 'utf8',
+        }).stdout,
+    )
     expect(statuses).toEqual(['200', '201', '404'])
   })
 
@@ -235,7 +300,9 @@ describe('the petstore-stub command', () => {
     try {
       const taken = run(['--port', String(port), '--quiet'])
       expect(await taken.exited).toBe(2)
-      expect(taken.output().stderr).toBe(`petstore-stub: port ${port} on 127.0.0.1 is already in use; choose another with --port\n`)
+      expect(taken.output().stderr).toBe(
+        `petstore-stub: port ${port} on 127.0.0.1 is already in use; choose another with --port\n`,
+      )
     } finally {
       blocker.close()
     }

@@ -1,7 +1,16 @@
 /** The `petstore-stub` command: resolves its config, starts the stub, and stops it on SIGINT or SIGTERM. */
 import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
-import { bufferedLog, createStub, FAULTS, ListenError, serve, StoreError, type InProcessStub, type RunningServer } from '../../stub/index.js'
+import {
+  bufferedLog,
+  createStub,
+  FAULTS,
+  ListenError,
+  serve,
+  StoreError,
+  type InProcessStub,
+  type RunningServer,
+} from '../../stub/index.js'
 import { UsageError } from '../usage-error.js'
 import { banner } from './banner.js'
 import { resolveConfig, usage } from './config.js'
@@ -76,14 +85,20 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     if (error instanceof ListenError) fail(`${error.message}; choose another with --port`)
     throw error
   }
-  const petsFrom = fromData ? `the data file ${config.data}` : config.seed === false ? 'no seed' : relative(process.cwd(), config.seed)
+  const petsFrom = fromData
+    ? `the data file ${config.data}`
+    : config.seed === false
+      ? 'no seed'
+      : relative(process.cwd(), config.seed)
   process.stdout.write(banner(config, running.url, stub.store.size, petsFrom))
   if (config.fault) process.stdout.write(`Fault injected: ${config.fault}: ${FAULTS[config.fault].description}\n`)
 
   // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
   // A bug must not take the stub down in front of its users: report it and keep serving.
-  process.on('uncaughtException', (error) => process.stderr.write(`${COMMAND}: unexpected error: ${error.stack ?? String(error)}\n`))
+  process.on('uncaughtException', (error) =>
+    process.stderr.write(`${COMMAND}: unexpected error: ${error.stack ?? String(error)}\n`),
+  )
   process.on('unhandledRejection', (error) => process.stderr.write(`${COMMAND}: unexpected error: ${String(error)}\n`))
   if (env.npm_lifecycle_event !== undefined) stopWithParent(stop)
 }

@@ -25,8 +25,34 @@ describe('resolveConfig', () => {
   })
 
   it('reads every flag, in both spellings', () => {
-    const argv = ['--port', '0', '--host=::1', '--api-key', 'a', '--api-key=b', '--seed', 'pets.json', '--max-body=1024', '--quiet', '--fault', 'hangs', '-h']
-    argv.push('--latency', '50-300', '--fail-rate=0.25', '--fail-status', '429', '--admin-key', 'adm', '--data', 'state.json', '--journal', '10')
+    const argv = [
+      '--port',
+      '0',
+      '--host=::1',
+      '--api-key',
+      'a',
+      '--api-key=b',
+      '--seed',
+      'pets.json',
+      '--max-body=1024',
+      '--quiet',
+      '--fault',
+      'hangs',
+      '-h',
+    ]
+    argv.push(
+      '--latency',
+      '50-300',
+      '--fail-rate=0.25',
+      '--fail-status',
+      '429',
+      '--admin-key',
+      'adm',
+      '--data',
+      'state.json',
+      '--journal',
+      '10',
+    )
     expect(resolveConfig(argv, {})).toEqual({
       help: true,
       port: 0,
@@ -44,21 +70,32 @@ describe('resolveConfig', () => {
     })
     expect(resolveConfig(['--no-seed'], {}).seed).toBe(false)
     expect(resolveConfig(['--latency', '40'], {}).chaos).toEqual({ latencyMs: [40, 40] })
-    expect(resolveConfig(['--fail-rate', '1'], {}).chaos).toEqual({ latencyMs: undefined, failRate: 1, failStatus: 503 })
+    expect(resolveConfig(['--fail-rate', '1'], {}).chaos).toEqual({
+      latencyMs: undefined,
+      failRate: 1,
+      failStatus: 503,
+    })
   })
 
   it('takes keys from PETSTORE_API_KEYS and the admin key from PETSTORE_ADMIN_KEY, flags over the environment', () => {
-    expect(resolveConfig([], { PETSTORE_API_KEYS: ' one, two ,,' })).toMatchObject({ apiKeys: ['one', 'two'], keySource: 'PETSTORE_API_KEYS' })
+    expect(resolveConfig([], { PETSTORE_API_KEYS: ' one, two ,,' })).toMatchObject({
+      apiKeys: ['one', 'two'],
+      keySource: 'PETSTORE_API_KEYS',
+    })
     expect(resolveConfig(['--api-key', 'flag'], { PETSTORE_API_KEYS: 'env' }).apiKeys).toEqual(['flag'])
     expect(resolveConfig([], { PETSTORE_API_KEYS: '' }).apiKeys).toEqual([DEFAULT_API_KEY])
     expect(resolveConfig([], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe('env-admin')
-    expect(resolveConfig(['--admin-key', 'flag-admin'], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe('flag-admin')
+    expect(resolveConfig(['--admin-key', 'flag-admin'], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe(
+      'flag-admin',
+    )
   })
 
   it('needs an admin key to listen beyond loopback', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopback(host)).toBe(true)
     for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.test']) expect(isLoopback(host)).toBe(false)
-    expect(() => resolveConfig(['--host', '0.0.0.0'], {})).toThrow('--host 0.0.0.0 is reachable from other machines: give --admin-key too')
+    expect(() => resolveConfig(['--host', '0.0.0.0'], {})).toThrow(
+      '--host 0.0.0.0 is reachable from other machines: give --admin-key too',
+    )
     expect(resolveConfig(['--host', '0.0.0.0', '--admin-key', 'k'], {}).host).toBe('0.0.0.0')
   })
 
@@ -106,9 +143,28 @@ describe('the startup message', () => {
     const few = resolveConfig([], { PETSTORE_API_KEYS: 'a,b,c' })
     expect(banner(few, url, 1, 'x')).toContain('API keys (3, from PETSTORE_API_KEYS): a, b, c')
     expect(banner(few, url, 1, 'x')).toContain('(1 pet from x)')
-    const many = resolveConfig(['--api-key', 'k1', '--api-key', 'k2', '--api-key', 'k3', '--api-key', 'k4', '--api-key', 'k5', '--api-key', 'k6'], {})
+    const many = resolveConfig(
+      [
+        '--api-key',
+        'k1',
+        '--api-key',
+        'k2',
+        '--api-key',
+        'k3',
+        '--api-key',
+        'k4',
+        '--api-key',
+        'k5',
+        '--api-key',
+        'k6',
+      ],
+      {},
+    )
     expect(banner(many, url, 0, 'x')).toContain('API keys: 6 from --api-key (not shown)')
-    const chaotic = resolveConfig(['--latency', '10-20', '--fail-rate', '0.05', '--data', 'state.json', '--admin-key', 'adm'], {})
+    const chaotic = resolveConfig(
+      ['--latency', '10-20', '--fail-rate', '0.05', '--data', 'state.json', '--admin-key', 'adm'],
+      {},
+    )
     const text = banner(chaotic, url, 0, 'x')
     expect(text).toContain('Chaos: latency 10-20 ms, 5% of requests answered 503')
     expect(text).toContain('Data file: state.json')

@@ -111,7 +111,8 @@ const OPTIONS = {
 
 function checkKey(key: string, source: string): string {
   // A key travels as a Bearer token, so it must be visible ASCII with no spaces.
-  if (!/^[\x21-\x7e]+$/.test(key)) throw new UsageError(`${source}: an API key must be visible ASCII characters with no spaces`)
+  if (!/^[\x21-\x7e]+$/.test(key))
+    throw new UsageError(`${source}: an API key must be visible ASCII characters with no spaces`)
   return key
 }
 
@@ -125,19 +126,25 @@ function readLatency(text: string | undefined): [number, number] | undefined {
   if (text === undefined) return undefined
   const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text.trim())
   const [min, max] = match ? [Number(match[1]), Number(match[2] ?? match[1])] : [NaN, NaN]
-  if (!(min <= max && max <= MAX_LATENCY_MS)) throw new UsageError(`--latency must be MS or MIN-MAX, from 0 to ${MAX_LATENCY_MS} ms, got "${text}"`)
+  if (!(min <= max && max <= MAX_LATENCY_MS))
+    throw new UsageError(`--latency must be MS or MIN-MAX, from 0 to ${MAX_LATENCY_MS} ms, got "${text}"`)
   return [min, max]
 }
 
 /** `--fail-rate` and `--fail-status`, as the chaos settings. */
-function readFailures(rateText: string | undefined, statusText: string | undefined): Pick<Chaos, 'failRate' | 'failStatus'> {
+function readFailures(
+  rateText: string | undefined,
+  statusText: string | undefined,
+): Pick<Chaos, 'failRate' | 'failStatus'> {
   if (rateText === undefined) {
     if (statusText !== undefined) throw new UsageError('--fail-status needs --fail-rate')
     return {}
   }
   const failRate = /^(0|1|0?\.\d+|1\.0*)$/.test(rateText.trim()) ? Number(rateText) : NaN
-  if (!(failRate >= 0 && failRate <= 1)) throw new UsageError(`--fail-rate must be a number from 0 to 1, got "${rateText}"`)
-  if (statusText !== undefined && statusText !== '429' && statusText !== '503') throw new UsageError(`--fail-status must be 429 or 503, got "${statusText}"`)
+  if (!(failRate >= 0 && failRate <= 1))
+    throw new UsageError(`--fail-rate must be a number from 0 to 1, got "${rateText}"`)
+  if (statusText !== undefined && statusText !== '429' && statusText !== '503')
+    throw new UsageError(`--fail-status must be 429 or 503, got "${statusText}"`)
   return { failRate, failStatus: statusText === '429' ? 429 : 503 }
 }
 
@@ -148,11 +155,16 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const host = flags.host ?? '127.0.0.1'
   if (host === '') throw new UsageError('--host must not be empty')
   const flagKeys = flags['api-key'] ?? []
-  const envKeys = (env.PETSTORE_API_KEYS ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '')
+  const envKeys = (env.PETSTORE_API_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '')
   const [apiKeys, keySource] =
-    flagKeys.length > 0 ? [flagKeys.map((key) => checkKey(key, '--api-key')), '--api-key' as const]
-    : envKeys.length > 0 ? [envKeys.map((key) => checkKey(key, 'PETSTORE_API_KEYS')), 'PETSTORE_API_KEYS' as const]
-    : [[DEFAULT_API_KEY], 'the default' as const]
+    flagKeys.length > 0
+      ? [flagKeys.map((key) => checkKey(key, '--api-key')), '--api-key' as const]
+      : envKeys.length > 0
+        ? [envKeys.map((key) => checkKey(key, 'PETSTORE_API_KEYS')), 'PETSTORE_API_KEYS' as const]
+        : [[DEFAULT_API_KEY], 'the default' as const]
   if (flags.seed !== undefined && flags['no-seed']) throw new UsageError('--seed and --no-seed exclude each other')
   if (flags.seed === '') throw new UsageError('--seed needs a file name')
   if (flags.data === '') throw new UsageError('--data needs a file name')
@@ -163,10 +175,12 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const adminKey = flags['admin-key'] ?? (env.PETSTORE_ADMIN_KEY || undefined)
   if (adminKey !== undefined) checkKey(adminKey, '--admin-key')
   // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
-  if (!isLoopback(host) && adminKey === undefined) throw new UsageError(`--host ${host} is reachable from other machines: give --admin-key too`)
+  if (!isLoopback(host) && adminKey === undefined)
+    throw new UsageError(`--host ${host} is reachable from other machines: give --admin-key too`)
   const journal = integerFlag('--journal', flags.journal, 0, 1_000_000) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
-  if (fault !== undefined && !isFaultName(fault)) throw new UsageError(`--fault must name one of the faults listed by --help, got ${JSON.stringify(fault)}`)
+  if (fault !== undefined && !isFaultName(fault))
+    throw new UsageError(`--fault must name one of the faults listed by --help, got ${JSON.stringify(fault)}`)
   return Object.freeze({
     help: flags.help === true,
     port,

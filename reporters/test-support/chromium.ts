@@ -31,7 +31,9 @@ export interface Browser {
 /** Starts headless Chromium with a fresh user-data dir; throws one clear line when it is not installed. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: set CHROMIUM_PATH, or install Debian's chromium (apt-get install chromium) as .ci/ensure-system.sh does`)
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: set CHROMIUM_PATH, or install Debian's chromium (apt-get install chromium) as .ci/ensure-system.sh does`,
+    )
   }
   const profile = await mkdtemp(join(tmpdir(), 'petstore-report-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {

@@ -21,7 +21,11 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 /** Runs `command args` in `cwd` and resolves when it exits; stdin is closed. */
-export function run(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Finished> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''

@@ -1,6 +1,13 @@
 /** Builders of result-model values, and the sample run of fixtures/reports, for the reporters' tests. */
 import { readFileSync } from 'node:fs'
-import { Redactor, buildRunResult, type CheckResult, type RunFacts, type RunResult, type ScenarioRecord } from '../../model/index.js'
+import {
+  Redactor,
+  buildRunResult,
+  type CheckResult,
+  type RunFacts,
+  type RunResult,
+  type ScenarioRecord,
+} from '../../model/index.js'
 
 /** A passing fail-severity listPets check named `id`, with `over` applied. */
 export const check = (id: string, over: Partial<CheckResult> = {}): CheckResult => ({
@@ -40,7 +47,9 @@ export function sampleRun(over: Partial<RunFacts> = {}): RunResult {
 /** A run that stopped at --max-time after a few scenarios: incomplete, with checks not judged. */
 export function incompleteRun(): RunResult {
   const { facts, records } = sample()
-  const kept = records.filter((r) => r.scenario.startsWith('listPets: limit') || r.scenario.startsWith('getPet') || r.coverage)
+  const kept = records.filter(
+    (r) => r.scenario.startsWith('listPets: limit') || r.scenario.startsWith('getPet') || r.coverage,
+  )
   return buildRunResult(kept, { ...facts, runErrors: [], stopped: '--max-time 30 s reached' }, sampleRedactor())
 }
 

@@ -1,13 +1,21 @@
 /** Faults in authentication: operations that let requests through without a valid key. */
 import { wrapApp, withKey } from './wrap.js'
 
-export const noAuthList = wrapApp('listPets needs no API key', 'listPets.auth.required', (next, context) => async (request) => {
-  return next(context.operationOf(request) === 'listPets' ? withKey(request, context) : request)
-})
+export const noAuthList = wrapApp(
+  'listPets needs no API key',
+  'listPets.auth.required',
+  (next, context) => async (request) => {
+    return next(context.operationOf(request) === 'listPets' ? withKey(request, context) : request)
+  },
+)
 
-export const noAuthCreate = wrapApp('createPet needs no API key and stores the pet', 'createPet.auth.required', (next, context) => async (request) => {
-  return next(context.operationOf(request) === 'createPet' ? withKey(request, context) : request)
-})
+export const noAuthCreate = wrapApp(
+  'createPet needs no API key and stores the pet',
+  'createPet.auth.required',
+  (next, context) => async (request) => {
+    return next(context.operationOf(request) === 'createPet' ? withKey(request, context) : request)
+  },
+)
 
 export const unauthCreateStores = wrapApp(
   'createPet without a valid key answers 401 but stores the pet anyway',
@@ -20,9 +28,13 @@ export const unauthCreateStores = wrapApp(
   },
 )
 
-export const wrongKeyAccepted = wrapApp('any Bearer token is accepted', 'getPet.auth.required', (next, context) => async (request) => {
-  const header = request.headers.authorization
-  // Still refused: no header, two headers, another scheme, an empty token; any other token passes.
-  const anyToken = typeof header === 'string' && /^bearer[ \t]+\S/i.test(header.trim())
-  return next(anyToken ? withKey(request, context) : request)
-})
+export const wrongKeyAccepted = wrapApp(
+  'any Bearer token is accepted',
+  'getPet.auth.required',
+  (next, context) => async (request) => {
+    const header = request.headers.authorization
+    // Still refused: no header, two headers, another scheme, an empty token; any other token passes.
+    const anyToken = typeof header === 'string' && /^bearer[ \t]+\S/i.test(header.trim())
+    return next(anyToken ? withKey(request, context) : request)
+  },
+)

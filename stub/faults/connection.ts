@@ -3,8 +3,11 @@ import { readQuery, splitTarget } from '../request.js'
 import { mapResponses } from './wrap.js'
 import { unknownPet } from './responses.js'
 
-export const hangs = mapResponses('getPet of an unknown id never answers', 'transport.ok', (response, request, operationId) =>
-  unknownPet(response, request, operationId) ? { ...response, socket: 'hang' } : response,
+export const hangs = mapResponses(
+  'getPet of an unknown id never answers',
+  'transport.ok',
+  (response, request, operationId) =>
+    unknownPet(response, request, operationId) ? { ...response, socket: 'hang' } : response,
 )
 
 export const dropsConnection = mapResponses(

@@ -3,22 +3,34 @@ import { parseJson, spec, stringifyJson, type JsonValue } from '../../spec/index
 import { petJson, toInt64, type Int64, type NewPetRecord } from '../store.js'
 import { errorOf, mapResponses, override, withBody, withMiddleware, withStatus, wrapStore, type Fault } from './wrap.js'
 
-const created = (response: { status: number }, operationId: string | undefined) => operationId === 'createPet' && response.status === 201
+const created = (response: { status: number }, operationId: string | undefined) =>
+  operationId === 'createPet' && response.status === 201
 
-export const create200 = mapResponses('createPet answers 200 instead of 201', 'createPet.accepts-valid', (response, _, operationId) =>
-  created(response, operationId) ? withStatus(response, 200) : response,
+export const create200 = mapResponses(
+  'createPet answers 200 instead of 201',
+  'createPet.accepts-valid',
+  (response, _, operationId) => (created(response, operationId) ? withStatus(response, 200) : response),
 )
 
-export const idMissing = mapResponses('the created Pet echoed by createPet lacks its id', 'response.schema', (response, _, operationId) =>
-  // The stub writes the id first: `{"id":1,"name":...}` becomes `{"name":...}`.
-  created(response, operationId) ? withBody(response, '{' + response.body.slice(response.body.indexOf(',') + 1)) : response,
+export const idMissing = mapResponses(
+  'the created Pet echoed by createPet lacks its id',
+  'response.schema',
+  (response, _, operationId) =>
+    // The stub writes the id first: `{"id":1,"name":...}` becomes `{"name":...}`.
+    created(response, operationId)
+      ? withBody(response, '{' + response.body.slice(response.body.indexOf(',') + 1))
+      : response,
 )
 
-export const statusDropped = mapResponses('the created Pet echoed by createPet omits status', 'createPet.echo', (response, _, operationId) => {
-  if (!created(response, operationId)) return response
-  const pet = parseJson(response.body) as { id: Int64; name: string; categoryId: Int64 }
-  return withBody(response, petJson({ id: pet.id, name: pet.name, categoryId: pet.categoryId }))
-})
+export const statusDropped = mapResponses(
+  'the created Pet echoed by createPet omits status',
+  'createPet.echo',
+  (response, _, operationId) => {
+    if (!created(response, operationId)) return response
+    const pet = parseJson(response.body) as { id: Int64; name: string; categoryId: Int64 }
+    return withBody(response, petJson({ id: pet.id, name: pet.name, categoryId: pet.categoryId }))
+  },
+)
 
 export const int64Precision = wrapStore(
   'categoryId passes through a double: 9223372036854775807 comes back as 9223372036854775808',
@@ -26,9 +38,13 @@ export const int64Precision = wrapStore(
   (store) => ({ add: (pet) => store.add({ ...pet, categoryId: toInt64(BigInt(Number(pet.categoryId))) }) }),
 )
 
-export const nameTruncated = wrapStore('names longer than 32 characters are stored and echoed cut to 32', 'createPet.echo', (store) => ({
-  add: (pet) => store.add({ ...pet, name: Array.from(pet.name).slice(0, 32).join('') }),
-}))
+export const nameTruncated = wrapStore(
+  'names longer than 32 characters are stored and echoed cut to 32',
+  'createPet.echo',
+  (store) => ({
+    add: (pet) => store.add({ ...pet, name: Array.from(pet.name).slice(0, 32).join('') }),
+  }),
+)
 
 export const missingField500 = mapResponses(
   'createPet with a body without name crashes the handler: 500',
@@ -36,7 +52,11 @@ export const missingField500 = mapResponses(
   (response, _, operationId) => {
     const error = operationId === 'createPet' ? errorOf(response) : undefined
     if (error?.code !== 'missing_field' || !error.message.endsWith(' name is required')) return response
-    const body = { code: 'internal_error', message: "Cannot read properties of undefined (reading 'length')", status: 500 }
+    const body = {
+      code: 'internal_error',
+      message: "Cannot read properties of undefined (reading 'length')",
+      status: 500,
+    }
     return { ...withBody(withStatus(response, 500), JSON.stringify(body)), code: body.code }
   },
 )
@@ -69,7 +89,10 @@ export const acceptsInvalidStatus: Fault = {
     const statuses = spec().enumOf('PetStatus')
     let smuggled: string | undefined // the invalid status of the create now being stored
     return {
-      store: (store) => override(store, { add: (pet: NewPetRecord) => store.add(smuggled === undefined ? pet : { ...pet, status: smuggled }) }),
+      store: (store) =>
+        override(store, {
+          add: (pet: NewPetRecord) => store.add(smuggled === undefined ? pet : { ...pet, status: smuggled }),
+        }),
       app: (app, context) =>
         withMiddleware(app, context, (next, { operationOf }) => async (request) => {
           const pet = operationOf(request) === 'createPet' ? objectIn(request.body) : undefined
@@ -90,7 +113,10 @@ export const duplicateIds: Fault = {
   wrap() {
     let taken: Int64 | undefined // the id read before the await, for the create now being stored
     return {
-      store: (store) => override(store, { add: (pet: NewPetRecord) => (taken === undefined ? store.add(pet) : store.addWithId(pet, taken)) }),
+      store: (store) =>
+        override(store, {
+          add: (pet: NewPetRecord) => (taken === undefined ? store.add(pet) : store.addWithId(pet, taken)),
+        }),
       app: (app, context) =>
         withMiddleware(app, context, (next, { operationOf, store }) => async (request) => {
           if (operationOf(request) !== 'createPet') return next(request)

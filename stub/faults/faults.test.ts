@@ -9,16 +9,27 @@ import { AUTH, JSON_AUTH, KEY, fetchAnswer } from '../testing.js'
 import { FAULTS, isFaultName, type FaultName } from './index.js'
 
 /** Sixty pets, so that limits of 50 and 100 can be told apart. */
-const SIXTY: PetRecord[] = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: i, status: spec().enumOf('PetStatus')[i % 3]! }))
+const SIXTY: PetRecord[] = Array.from({ length: 60 }, (_, i) => ({
+  id: i + 1,
+  name: `Pet ${i + 1}`,
+  categoryId: i,
+  status: spec().enumOf('PetStatus')[i % 3]!,
+}))
 
-const call = (stub: InProcessStub, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}) =>
-  fetchAnswer(stub, new Request(`http://stub.test${path}`, { method, headers: options.headers, body: options.body }))
-const list = async (stub: InProcessStub, query = '') => (await call(stub, 'GET', `/v1/pets${query}`, { headers: AUTH })).body as JsonValue
+const call = (
+  stub: InProcessStub,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+) => fetchAnswer(stub, new Request(`http://stub.test${path}`, { method, headers: options.headers, body: options.body }))
+const list = async (stub: InProcessStub, query = '') =>
+  (await call(stub, 'GET', `/v1/pets${query}`, { headers: AUTH })).body as JsonValue
 const count = async (stub: InProcessStub, query = '') => {
   const body = await list(stub, query)
   return Array.isArray(body) ? body.length : -1
 }
-const create = (stub: InProcessStub, body: string, headers: Record<string, string> = JSON_AUTH) => call(stub, 'POST', '/v1/pets', { headers, body })
+const create = (stub: InProcessStub, body: string, headers: Record<string, string> = JSON_AUTH) =>
+  call(stub, 'POST', '/v1/pets', { headers, body })
 /** True when the request gets an answer before a short timeout (false for a hang or a dropped connection). */
 const answers = (stub: InProcessStub, path: string) =>
   stub.fetch(new Request(`http://stub.test${path}`, { headers: AUTH, signal: AbortSignal.timeout(200) })).then(
@@ -44,36 +55,61 @@ const PROBES: Record<FaultName, { seed?: PetRecord[]; holds: (stub: InProcessStu
   'unauth-create-stores': {
     holds: async (stub) => {
       const before = stub.store.size
-      const answer = await create(stub, '{"name":"a","categoryId":1}', { 'content-type': 'application/json', authorization: 'Bearer nope' })
+      const answer = await create(stub, '{"name":"a","categoryId":1}', {
+        'content-type': 'application/json',
+        authorization: 'Bearer nope',
+      })
       return answer.status === 401 && stub.store.size === before
     },
   },
-  'wrong-key-accepted': { holds: async (stub) => (await call(stub, 'GET', '/v1/pets', { headers: { authorization: 'Bearer nope' } })).status === 401 },
-  'error-status-mismatch': { holds: async (stub) => ((await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).body as { status: number }).status === 404 },
-  'error-shape': { holds: async (stub) => spec().schema('Error')((await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).body!).length === 0 },
+  'wrong-key-accepted': {
+    holds: async (stub) =>
+      (await call(stub, 'GET', '/v1/pets', { headers: { authorization: 'Bearer nope' } })).status === 401,
+  },
+  'error-status-mismatch': {
+    holds: async (stub) =>
+      ((await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).body as { status: number }).status === 404,
+  },
+  'error-shape': {
+    holds: async (stub) =>
+      spec().schema('Error')((await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).body!).length === 0,
+  },
   'limit-ignored': { holds: async (stub) => (await count(stub, '?limit=5')) === 5 },
   'default-limit-50': { seed: SIXTY, holds: async (stub) => (await count(stub)) === 20 },
   'limit-short': { holds: async (stub) => (await count(stub, '?limit=5')) === 5 },
   'limit-cap-50': { seed: SIXTY, holds: async (stub) => (await count(stub, '?limit=100')) === 60 },
-  'filter-ignored': { holds: async (stub) => ((await list(stub, '?status=sold')) as { status?: string }[]).every((p) => p.status === 'sold') },
+  'filter-ignored': {
+    holds: async (stub) =>
+      ((await list(stub, '?status=sold')) as { status?: string }[]).every((p) => p.status === 'sold'),
+  },
   'id-missing': { holds: async (stub) => 'id' in ((await create(stub, '{"name":"a","categoryId":1}')).body as object) },
   'int64-precision': {
-    holds: async (stub) => (await create(stub, '{"name":"a","categoryId":9223372036854775807}')).text.includes('"categoryId":9223372036854775807'),
+    holds: async (stub) =>
+      (await create(stub, '{"name":"a","categoryId":9223372036854775807}')).text.includes(
+        '"categoryId":9223372036854775807',
+      ),
   },
   'status-dropped': {
-    holds: async (stub) => ((await create(stub, '{"name":"a","categoryId":1,"status":"sold"}')).body as { status?: string }).status === 'sold',
+    holds: async (stub) =>
+      ((await create(stub, '{"name":"a","categoryId":1,"status":"sold"}')).body as { status?: string }).status ===
+      'sold',
   },
   'name-truncated': {
     holds: async (stub) => {
       const name = 'N'.repeat(40)
       const created = (await create(stub, `{"name":"${name}","categoryId":1}`)).body as { id: number; name: string }
-      return created.name === name && ((await call(stub, 'GET', `/v1/pets/${created.id}`, { headers: AUTH })).body as { name: string }).name === name
+      return (
+        created.name === name &&
+        ((await call(stub, 'GET', `/v1/pets/${created.id}`, { headers: AUTH })).body as { name: string }).name === name
+      )
     },
   },
   'accepts-invalid-status': {
     holds: async (stub) => {
       const before = stub.store.size
-      return (await create(stub, '{"name":"a","categoryId":1,"status":"lost"}')).status === 400 && stub.store.size === before
+      return (
+        (await create(stub, '{"name":"a","categoryId":1,"status":"lost"}')).status === 400 && stub.store.size === before
+      )
     },
   },
   'missing-field-500': { holds: async (stub) => (await create(stub, '{"categoryId":1}')).status === 400 },
@@ -85,13 +121,22 @@ const PROBES: Record<FaultName, { seed?: PetRecord[]; holds: (stub: InProcessStu
   },
   'duplicate-ids': {
     holds: async (stub) => {
-      const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => create(stub, `{"name":"c${i}","categoryId":1}`)))
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => create(stub, `{"name":"c${i}","categoryId":1}`)),
+      )
       return new Set(answers.map((a) => (a.body as { id: number }).id)).size === 5
     },
   },
-  'text-content-type': { holds: async (stub) => (await call(stub, 'GET', '/v1/pets', { headers: AUTH })).headers['content-type'] === 'application/json' },
-  'not-found-empty': { holds: async (stub) => (await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).text !== '' },
-  'get-wrong-pet': { holds: async (stub) => ((await call(stub, 'GET', '/v1/pets/1', { headers: AUTH })).body as { id: number }).id === 1 },
+  'text-content-type': {
+    holds: async (stub) =>
+      (await call(stub, 'GET', '/v1/pets', { headers: AUTH })).headers['content-type'] === 'application/json',
+  },
+  'not-found-empty': {
+    holds: async (stub) => (await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).text !== '',
+  },
+  'get-wrong-pet': {
+    holds: async (stub) => ((await call(stub, 'GET', '/v1/pets/1', { headers: AUTH })).body as { id: number }).id === 1,
+  },
   hangs: { holds: (stub) => answers(stub, '/v1/pets/999') },
   'drops-connection': { holds: (stub) => answers(stub, '/v1/pets?status=pending') },
 }
@@ -107,11 +152,14 @@ describe('faults', () => {
     expect(isFaultName('toString')).toBe(false)
   })
 
-  it.each(Object.keys(FAULTS) as FaultName[])('%s: the probe holds on the correct stub and breaks with the fault', async (fault) => {
-    const { seed, holds } = PROBES[fault]
-    expect(await holds(createStub({ apiKeys: [KEY], seed }))).toBe(true)
-    expect(await holds(createStub({ apiKeys: [KEY], seed, fault }))).toBe(false)
-  })
+  it.each(Object.keys(FAULTS) as FaultName[])(
+    '%s: the probe holds on the correct stub and breaks with the fault',
+    async (fault) => {
+      const { seed, holds } = PROBES[fault]
+      expect(await holds(createStub({ apiKeys: [KEY], seed }))).toBe(true)
+      expect(await holds(createStub({ apiKeys: [KEY], seed, fault }))).toBe(false)
+    },
+  )
 
   it('leaves every other answer as the correct stub gives it', async () => {
     // A fault changes one behaviour: a request it does not concern gets the correct stub's exact answer.
@@ -130,8 +178,14 @@ describe('faults', () => {
   })
 
   it('keeps no state between two stubs with the same fault', async () => {
-    const [one, two] = [createStub({ apiKeys: [KEY], fault: 'duplicate-ids' }), createStub({ apiKeys: [KEY], fault: 'duplicate-ids' })]
-    const [a, b] = await Promise.all([create(one, '{"name":"a","categoryId":1}'), create(two, '{"name":"b","categoryId":1}')])
+    const [one, two] = [
+      createStub({ apiKeys: [KEY], fault: 'duplicate-ids' }),
+      createStub({ apiKeys: [KEY], fault: 'duplicate-ids' }),
+    ]
+    const [a, b] = await Promise.all([
+      create(one, '{"name":"a","categoryId":1}'),
+      create(two, '{"name":"b","categoryId":1}'),
+    ])
     expect([a.status, b.status]).toEqual([201, 201])
     expect(one.store.size).toBe(two.store.size)
   })
@@ -140,7 +194,11 @@ describe('faults', () => {
     const stub = createStub({ apiKeys: [KEY], fault: 'hangs' })
     let arrived: () => void = () => undefined
     const logged = new Promise<void>((resolve) => (arrived = resolve))
-    const running = await serve(stub.handler, { port: 0, host: '127.0.0.1', log: (line) => line.includes('/pets/999 404 pet_not_found hang') && arrived() })
+    const running = await serve(stub.handler, {
+      port: 0,
+      host: '127.0.0.1',
+      log: (line) => line.includes('/pets/999 404 pet_not_found hang') && arrived(),
+    })
     let answered = false
     const pending = fetch(`${running.url}/pets/999`, { headers: AUTH }).then(
       () => (answered = true),
@@ -164,11 +222,16 @@ describe('faults', () => {
   })
 
   it('duplicate-ids: over HTTP, creates that arrive together share an id', async () => {
-    const running = await serve(createStub({ apiKeys: [KEY], fault: 'duplicate-ids' }).handler, { port: 0, host: '127.0.0.1' })
+    const running = await serve(createStub({ apiKeys: [KEY], fault: 'duplicate-ids' }).handler, {
+      port: 0,
+      host: '127.0.0.1',
+    })
     try {
       // Ten connections the server has accepted, then ten requests written at once: they arrive together.
       let accepted = 0
-      const allAccepted = new Promise<void>((resolve) => running.server.on('connection', () => ++accepted === 10 && resolve()))
+      const allAccepted = new Promise<void>((resolve) =>
+        running.server.on('connection', () => ++accepted === 10 && resolve()),
+      )
       const sockets = Array.from({ length: 10 }, () => connect(running.port, '127.0.0.1'))
       await allAccepted
       const answers = sockets.map((socket, i) => {
@@ -177,7 +240,10 @@ describe('faults', () => {
         socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`)
         return new Promise<string>((resolve) => {
           let text = ''
-          socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('close', () => resolve(text))
+          socket
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (text += chunk))
+            .on('close', () => resolve(text))
         })
       })
       const ids = (await Promise.all(answers)).map((text) => /"id":(\d+)/.exec(text)?.[1])
@@ -193,7 +259,8 @@ describe('the product code', () => {
   it('names no fault: faults live only in stub/faults/', () => {
     for (const file of ['app.ts', 'new-pet.ts', 'errors.ts', 'store.ts', 'server.ts', 'fetch.ts', 'request.ts']) {
       const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
-      for (const name of Object.keys(FAULTS)) expect(text, `${name} in stub/${file}`).not.toMatch(new RegExp(`(?<![\\w-])${name}(?![\\w-])`))
+      for (const name of Object.keys(FAULTS))
+        expect(text, `${name} in stub/${file}`).not.toMatch(new RegExp(`(?<![\\w-])${name}(?![\\w-])`))
       expect(text, `stub/${file} imports the faults`).not.toMatch(/from '\.\/faults/)
     }
   })

@@ -5,7 +5,17 @@
  */
 import { noAuthCreate, noAuthList, unauthCreateStores, wrongKeyAccepted } from './auth.js'
 import { dropsConnection, hangs } from './connection.js'
-import { acceptsInvalidStatus, create200, createNotStored, duplicateIds, idMissing, int64Precision, missingField500, nameTruncated, statusDropped } from './create.js'
+import {
+  acceptsInvalidStatus,
+  create200,
+  createNotStored,
+  duplicateIds,
+  idMissing,
+  int64Precision,
+  missingField500,
+  nameTruncated,
+  statusDropped,
+} from './create.js'
 import { defaultLimit50, filterIgnored, limitCap50, limitIgnored, limitShort, listWrapped } from './list.js'
 import { errorShape, errorStatusMismatch, getWrongPet, notFoundEmpty, textContentType } from './responses.js'
 import type { Fault } from './wrap.js'

@@ -2,24 +2,39 @@
 import { readQuery, splitTarget } from '../request.js'
 import { mapResponses, withBody, wrapApp, wrapStore } from './wrap.js'
 
-export const listWrapped = mapResponses('listPets answers {"pets": [...]} instead of a bare array', 'response.schema', (response, _, operationId) =>
-  operationId === 'listPets' && response.status === 200 ? withBody(response, `{"pets":${response.body}}`) : response,
+export const listWrapped = mapResponses(
+  'listPets answers {"pets": [...]} instead of a bare array',
+  'response.schema',
+  (response, _, operationId) =>
+    operationId === 'listPets' && response.status === 200 ? withBody(response, `{"pets":${response.body}}`) : response,
 )
 
-export const limitIgnored = wrapStore('listPets ignores limit and returns every pet', 'listPets.limit.max', (store) => ({
-  page: (_limit, status) => store.page(store.count(status), status),
-}))
+export const limitIgnored = wrapStore(
+  'listPets ignores limit and returns every pet',
+  'listPets.limit.max',
+  (store) => ({
+    page: (_limit, status) => store.page(store.count(status), status),
+  }),
+)
 
-export const defaultLimit50 = wrapApp('listPets without limit returns up to 50 pets instead of 20', 'listPets.limit.default', (next, context) => async (request) => {
-  if (context.operationOf(request) !== 'listPets') return next(request)
-  const { path, query } = splitTarget(request.url)
-  if (readQuery(query, ['limit']).has('limit')) return next(request)
-  return next({ ...request, url: `${path}?${query === '' ? '' : query + '&'}limit=50` })
-})
+export const defaultLimit50 = wrapApp(
+  'listPets without limit returns up to 50 pets instead of 20',
+  'listPets.limit.default',
+  (next, context) => async (request) => {
+    if (context.operationOf(request) !== 'listPets') return next(request)
+    const { path, query } = splitTarget(request.url)
+    if (readQuery(query, ['limit']).has('limit')) return next(request)
+    return next({ ...request, url: `${path}?${query === '' ? '' : query + '&'}limit=50` })
+  },
+)
 
-export const limitShort = wrapStore('listPets returns limit - 1 pets when more exist', 'listPets.limit.fills', (store) => ({
-  page: (limit, status) => store.page(store.count(status) >= limit ? limit - 1 : limit, status),
-}))
+export const limitShort = wrapStore(
+  'listPets returns limit - 1 pets when more exist',
+  'listPets.limit.fills',
+  (store) => ({
+    page: (limit, status) => store.page(store.count(status) >= limit ? limit - 1 : limit, status),
+  }),
+)
 
 export const limitCap50 = wrapStore(
   'listPets never returns more than 50 pets, even when limit is larger and more exist',

@@ -74,10 +74,17 @@ export function withMiddleware(
   context: FaultContext,
   middleware: (next: Next, context: FaultContext & { operationOf: Handler['operationOf'] }) => Next,
 ): Handler {
-  const handle = middleware((request) => answer(app, request), { ...context, operationOf: (request) => app.operationOf(request) })
+  const handle = middleware((request) => answer(app, request), {
+    ...context,
+    operationOf: (request) => app.operationOf(request),
+  })
   return {
     maxBody: app.maxBody,
-    route: (request): Routed => ({ kind: 'body', operationId: app.operationOf(request), accept: (body) => handle({ ...request, body }) }),
+    route: (request): Routed => ({
+      kind: 'body',
+      operationId: app.operationOf(request),
+      accept: (body) => handle({ ...request, body }),
+    }),
     tooLarge: () => app.tooLarge(),
     failure: (error, operationId) => app.failure(error, operationId),
     protocolError: (status, code, message) => app.protocolError(status, code, message),
@@ -90,7 +97,11 @@ class MappedHandler implements Handler {
 
   constructor(
     readonly app: Handler,
-    readonly map: (response: AppResponse, request: AppRequest | undefined, operationId: OperationId | undefined) => AppResponse,
+    readonly map: (
+      response: AppResponse,
+      request: AppRequest | undefined,
+      operationId: OperationId | undefined,
+    ) => AppResponse,
   ) {
     this.maxBody = app.maxBody
   }

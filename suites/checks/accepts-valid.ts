@@ -29,6 +29,8 @@ export const acceptsValid = exchangeCheck({
   },
   run: ({ exchange, response, facts: { sent } }) => {
     if (response.status === 201 || (response.status === 400 && mayHitSizeLimit(sent))) return []
-    return [`${requestLine(exchange)} with the valid NewPet ${show(sent).slice(0, 200)} answered ${response.status}; documented: 201 Pet`]
+    return [
+      `${requestLine(exchange)} with the valid NewPet ${show(sent).slice(0, 200)} answered ${response.status}; documented: 201 Pet`,
+    ]
   },
 })

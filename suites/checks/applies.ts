@@ -4,7 +4,14 @@
  */
 import type { Exchange } from '../../model/index.js'
 import type { Spec } from '../../spec/index.js'
-import { credentialKind, type ExchangeCheck, type ExchangeInput, type Fact, type Facts, type TransportCheck } from './check.js'
+import {
+  credentialKind,
+  type ExchangeCheck,
+  type ExchangeInput,
+  type Fact,
+  type Facts,
+  type TransportCheck,
+} from './check.js'
 import { requestLine } from './util.js'
 
 /** A check the engine judges exchange by exchange. */
@@ -33,7 +40,8 @@ export function appliesTo(check: PerExchangeCheck, exchange: Exchange, facts: Fa
   const { on } = check
   const { operationId, response } = exchange
   if (!response) return false
-  if (on.operation === 'all' ? operationId === undefined : on.operation !== 'any' && on.operation !== operationId) return false
+  if (on.operation === 'all' ? operationId === undefined : on.operation !== 'any' && on.operation !== operationId)
+    return false
   if (on.statuses && !on.statuses.includes(response.status)) return false
   if (on.credential && credentialKind(exchange.credential) !== on.credential) return false
   if (on.needs && on.needs.some((fact: Fact) => facts[fact] === undefined)) return false
@@ -41,7 +49,12 @@ export function appliesTo(check: PerExchangeCheck, exchange: Exchange, facts: Fa
 }
 
 /** The check's messages for this exchange, or undefined when it does not apply. */
-export function judgeExchange(check: PerExchangeCheck, exchange: Exchange, facts: Facts, spec: Spec): string[] | undefined {
+export function judgeExchange(
+  check: PerExchangeCheck,
+  exchange: Exchange,
+  facts: Facts,
+  spec: Spec,
+): string[] | undefined {
   if (!appliesTo(check, exchange, facts, spec)) return undefined
   return check.scope === 'transport' ? check.run(exchange) : check.run(exchangeInput(check, exchange, facts), spec)
 }

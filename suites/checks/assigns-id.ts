@@ -22,7 +22,12 @@ export const assignsId = exchangeCheck({
     if (idOf(pet) !== clientId || !isObject(pet) || !isObject(sent) || !sameJson(pet.name, sent.name)) return []
     const chose = 'the client chose the id; documented: the service assigns it'
     // The 201 body is the stored pet: the id sent back means the body was echoed or stored as sent.
-    if (operationId === 'createPet') return [`${requestLine(exchange)} answered ${response.status} with id ${clientId}, the id the body carried: ${chose}`]
-    return [`${requestLine(exchange)} answered ${response.status} with the pet created by a createPet whose body carried that id: ${chose}`]
+    if (operationId === 'createPet')
+      return [
+        `${requestLine(exchange)} answered ${response.status} with id ${clientId}, the id the body carried: ${chose}`,
+      ]
+    return [
+      `${requestLine(exchange)} answered ${response.status} with the pet created by a createPet whose body carried that id: ${chose}`,
+    ]
   },
 })

@@ -21,10 +21,15 @@ describe('*.auth.required', () => {
       expect(judge(listPetsAuthRequired, exchangeOf({ status: 401, body: errorBody(401), credential }))).toEqual([])
     }
     const created = exchangeOf({ operationId: 'createPet', status: 201, body: {}, credential: 'none' })
-    expect(judge(createPetAuthRequired, created)).toEqual(['POST /pets with no Authorization header answered 201; documented: 401 Error'])
-    expect(judge(getPetAuthRequired, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404), credential: 'truncated' }))).toEqual([
-      'GET /pets/1 with the key without its last character answered 404; documented: 401 Error',
+    expect(judge(createPetAuthRequired, created)).toEqual([
+      'POST /pets with no Authorization header answered 201; documented: 401 Error',
     ])
+    expect(
+      judge(
+        getPetAuthRequired,
+        exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404), credential: 'truncated' }),
+      ),
+    ).toEqual(['GET /pets/1 with the key without its last character answered 404; documented: 401 Error'])
   })
   it('does not judge the valid key, the scheme in another case, or another operation', () => {
     expect(judge(listPetsAuthRequired, exchangeOf({ body: [] }))).toBe('n/a')
@@ -45,6 +50,7 @@ describe(authSchemeCase.id, () => {
     expect(authSchemeCase.severity).toBe('advice')
   })
   it('does not judge any other credential', () => {
-    for (const credential of ['key', ...INVALID] as const) expect(judge(authSchemeCase, exchangeOf({ body: [], credential }))).toBe('n/a')
+    for (const credential of ['key', ...INVALID] as const)
+      expect(judge(authSchemeCase, exchangeOf({ body: [], credential }))).toBe('n/a')
   })
 })

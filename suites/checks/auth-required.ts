@@ -29,7 +29,11 @@ function authRequired<const Op extends OperationId>(operationId: Op) {
     severity: 'fail',
     on: { operation: operationId, credential: 'invalid' },
     run: ({ exchange, response }) =>
-      response.status === 401 ? [] : [`${requestLine(exchange)} with ${describeCredential(exchange.credential)} answered ${response.status}; documented: 401 Error`],
+      response.status === 401
+        ? []
+        : [
+            `${requestLine(exchange)} with ${describeCredential(exchange.credential)} answered ${response.status}; documented: 401 Error`,
+          ],
   })
 }
 

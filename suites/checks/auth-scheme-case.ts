@@ -3,7 +3,9 @@ import { credentialKind, exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
 // The scheme of the spec's security scheme (`bearer`), which RFC 9110 §11.1 makes case-insensitive.
-const SCHEME: string = Object.values<{ type: string; scheme: string }>(spec().doc.components.securitySchemes).find((s) => s.type === 'http')!.scheme
+const SCHEME: string = Object.values<{ type: string; scheme: string }>(spec().doc.components.securitySchemes).find(
+  (s) => s.type === 'http',
+)!.scheme
 const WRITTEN = { 'lowercase-scheme': SCHEME.toLowerCase(), 'uppercase-scheme': SCHEME.toUpperCase() } as const
 
 /**
@@ -18,6 +20,8 @@ export const authSchemeCase = exchangeCheck({
   run: ({ exchange, response: { status } }) => {
     if (status !== 401) return []
     const written = WRITTEN[exchange.credential as keyof typeof WRITTEN]
-    return [`${requestLine(exchange)} with "Authorization: ${written} <key>" answered 401; RFC 9110 §11.1: the scheme is case-insensitive, so "${written}" is ${SCHEME[0]!.toUpperCase()}${SCHEME.slice(1)}`]
+    return [
+      `${requestLine(exchange)} with "Authorization: ${written} <key>" answered 401; RFC 9110 §11.1: the scheme is case-insensitive, so "${written}" is ${SCHEME[0]!.toUpperCase()}${SCHEME.slice(1)}`,
+    ]
   },
 })

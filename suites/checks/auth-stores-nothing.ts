@@ -8,5 +8,7 @@ export const authStoresNothing = exchangeCheck({
   severity: 'fail',
   on: { operation: 'createPet', needs: ['storedAfter'], credential: 'invalid' },
   run: ({ response, facts: { storedAfter } }) =>
-    storedAfter === null ? [] : [`createPet without a valid key answered ${response.status}, yet the pet was stored: ${show(storedAfter)}`],
+    storedAfter === null
+      ? []
+      : [`createPet without a valid key answered ${response.status}, yet the pet was stored: ${show(storedAfter)}`],
 })

@@ -18,11 +18,24 @@ describe('the catalogue', () => {
       expect(['all', 'any', ...operations]).toContain(check.on.operation)
       // An id names an operation of the spec, or a property of every exchange.
       const [first] = check.id.split('.')
-      expect([...operations, 'transport', 'response', 'error', 'auth', 'headers', 'methods', 'paths', 'pet', 'coverage']).toContain(first)
+      expect([
+        ...operations,
+        'transport',
+        'response',
+        'error',
+        'auth',
+        'headers',
+        'methods',
+        'paths',
+        'pet',
+        'coverage',
+      ]).toContain(first)
     }
   })
   it('splits into exchange, transport and run checks, each once', () => {
-    expect([...EXCHANGE_CHECKS, ...TRANSPORT_CHECKS, ...RUN_CHECKS].map((c) => c.id).sort()).toEqual(CHECKS.map((c) => c.id).sort())
+    expect([...EXCHANGE_CHECKS, ...TRANSPORT_CHECKS, ...RUN_CHECKS].map((c) => c.id).sort()).toEqual(
+      CHECKS.map((c) => c.id).sort(),
+    )
     expect(EXCHANGE_CHECKS.every((c) => c.scope === 'exchange')).toBe(true)
     expect(TRANSPORT_CHECKS.map((c) => c.id)).toEqual(['transport.ok'])
     expect(RUN_CHECKS.map((c) => c.id).sort()).toEqual(['coverage.documented-statuses', 'createPet.id-scheme'])
@@ -37,14 +50,21 @@ describe('the catalogue', () => {
     expect(isCheckId('listPets.limit.max')).toBe(true)
   })
   it('lists observed checks with a subject where their request line does not say what they observe', () => {
-    for (const id of ['createPet.name.long', 'createPet.unknown-field', 'createPet.status.default', 'listPets.ordering', 'pet.extra-fields'] as const) {
+    for (const id of [
+      'createPet.name.long',
+      'createPet.unknown-field',
+      'createPet.status.default',
+      'listPets.ordering',
+      'pet.extra-fields',
+    ] as const) {
       expect(checkById(id).subject).toBeTypeOf('function')
     }
   })
 })
 
 describe('appliesTo', () => {
-  const probe = (on: Parameters<typeof exchangeCheck>[0]['on']) => exchangeCheck({ id: 'probe', title: 'a probe check', severity: 'fail', on, run: () => [] })
+  const probe = (on: Parameters<typeof exchangeCheck>[0]['on']) =>
+    exchangeCheck({ id: 'probe', title: 'a probe check', severity: 'fail', on, run: () => [] })
   const list = exchangeOf({ body: [] })
   const undocumented = exchangeOf({ operationId: null, method: 'PATCH', path: '/pets', status: 405 })
   it('matches the operation: one, every documented one (`all`), or every request (`any`)', () => {
@@ -57,7 +77,14 @@ describe('appliesTo', () => {
   it('judges answered exchanges only, except transport checks, which judge every one', () => {
     const unanswered = exchangeOf({ error: 'timeout after 5000 ms' })
     expect(appliesTo(probe({ operation: 'any' }), unanswered, {}, s)).toBe(false)
-    expect(appliesTo(transportCheck({ id: 't', title: 'a transport probe', severity: 'fail', run: () => [] }), unanswered, {}, s)).toBe(true)
+    expect(
+      appliesTo(
+        transportCheck({ id: 't', title: 'a transport probe', severity: 'fail', run: () => [] }),
+        unanswered,
+        {},
+        s,
+      ),
+    ).toBe(true)
   })
   it('matches the statuses, the credential and the needed facts', () => {
     expect(appliesTo(probe({ operation: 'all', statuses: [200] }), list, {}, s)).toBe(true)
@@ -69,7 +96,9 @@ describe('appliesTo', () => {
     expect(appliesTo(probe({ operation: 'all', credential: 'invalid' }), none, {}, s)).toBe(true)
     expect(appliesTo(probe({ operation: 'all', credential: 'invalid' }), lower, {}, s)).toBe(false)
     expect(appliesTo(probe({ operation: 'all', needs: ['limit', 'atLeast'] }), list, { limit: 5 }, s)).toBe(false)
-    expect(appliesTo(probe({ operation: 'all', needs: ['limit', 'atLeast'] }), list, { limit: 5, atLeast: 0 }, s)).toBe(true)
+    expect(appliesTo(probe({ operation: 'all', needs: ['limit', 'atLeast'] }), list, { limit: 5, atLeast: 0 }, s)).toBe(
+      true,
+    )
     expect(appliesTo(probe({ operation: 'all', needs: ['storedAfter'] }), list, { storedAfter: null }, s)).toBe(true)
   })
   it('reads `when` last, with the input the check is run on', () => {

@@ -142,7 +142,9 @@ export function exchangeCheck<const Id extends string, const N extends Fact = ne
 }
 
 /** Declares a transport check. */
-export function transportCheck<const Id extends string>(check: Omit<TransportCheck<Id>, 'scope' | 'on'>): TransportCheck<Id> {
+export function transportCheck<const Id extends string>(
+  check: Omit<TransportCheck<Id>, 'scope' | 'on'>,
+): TransportCheck<Id> {
   return { scope: 'transport', on: { operation: 'any' }, ...check }
 }
 

@@ -11,7 +11,8 @@ export const contentTypeJson = exchangeCheck({
   on: {
     operation: 'all',
     // A 5xx is its own failure; an empty body of an undocumented status has no type to judge.
-    when: ({ response, operationId }, spec) => response.status < 500 && (response.rawBody !== '' || documented(spec, operationId, response.status)),
+    when: ({ response, operationId }, spec) =>
+      response.status < 500 && (response.rawBody !== '' || documented(spec, operationId, response.status)),
   },
   run: ({ exchange, response }) => {
     const type = response.headers['content-type']

@@ -8,5 +8,7 @@ export const documentedStatusesSeen = runCheck({
   on: { operation: 'all' },
   applies: ({ coverage }) => coverage.length > 0,
   run: ({ coverage }) =>
-    coverage.filter((c) => c.provokable && !c.seen).map((c) => `${c.operationId} never answered ${c.status}, though the suite sent requests that call for it`),
+    coverage
+      .filter((c) => c.provokable && !c.seen)
+      .map((c) => `${c.operationId} never answered ${c.status}, though the suite sent requests that call for it`),
 })

@@ -9,7 +9,8 @@ import { invalidStoresNothing } from './invalid-stores-nothing.js'
 import { rejectsInvalid } from './rejects-invalid.js'
 import { errorBody, exchangeOf, judge } from './test-support.js'
 
-const create = (status: number, body: JsonValue, parts: Parameters<typeof exchangeOf>[0] = {}) => exchangeOf({ operationId: 'createPet', status, body, ...parts })
+const create = (status: number, body: JsonValue, parts: Parameters<typeof exchangeOf>[0] = {}) =>
+  exchangeOf({ operationId: 'createPet', status, body, ...parts })
 const created = (body: JsonValue) => create(201, body)
 const refused = (status = 400) => create(status, errorBody(status))
 
@@ -17,7 +18,9 @@ describe(acceptsValid.id, () => {
   const sent = { name: 'Rex', categoryId: 1n }
   it('wants 201 for a valid NewPet', () => {
     expect(judge(acceptsValid, created({ id: 1, ...sent }), { sent })).toEqual([])
-    expect(judge(acceptsValid, create(200, {}), { sent })).toEqual(['POST /pets with the valid NewPet {"name":"Rex","categoryId":1} answered 200; documented: 201 Pet'])
+    expect(judge(acceptsValid, create(200, {}), { sent })).toEqual([
+      'POST /pets with the valid NewPet {"name":"Rex","categoryId":1} answered 200; documented: 201 Pet',
+    ])
     expect(judge(acceptsValid, refused(), { sent })).toHaveLength(1)
   })
   it('excuses a 400 as a size limit only for names over the floor, counted in UTF-8 bytes', () => {
@@ -63,15 +66,21 @@ describe(echoesNewPet.id, () => {
 describe(rejectsInvalid.id, () => {
   const requestBody = '{"name":"Rex","categoryId":1,"status":"lost"}'
   it('wants 400 for an invalid body', () => {
-    expect(judge(rejectsInvalid, create(201, { id: 1 }, { requestBody }), { invalid: 'status outside the enumeration' })).toEqual([
+    expect(
+      judge(rejectsInvalid, create(201, { id: 1 }, { requestBody }), { invalid: 'status outside the enumeration' }),
+    ).toEqual([
       'POST /pets with the invalid body {"name":"Rex","categoryId":1,"status":"lost"} answered 201; documented: 400 Error',
     ])
-    expect(judge(rejectsInvalid, create(201, { id: 1 }), { invalid: 'no body' })).toEqual(['POST /pets with the invalid no body answered 201; documented: 400 Error'])
+    expect(judge(rejectsInvalid, create(201, { id: 1 }), { invalid: 'no body' })).toEqual([
+      'POST /pets with the invalid no body answered 201; documented: 400 Error',
+    ])
     expect(judge(rejectsInvalid, refused(), { invalid: 'status outside the enumeration' })).toEqual([])
   })
   it('does not judge a body not stated invalid, nor one sent without the valid key (401 comes first)', () => {
     expect(judge(rejectsInvalid, create(201, { id: 1 }, { requestBody }))).toBe('n/a')
-    expect(judge(rejectsInvalid, create(401, errorBody(401), { requestBody, credential: 'none' }), { invalid: 'x' })).toBe('n/a')
+    expect(
+      judge(rejectsInvalid, create(401, errorBody(401), { requestBody, credential: 'none' }), { invalid: 'x' }),
+    ).toBe('n/a')
   })
 })
 
@@ -88,7 +97,12 @@ describe(invalidStoresNothing.id, () => {
     const exchange = create(400, errorBody(400), { requestBody: '{}' })
     expect(judge(invalidStoresNothing, exchange, { invalid: 'no name' })).toBe('n/a')
     expect(judge(invalidStoresNothing, exchange, { storedAfter: stored })).toBe('n/a')
-    expect(judge(invalidStoresNothing, create(401, errorBody(401), { credential: 'none' }), { invalid: 'no name', storedAfter: stored })).toBe('n/a')
+    expect(
+      judge(invalidStoresNothing, create(401, errorBody(401), { credential: 'none' }), {
+        invalid: 'no name',
+        storedAfter: stored,
+      }),
+    ).toBe('n/a')
   })
 })
 
@@ -103,7 +117,9 @@ describe(authStoresNothing.id, () => {
   })
   it('does not judge requests with the valid key or a scheme in another case, nor before anyone looked', () => {
     expect(judge(authStoresNothing, created(stored), { storedAfter: stored })).toBe('n/a')
-    expect(judge(authStoresNothing, create(201, stored, { credential: 'uppercase-scheme' }), { storedAfter: stored })).toBe('n/a')
+    expect(
+      judge(authStoresNothing, create(201, stored, { credential: 'uppercase-scheme' }), { storedAfter: stored }),
+    ).toBe('n/a')
     expect(judge(authStoresNothing, create(401, errorBody(401), { credential: 'none' }))).toBe('n/a')
   })
 })
@@ -144,7 +160,9 @@ describe(assignsId.id, () => {
   })
   it('passes a refused create and a 404 for that id: the id was not used', () => {
     expect(judge(assignsId, create(400, errorBody(400), { requestBody }), facts)).toEqual([])
-    expect(judge(assignsId, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404) }), facts)).toEqual([])
+    expect(judge(assignsId, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404) }), facts)).toEqual(
+      [],
+    )
   })
   it('judges only the create and the getPet of an id the client wrote', () => {
     expect(judge(assignsId, getPet({ ...sent, id: 7777777 }))).toBe('n/a')

@@ -10,15 +10,20 @@ import { errorBody, exchangeOf, judge, judgeRun } from './test-support.js'
 import { transportOk } from './transport-ok.js'
 
 // A request that calls no documented operation: an undocumented method on a documented path.
-const trace = (status: number, parts: Parameters<typeof exchangeOf>[0] = {}) => exchangeOf({ operationId: null, method: 'TRACE', path: '/pets/1', status, ...parts })
+const trace = (status: number, parts: Parameters<typeof exchangeOf>[0] = {}) =>
+  exchangeOf({ operationId: null, method: 'TRACE', path: '/pets/1', status, ...parts })
 
 describe(transportOk.id, () => {
   it('passes a response and names the error of a missing one, on any request', () => {
     expect(judge(transportOk, exchangeOf())).toEqual([])
-    expect(judge(transportOk, exchangeOf({ operationId: 'getPet', error: 'timeout after 5000 ms' }))).toEqual(['GET /pets/1: no HTTP response: timeout after 5000 ms'])
-    expect(judge(transportOk, trace(0, { error: 'socket hang up' }))).toEqual(['TRACE /pets/1: no HTTP response: socket hang up'])
+    expect(judge(transportOk, exchangeOf({ operationId: 'getPet', error: 'timeout after 5000 ms' }))).toEqual([
+      'GET /pets/1: no HTTP response: timeout after 5000 ms',
+    ])
+    expect(judge(transportOk, trace(0, { error: 'socket hang up' }))).toEqual([
+      'TRACE /pets/1: no HTTP response: socket hang up',
+    ])
   })
-  it("does not blame the target for a request the Fetch API cannot build (TRACE to a handler mounted in-process)", () => {
+  it('does not blame the target for a request the Fetch API cannot build (TRACE to a handler mounted in-process)', () => {
     expect(judge(transportOk, trace(0, { error: "'TRACE' HTTP method is unsupported." }))).toEqual([])
   })
 })
@@ -43,7 +48,9 @@ describe(statusDocumented.id, () => {
     expect(judge(statusDocumented, exchangeOf({ operationId: 'createPet', status: 200, body: {} }))).toEqual([
       'POST /pets answered 200; documented for createPet: 201, 400, 401',
     ])
-    expect(judge(statusDocumented, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404) }))).toEqual([])
+    expect(judge(statusDocumented, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404) }))).toEqual(
+      [],
+    )
   })
   it('leaves the status open outside the documented input, and on requests that call no operation', () => {
     expect(judge(statusDocumented, exchangeOf({ status: 422 }), { outOfRange: ['limit'] })).toBe('n/a')
@@ -53,7 +60,12 @@ describe(statusDocumented.id, () => {
 
 describe(contentTypeJson.id, () => {
   it('accepts application/json with parameters and +json types', () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/problem+json']) {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/problem+json',
+    ]) {
       expect(judge(contentTypeJson, exchangeOf({ body: [], headers: { 'content-type': type } }))).toEqual([])
     }
   })
@@ -63,26 +75,43 @@ describe(contentTypeJson.id, () => {
     ])
     const missing = exchangeOf({ operationId: 'getPet', status: 404, raw: '' })
     delete missing.response!.headers['content-type']
-    expect(judge(contentTypeJson, missing)).toEqual(['GET /pets/1 answered 404 with no Content-Type; documented: application/json'])
+    expect(judge(contentTypeJson, missing)).toEqual([
+      'GET /pets/1 answered 404 with no Content-Type; documented: application/json',
+    ])
   })
   it('does not judge a 5xx, an empty undocumented answer, or a request that calls no operation', () => {
-    expect(judge(contentTypeJson, exchangeOf({ status: 500, raw: 'oops', headers: { 'content-type': 'text/plain' } }))).toBe('n/a')
-    expect(judge(contentTypeJson, exchangeOf({ status: 204, raw: '', headers: { 'content-type': 'text/plain' } }))).toBe('n/a')
+    expect(
+      judge(contentTypeJson, exchangeOf({ status: 500, raw: 'oops', headers: { 'content-type': 'text/plain' } })),
+    ).toBe('n/a')
+    expect(
+      judge(contentTypeJson, exchangeOf({ status: 204, raw: '', headers: { 'content-type': 'text/plain' } })),
+    ).toBe('n/a')
     expect(judge(contentTypeJson, trace(405, { raw: 'no', headers: { 'content-type': 'text/plain' } }))).toBe('n/a')
   })
 })
 
 describe(responseSchema.id, () => {
   it('passes documented bodies, extra fields included, and int64 extremes', () => {
-    const pet = { id: 9223372036854775807n, name: '', categoryId: -9223372036854775808n, status: 'sold', createdAt: 'x' }
+    const pet = {
+      id: 9223372036854775807n,
+      name: '',
+      categoryId: -9223372036854775808n,
+      status: 'sold',
+      createdAt: 'x',
+    }
     expect(judge(responseSchema, exchangeOf({ body: [pet] }))).toEqual([])
     expect(judge(responseSchema, exchangeOf({ operationId: 'createPet', status: 201, body: pet }))).toEqual([])
   })
   it('fails a wrapped list, a Pet without id, an empty 404 and a body that is not JSON', () => {
     expect(judge(responseSchema, exchangeOf({ body: { pets: [] } }))).toHaveLength(1)
-    const [noId] = judge(responseSchema, exchangeOf({ operationId: 'createPet', status: 201, body: { name: 'a', categoryId: 1 } })) as string[]
+    const [noId] = judge(
+      responseSchema,
+      exchangeOf({ operationId: 'createPet', status: 201, body: { name: 'a', categoryId: 1 } }),
+    ) as string[]
     expect(noId).toContain("must have required property 'id'")
-    expect(judge(responseSchema, exchangeOf({ operationId: 'getPet', status: 404, raw: '' }))).toEqual(['GET /pets/1 answered 404 with an empty body; documented: Error'])
+    expect(judge(responseSchema, exchangeOf({ operationId: 'getPet', status: 404, raw: '' }))).toEqual([
+      'GET /pets/1 answered 404 with an empty body; documented: Error',
+    ])
     expect((judge(responseSchema, exchangeOf({ raw: '[{"id":1,' })) as string[])[0]).toContain('not JSON')
   })
   it('fails an integer beyond int64, which a double cannot tell from the largest int64', () => {
@@ -103,7 +132,9 @@ describe(errorStatusEchoed.id, () => {
     expect(judge(errorStatusEchoed, exchangeOf({ status: 401, body: errorBody(401) }))).toEqual([])
   })
   it('does not judge success answers or bodies that say no status', () => {
-    expect(judge(errorStatusEchoed, exchangeOf({ operationId: 'getPet', status: 200, body: { id: 1, status: 404 } }))).toBe('n/a')
+    expect(
+      judge(errorStatusEchoed, exchangeOf({ operationId: 'getPet', status: 200, body: { id: 1, status: 404 } })),
+    ).toBe('n/a')
     expect(judge(errorStatusEchoed, exchangeOf({ status: 400, body: { code: 'x', message: 'm' } }))).toBe('n/a')
   })
 })
@@ -112,11 +143,15 @@ describe(noStackTrace.id, () => {
   it('finds Node, Python and Java traces, not ordinary messages', () => {
     const node = { code: 'x', message: 'TypeError: x\n    at handler (/app/server.js:12:5)', status: 500 }
     expect(judge(noStackTrace, exchangeOf({ status: 500, body: node }))).toHaveLength(1)
-    expect(judge(noStackTrace, exchangeOf({ status: 500, raw: 'Traceback (most recent call last):\n  File "a.py"' }))).toHaveLength(1)
+    expect(
+      judge(noStackTrace, exchangeOf({ status: 500, raw: 'Traceback (most recent call last):\n  File "a.py"' })),
+    ).toHaveLength(1)
     expect(judge(noStackTrace, trace(500, { raw: 'at com.acme.Pets.get(Pets.java:42)' }))).toEqual([
       'TRACE /pets/1 answered 500 with a stack trace in the body ("at com.acme.Pets.get(Pets.java:42)")',
     ])
-    expect(judge(noStackTrace, exchangeOf({ status: 400, body: errorBody(400, 'limit must be at most 100 (got 1:2)') }))).toEqual([])
+    expect(
+      judge(noStackTrace, exchangeOf({ status: 400, body: errorBody(400, 'limit must be at most 100 (got 1:2)') })),
+    ).toEqual([])
   })
   it('reads error answers only', () => {
     expect(judge(noStackTrace, exchangeOf({ status: 200, raw: 'Traceback (most recent call last):' }))).toBe('n/a')
@@ -130,7 +165,9 @@ describe(documentedStatusesSeen.id, () => {
       { operationId: 'listPets' as const, status: '400', seen: false, provokable: false },
       { operationId: 'listPets' as const, status: '200', seen: true, provokable: true },
     ]
-    expect(judgeRun(documentedStatusesSeen, { coverage })).toEqual(['getPet never answered 404, though the suite sent requests that call for it'])
+    expect(judgeRun(documentedStatusesSeen, { coverage })).toEqual([
+      'getPet never answered 404, though the suite sent requests that call for it',
+    ])
     expect(judgeRun(documentedStatusesSeen, { coverage: coverage.slice(1) })).toEqual([])
     expect(judgeRun(documentedStatusesSeen, { coverage: [] })).toBe('n/a')
   })

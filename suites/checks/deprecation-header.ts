@@ -15,10 +15,15 @@ export const deprecationHeader = exchangeCheck({
   run: ({ exchange, response }) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
     const value = response.headers['deprecation']
-    if (value === undefined) return [`${where} without a Deprecation header; the operation is deprecated (RFC 9745: Deprecation: @<unix-seconds>)`]
+    if (value === undefined)
+      return [
+        `${where} without a Deprecation header; the operation is deprecated (RFC 9745: Deprecation: @<unix-seconds>)`,
+      ]
     // Repeated field lines arrive joined with ", "; a date never holds a comma.
-    if (value.includes(',')) return [`${where} with Deprecation "${value}": more than one value; RFC 9745 allows exactly one date`]
-    if (parseSfDate(value) === undefined) return [`${where} with Deprecation "${value}", not a structured-field date such as @1764892800 (RFC 9745 §2)`]
+    if (value.includes(','))
+      return [`${where} with Deprecation "${value}": more than one value; RFC 9745 allows exactly one date`]
+    if (parseSfDate(value) === undefined)
+      return [`${where} with Deprecation "${value}", not a structured-field date such as @1764892800 (RFC 9745 §2)`]
     return []
   },
 })

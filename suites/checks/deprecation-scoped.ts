@@ -11,6 +11,8 @@ export const deprecationScoped = exchangeCheck({
   run: ({ exchange, response, operationId }) => {
     const found = ['deprecation', 'sunset'].filter((name) => response.headers[name] !== undefined)
     if (!found.length) return []
-    return [`${requestLine(exchange)} (${operationId}, not deprecated) answered with ${found.map((n) => `${n} "${response.headers[n]}"`).join(' and ')}`]
+    return [
+      `${requestLine(exchange)} (${operationId}, not deprecated) answered with ${found.map((n) => `${n} "${response.headers[n]}"`).join(' and ')}`,
+    ]
   },
 })

@@ -7,11 +7,18 @@ export const echoesNewPet = exchangeCheck({
   title: 'The created Pet echoes the NewPet exactly (int64-exact)',
   severity: 'fail',
   // A body that is no object is response.schema's to judge.
-  on: { operation: 'createPet', statuses: [201], needs: ['sent'], when: ({ exchange, facts }) => isObject(bodyOf(exchange)) && isObject(facts.sent) },
+  on: {
+    operation: 'createPet',
+    statuses: [201],
+    needs: ['sent'],
+    when: ({ exchange, facts }) => isObject(bodyOf(exchange)) && isObject(facts.sent),
+  },
   run: ({ exchange, facts: { sent } }) => {
     // status omitted: the default is not described, so any documented value (or none) is the target's choice.
     const fields = ['name', 'categoryId', ...(isObject(sent) && sent.status !== undefined ? ['status'] : [])]
     const differences = petDifferences(bodyOf(exchange), sent, fields)
-    return differences.length ? [`${requestLine(exchange)} created a Pet that differs from what was sent: ${differences.join('; ')}`] : []
+    return differences.length
+      ? [`${requestLine(exchange)} created a Pet that differs from what was sent: ${differences.join('; ')}`]
+      : []
   },
 })

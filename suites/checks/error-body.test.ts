@@ -4,25 +4,38 @@ import { errorBody, exchangeOf, judge } from './test-support.js'
 
 describe(errorBodyCheck.id, () => {
   it('wants an Error body for a documented error status the spec does not give the operation', () => {
-    expect(judge(errorBodyCheck, exchangeOf({ status: 400, body: errorBody(400, 'invalid_limit') }), { outOfRange: ['limit'] })).toEqual([])
-    expect(judge(errorBodyCheck, exchangeOf({ operationId: 'getPet', path: '/pets/abc', status: 400, body: errorBody(400) }))).toEqual([])
-    expect(judge(errorBodyCheck, exchangeOf({ status: 400, body: { error: 'bad limit' } }), { outOfRange: ['limit'] })).toEqual([
+    expect(
+      judge(errorBodyCheck, exchangeOf({ status: 400, body: errorBody(400, 'invalid_limit') }), {
+        outOfRange: ['limit'],
+      }),
+    ).toEqual([])
+    expect(
+      judge(
+        errorBodyCheck,
+        exchangeOf({ operationId: 'getPet', path: '/pets/abc', status: 400, body: errorBody(400) }),
+      ),
+    ).toEqual([])
+    expect(
+      judge(errorBodyCheck, exchangeOf({ status: 400, body: { error: 'bad limit' } }), { outOfRange: ['limit'] }),
+    ).toEqual([
       "GET /pets answered 400; the body is not an Error: Error must have required property 'code'; Error must have required property 'message'; Error must have required property 'status'",
     ])
-    expect(judge(errorBodyCheck, exchangeOf({ operationId: 'getPet', path: '/pets/abc', status: 400, raw: 'Bad Request' }))).toEqual([
-      expect.stringMatching(/^GET \/pets\/abc answered 400 with a body that is not JSON/),
-    ])
+    expect(
+      judge(errorBodyCheck, exchangeOf({ operationId: 'getPet', path: '/pets/abc', status: 400, raw: 'Bad Request' })),
+    ).toEqual([expect.stringMatching(/^GET \/pets\/abc answered 400 with a body that is not JSON/)])
     expect(judge(errorBodyCheck, exchangeOf({ operationId: 'getPet', path: '/pets/abc', status: 400 }))).toEqual([
       'GET /pets/abc answered 400 with an empty body; documented: every error response carries an Error body',
     ])
   })
-  it("leaves a status the operation documents to response.schema, and passes it here", () => {
+  it('leaves a status the operation documents to response.schema, and passes it here', () => {
     expect(judge(errorBodyCheck, exchangeOf({ operationId: 'getPet', status: 404, body: { nope: 1 } }))).toEqual([])
     expect(judge(errorBodyCheck, exchangeOf({ status: 401, raw: 'Unauthorized' }))).toEqual([])
   })
   it('does not judge statuses the interface does not document as errors, nor requests that call no operation', () => {
     expect(judge(errorBodyCheck, exchangeOf({ status: 422, raw: 'x' }))).toBe('n/a')
     expect(judge(errorBodyCheck, exchangeOf({ status: 200, body: [] }))).toBe('n/a')
-    expect(judge(errorBodyCheck, exchangeOf({ operationId: null, method: 'PUT', status: 404, raw: '<html>' }))).toBe('n/a')
+    expect(judge(errorBodyCheck, exchangeOf({ operationId: null, method: 'PUT', status: 404, raw: '<html>' }))).toBe(
+      'n/a',
+    )
   })
 })

@@ -17,8 +17,10 @@ export const errorBody = exchangeCheck({
     if (spec.response(operationId, response.status)) return [] // response.schema's to judge
     const where = `${requestLine(exchange)} answered ${response.status}`
     const { json } = exchange
-    if (json.kind === 'empty') return [`${where} with an empty body; documented: every error response carries an Error body`]
-    if (json.kind === 'invalid') return [`${where} with a body that is not JSON (${json.error}); documented: an Error body`]
+    if (json.kind === 'empty')
+      return [`${where} with an empty body; documented: every error response carries an Error body`]
+    if (json.kind === 'invalid')
+      return [`${where} with a body that is not JSON (${json.error}); documented: an Error body`]
     const problems = spec.schema('Error')(json.value)
     return problems.length ? [`${where}; the body is not an Error: ${problems.slice(0, 5).join('; ')}`] : []
   },

@@ -9,9 +9,14 @@ export const errorStatusEchoed = exchangeCheck({
   id: 'error.status-echoed',
   title: 'Error.status repeats the HTTP status',
   severity: 'fail',
-  on: { operation: 'all', when: ({ exchange, response }) => response.status >= 400 && saidStatus(bodyOf(exchange)) !== undefined },
+  on: {
+    operation: 'all',
+    when: ({ exchange, response }) => response.status >= 400 && saidStatus(bodyOf(exchange)) !== undefined,
+  },
   run: ({ exchange, response }) => {
     const said = saidStatus(bodyOf(exchange))
-    return said === String(response.status) ? [] : [`${requestLine(exchange)} answered ${response.status} with Error.status ${said}; documented: the HTTP status`]
+    return said === String(response.status)
+      ? []
+      : [`${requestLine(exchange)} answered ${response.status} with Error.status ${said}; documented: the HTTP status`]
   },
 })

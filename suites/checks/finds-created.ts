@@ -1,5 +1,14 @@
 import { exchangeCheck } from './check.js'
-import { fieldsToMatch, idOf, isObject, listedPets, pageSize, petDifferences, requestLine, withinDocumentedInput } from './util.js'
+import {
+  fieldsToMatch,
+  idOf,
+  isObject,
+  listedPets,
+  pageSize,
+  petDifferences,
+  requestLine,
+  withinDocumentedInput,
+} from './util.js'
 
 /**
  * listPets shows the pets this run created as they were created, and, when the page is not full (so it
@@ -23,10 +32,15 @@ export const findsCreated = exchangeCheck({
       const shown = byId.get(idOf(pet))
       if (shown === undefined) continue
       const differences = petDifferences(shown, pet, fieldsToMatch(pet, ['name', 'categoryId', 'status']))
-      if (differences.length) messages.push(`${requestLine(exchange)} lists pet ${idOf(pet)} differently from how it was created: ${differences.join('; ')}`)
+      if (differences.length)
+        messages.push(
+          `${requestLine(exchange)} lists pet ${idOf(pet)} differently from how it was created: ${differences.join('; ')}`,
+        )
     }
     const room = listed.length < pageSize(spec, limit)
-    const missing = created.filter((pet) => (status === undefined || (isObject(pet) && pet.status === status)) && !byId.has(idOf(pet)))
+    const missing = created.filter(
+      (pet) => (status === undefined || (isObject(pet) && pet.status === status)) && !byId.has(idOf(pet)),
+    )
     if (room && missing.length) {
       messages.push(
         `${requestLine(exchange)} returned ${listed.length} pets (page not full) without ${missing.length} pet(s) this run created, e.g. id ${idOf(missing[0])}; documented: every matching pet fits the page`,

@@ -48,7 +48,9 @@ describe(keepsExisting.id, () => {
 describe(unknown404.id, () => {
   it('wants 404 for an unknown id', () => {
     expect(judge(unknown404, getPet(404, errorBody(404)), { unknown: true })).toEqual([])
-    expect(judge(unknown404, getPet(200, null), { unknown: true })).toEqual(['GET /pets/7 of an id no pet has answered 200; documented: 404 Error'])
+    expect(judge(unknown404, getPet(200, null), { unknown: true })).toEqual([
+      'GET /pets/7 of an id no pet has answered 200; documented: 404 Error',
+    ])
   })
   it('does not judge ids not stated unknown, nor requests without the valid key', () => {
     expect(judge(unknown404, getPet(200, null))).toBe('n/a')

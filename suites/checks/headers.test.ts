@@ -11,12 +11,23 @@ import { wwwAuthenticate } from './www-authenticate.js'
 
 const DEPRECATED = deprecatedOperation(spec())
 const deprecated = (headers: Record<string, string>, status = 200) =>
-  exchangeOf({ operationId: DEPRECATED, status, body: status === 200 ? { id: 1, name: 'a', categoryId: 1 } : errorBody(status), headers })
-const GOOD = { deprecation: '@1764892800', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' }
+  exchangeOf({
+    operationId: DEPRECATED,
+    status,
+    body: status === 200 ? { id: 1, name: 'a', categoryId: 1 } : errorBody(status),
+    headers,
+  })
+const GOOD = {
+  deprecation: '@1764892800',
+  sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  link: '</v1/pets>; rel="successor-version"',
+}
 
 describe('header grammars', () => {
   it('parses challenges with params, token68 and several schemes', () => {
-    expect(parseChallenges('Bearer realm="petstore", error="invalid_token"')).toEqual([{ scheme: 'Bearer', params: { realm: 'petstore', error: 'invalid_token' } }])
+    expect(parseChallenges('Bearer realm="petstore", error="invalid_token"')).toEqual([
+      { scheme: 'Bearer', params: { realm: 'petstore', error: 'invalid_token' } },
+    ])
     expect(parseChallenges('Basic realm="a", Bearer realm=b')).toEqual([
       { scheme: 'Basic', params: { realm: 'a' } },
       { scheme: 'Bearer', params: { realm: 'b' } },
@@ -31,7 +42,13 @@ describe('header grammars', () => {
     expect(parseSfDate('@-5')).toBe(-5)
     for (const bad of ['true', '1764892800', '@1.5', '@', '@1234567890123456']) expect(parseSfDate(bad)).toBeUndefined()
     expect(parseImfFixdate('Thu, 05 Dec 2030 00:00:00 GMT')?.toISOString()).toBe('2030-12-05T00:00:00.000Z')
-    for (const bad of ['Fri, 05 Dec 2030 00:00:00 GMT', 'Thu, 5 Dec 2030 00:00:00 GMT', 'Thu, 05 Dec 2030 00:00:00 UTC', '2030-12-05', 'Sat, 31 Feb 2030 00:00:00 GMT']) {
+    for (const bad of [
+      'Fri, 05 Dec 2030 00:00:00 GMT',
+      'Thu, 5 Dec 2030 00:00:00 GMT',
+      'Thu, 05 Dec 2030 00:00:00 UTC',
+      '2030-12-05',
+      'Sat, 31 Feb 2030 00:00:00 GMT',
+    ]) {
       expect(parseImfFixdate(bad)).toBeUndefined()
     }
   })
@@ -55,7 +72,9 @@ describe('the deprecated operation', () => {
   it('does not judge a 401 (no header is documented there) nor another operation', () => {
     for (const check of [deprecationHeader, sunsetHeader, successorLink]) {
       expect(judge(check, deprecated({}, 401))).toBe('n/a')
-      expect(judge(check, exchangeOf({ operationId: 'createPet', status: 201, body: { id: 1, name: 'a', categoryId: 1 } }))).toBe('n/a')
+      expect(
+        judge(check, exchangeOf({ operationId: 'createPet', status: 201, body: { id: 1, name: 'a', categoryId: 1 } })),
+      ).toBe('n/a')
     }
   })
 })
@@ -65,7 +84,9 @@ describe(deprecationHeader.id, () => {
     expect(judge(deprecationHeader, deprecated({ ...GOOD, deprecation: 'true' }))).toEqual([
       'GET /pets/1 answered 200 with Deprecation "true", not a structured-field date such as @1764892800 (RFC 9745 §2)',
     ])
-    expect((judge(deprecationHeader, deprecated({ ...GOOD, deprecation: '@1, @2' })) as string[])[0]).toContain('more than one')
+    expect((judge(deprecationHeader, deprecated({ ...GOOD, deprecation: '@1, @2' })) as string[])[0]).toContain(
+      'more than one',
+    )
     expect(judge(deprecationHeader, deprecated({}))).toEqual([
       'GET /pets/1 answered 200 without a Deprecation header; the operation is deprecated (RFC 9745: Deprecation: @<unix-seconds>)',
     ])
@@ -110,15 +131,23 @@ describe(wwwAuthenticate.id, () => {
   const unauthorized = (headers: Record<string, string>) => exchangeOf({ status: 401, body: errorBody(401), headers })
   it('wants a Bearer challenge with an auth-param on every 401', () => {
     expect(judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Bearer realm="petstore"' }))).toEqual([])
-    expect(judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Basic realm="x", Bearer scope="pets"' }))).toEqual([])
+    expect(
+      judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Basic realm="x", Bearer scope="pets"' })),
+    ).toEqual([])
     expect(judge(wwwAuthenticate, unauthorized({}))).toEqual([
       'GET /pets answered 401 without WWW-Authenticate; RFC 6750 §3 asks for a Bearer challenge, e.g. Bearer realm="petstore"',
     ])
-    expect((judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Bearer' })) as string[])[0]).toContain('no auth-param')
-    expect((judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Basic realm="x"' })) as string[])[0]).toContain('no Bearer challenge')
+    expect((judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Bearer' })) as string[])[0]).toContain(
+      'no auth-param',
+    )
+    expect((judge(wwwAuthenticate, unauthorized({ 'www-authenticate': 'Basic realm="x"' })) as string[])[0]).toContain(
+      'no Bearer challenge',
+    )
   })
   it('judges 401s of requests that call no documented operation too, and nothing but 401s', () => {
-    expect(judge(wwwAuthenticate, exchangeOf({ operationId: null, method: 'PUT', path: '/pets', status: 401 }))).toHaveLength(1)
+    expect(
+      judge(wwwAuthenticate, exchangeOf({ operationId: null, method: 'PUT', path: '/pets', status: 401 })),
+    ).toHaveLength(1)
     expect(judge(wwwAuthenticate, exchangeOf({ status: 403, body: errorBody(403) }))).toBe('n/a')
   })
 })

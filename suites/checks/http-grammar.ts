@@ -41,7 +41,8 @@ export function parseChallenges(value: string): Challenge[] | undefined {
       skip(' \t')
       const quoted = at(QUOTED)
       const plain = quoted ? null : at(TOKEN)
-      if ((quoted || plain) && atEndOfItem()) return [name[0].toLowerCase(), quoted ? quoted[1]!.replace(/\\(.)/g, '$1') : plain![0]]
+      if ((quoted || plain) && atEndOfItem())
+        return [name[0].toLowerCase(), quoted ? quoted[1]!.replace(/\\(.)/g, '$1') : plain![0]]
     }
     i = start
     return undefined
@@ -92,7 +93,8 @@ export function parseSfDate(value: string): number | undefined {
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-const IMF_FIXDATE = /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+const IMF_FIXDATE =
+  /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
 
 /** The instant of an IMF-fixdate (`Thu, 05 Dec 2030 00:00:00 GMT`), or undefined when the text is not one. */
 export function parseImfFixdate(value: string): Date | undefined {
@@ -101,7 +103,8 @@ export function parseImfFixdate(value: string): Date | undefined {
   const [, day, dd, mon, yyyy, hh, mm, ss] = m
   const date = new Date(Date.UTC(Number(yyyy), MONTHS.indexOf(mon!), Number(dd), Number(hh), Number(mm), Number(ss)))
   // Reject dates that roll over (31 Feb), out-of-range times, and a day-name that does not match the date.
-  if (date.getUTCDate() !== Number(dd) || date.getUTCHours() !== Number(hh) || date.getUTCMinutes() !== Number(mm)) return undefined
+  if (date.getUTCDate() !== Number(dd) || date.getUTCHours() !== Number(hh) || date.getUTCMinutes() !== Number(mm))
+    return undefined
   if (Number(ss) > 60 || DAYS[date.getUTCDay()] !== day) return undefined
   return date
 }

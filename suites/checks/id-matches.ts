@@ -14,13 +14,16 @@ export const idMatches = exchangeCheck({
   on: {
     operation: 'getPet',
     statuses: [200],
-    when: ({ exchange, facts }) => askedId(exchange.request.url, facts.petIdForm?.spells, facts.petIdForm !== undefined) !== undefined,
+    when: ({ exchange, facts }) =>
+      askedId(exchange.request.url, facts.petIdForm?.spells, facts.petIdForm !== undefined) !== undefined,
   },
   run: ({ exchange, facts }) => {
     const asked = askedId(exchange.request.url, facts.petIdForm?.spells, facts.petIdForm !== undefined)!
     const shown = idOf(bodyOf(exchange))
     // A body that is no Pet is response.schema's to judge.
     if (shown === undefined || shown === asked) return []
-    return [`${requestLine(exchange)} answered 200 with the pet of id ${shown}; documented: the animal with id ${asked}`]
+    return [
+      `${requestLine(exchange)} answered 200 with the pet of id ${shown}; documented: the animal with id ${asked}`,
+    ]
   },
 })

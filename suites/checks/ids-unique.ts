@@ -6,9 +6,16 @@ export const idsUnique = exchangeCheck({
   id: 'createPet.ids-unique',
   title: 'Every created pet gets a distinct id (also under concurrent creates)',
   severity: 'fail',
-  on: { operation: 'createPet', statuses: [201], needs: ['takenIds'], when: ({ exchange }) => idOf(bodyOf(exchange)) !== undefined },
+  on: {
+    operation: 'createPet',
+    statuses: [201],
+    needs: ['takenIds'],
+    when: ({ exchange }) => idOf(bodyOf(exchange)) !== undefined,
+  },
   run: ({ exchange, facts: { takenIds } }) => {
     const id = idOf(bodyOf(exchange))!
-    return takenIds.has(id) ? [`${requestLine(exchange)} answered 201 with id ${id}, already given to another pet of this run`] : []
+    return takenIds.has(id)
+      ? [`${requestLine(exchange)} answered 201 with id ${id}, already given to another pet of this run`]
+      : []
   },
 })

@@ -137,10 +137,14 @@ export function isCheckId(id: string): id is CheckId {
 }
 
 /** Checks judged on every answered exchange they apply to. */
-export const EXCHANGE_CHECKS = CHECKS.filter((c): c is Extract<CatalogueCheck, { scope: 'exchange' }> => c.scope === 'exchange')
+export const EXCHANGE_CHECKS = CHECKS.filter(
+  (c): c is Extract<CatalogueCheck, { scope: 'exchange' }> => c.scope === 'exchange',
+)
 
 /** Checks judged on every exchange, answered or not. */
-export const TRANSPORT_CHECKS = CHECKS.filter((c): c is Extract<CatalogueCheck, { scope: 'transport' }> => c.scope === 'transport')
+export const TRANSPORT_CHECKS = CHECKS.filter(
+  (c): c is Extract<CatalogueCheck, { scope: 'transport' }> => c.scope === 'transport',
+)
 
 /** Checks judged once, on the run as a whole. */
 export const RUN_CHECKS = CHECKS.filter((c): c is Extract<CatalogueCheck, { scope: 'run' }> => c.scope === 'run')

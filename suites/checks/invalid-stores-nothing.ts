@@ -11,5 +11,7 @@ export const invalidStoresNothing = exchangeCheck({
   run: ({ exchange, response, facts: { storedAfter } }) =>
     storedAfter === null
       ? []
-      : [`createPet with the invalid body ${exchange.request.body?.slice(0, 200) ?? '(none)'} answered ${response.status}, yet a pet was stored: ${show(storedAfter)}`],
+      : [
+          `createPet with the invalid body ${exchange.request.body?.slice(0, 200) ?? '(none)'} answered ${response.status}, yet a pet was stored: ${show(storedAfter)}`,
+        ],
 })

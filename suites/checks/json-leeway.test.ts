@@ -16,9 +16,15 @@ describe(jsonLeeway.id, () => {
     expect(judge(jsonLeeway, refused)).toBe('n/a')
   })
   it('spares such a body the rule that a valid NewPet is accepted, but holds an accepted one to the value sent', () => {
-    expect(judge(acceptsValid, exchangeOf({ operationId: 'createPet', status: 400, body: errorBody(400) }), facts)).toBe('n/a')
-    expect(judge(echoesNewPet, exchangeOf({ operationId: 'createPet', status: 201, body: { id: 1, name: 'Rex', categoryId: 1 } }), facts)).toEqual([
-      'POST /pets created a Pet that differs from what was sent: categoryId 1; expected 100',
-    ])
+    expect(
+      judge(acceptsValid, exchangeOf({ operationId: 'createPet', status: 400, body: errorBody(400) }), facts),
+    ).toBe('n/a')
+    expect(
+      judge(
+        echoesNewPet,
+        exchangeOf({ operationId: 'createPet', status: 201, body: { id: 1, name: 'Rex', categoryId: 1 } }),
+        facts,
+      ),
+    ).toEqual(['POST /pets created a Pet that differs from what was sent: categoryId 1; expected 100'])
   })
 })

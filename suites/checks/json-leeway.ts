@@ -8,7 +8,8 @@ import { describeAnswer } from './observed.js'
  */
 export const jsonLeeway = exchangeCheck({
   id: 'createPet.json-leeway',
-  title: 'createPet with JSON whose reading parsers may differ on (a byte-order mark, 1.0 or 1e2 for an integer, a duplicate key)',
+  title:
+    'createPet with JSON whose reading parsers may differ on (a byte-order mark, 1.0 or 1e2 for an integer, a duplicate key)',
   severity: 'observed',
   on: { operation: 'createPet', needs: ['leeway'], credential: 'valid' },
   subject: ({ facts }) => `POST /pets with ${facts.leeway}`,

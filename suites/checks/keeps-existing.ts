@@ -12,7 +12,10 @@ export const keepsExisting = exchangeCheck({
   on: { operation: 'getPet', needs: ['existing'], credential: 'valid' },
   run: ({ exchange, response, facts: { existing } }) => {
     const where = `${requestLine(exchange)} of a pet listed at the start of the run`
-    if (response.status !== 200) return [`${where} answered ${response.status}; documented: 200 Pet (pets are never removed by the described operations)`]
+    if (response.status !== 200)
+      return [
+        `${where} answered ${response.status}; documented: 200 Pet (pets are never removed by the described operations)`,
+      ]
     const differences = petDifferences(bodyOf(exchange), existing, ['id', 'name', 'categoryId'])
     return differences.length ? [`${where} returned a different pet: ${differences.join('; ')}`] : []
   },

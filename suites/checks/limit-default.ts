@@ -11,14 +11,18 @@ export const limitDefault = exchangeCheck({
     operation: 'listPets',
     statuses: [200],
     // No limit sent: a documented one is a fact, an undocumented one is named in outOfRange.
-    when: ({ exchange, facts }) => facts.limit === undefined && withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
+    when: ({ exchange, facts }) =>
+      facts.limit === undefined && withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
   },
   run: ({ exchange, facts: { atLeast } }, spec) => {
     const count = listedPets(exchange)!.length
     const size = pageSize(spec, undefined)
-    if (count > size) return [`${requestLine(exchange)} without limit returned ${count} pets; documented default: ${size}`]
+    if (count > size)
+      return [`${requestLine(exchange)} without limit returned ${count} pets; documented default: ${size}`]
     if (atLeast !== undefined && count < Math.min(size, atLeast)) {
-      return [`${requestLine(exchange)} without limit returned ${count} pets while the target holds at least ${atLeast}; documented default: ${size}`]
+      return [
+        `${requestLine(exchange)} without limit returned ${count} pets while the target holds at least ${atLeast}; documented default: ${size}`,
+      ]
     }
     return []
   },

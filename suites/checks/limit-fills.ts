@@ -16,6 +16,8 @@ export const limitFills = exchangeCheck({
     const count = listedPets(exchange)!.length
     const expected = Math.min(limit, atLeast)
     if (count >= expected) return []
-    return [`${requestLine(exchange)} returned ${count} pets while the target holds at least ${atLeast}; documented: ${expected} (min of limit and pets held)`]
+    return [
+      `${requestLine(exchange)} returned ${count} pets while the target holds at least ${atLeast}; documented: ${expected} (min of limit and pets held)`,
+    ]
   },
 })

@@ -14,6 +14,8 @@ export const limitMax = exchangeCheck({
   },
   run: ({ exchange, facts }) => {
     const count = listedPets(exchange)!.length
-    return count <= facts.limit ? [] : [`${requestLine(exchange)} returned ${count} pets; documented: at most ${facts.limit}`]
+    return count <= facts.limit
+      ? []
+      : [`${requestLine(exchange)} returned ${count} pets; documented: at most ${facts.limit}`]
   },
 })

@@ -11,7 +11,13 @@ export const limitOutOfRange = exchangeCheck({
   run: ({ exchange }, spec) => {
     const pets = listedPets(exchange)
     const max = Number(spec.parameter('listPets', 'limit').maximum)
-    const note = !pets ? '' : pets.length === max ? ' (clamped to the maximum?)' : pets.length === pageSize(spec, undefined) ? ' (default page?)' : ''
+    const note = !pets
+      ? ''
+      : pets.length === max
+        ? ' (clamped to the maximum?)'
+        : pets.length === pageSize(spec, undefined)
+          ? ' (default page?)'
+          : ''
     return [`${describeAnswer(exchange)}${note}`]
   },
 })

@@ -12,13 +12,16 @@ import { validQueryAccepted } from './valid-query-accepted.js'
 const s = spec()
 const LIMIT = s.parameter('listPets', 'limit')
 const DEFAULT = Number(LIMIT.default)
-const pets = (n: number, status = 'available'): JsonValue[] => Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `p${i}`, categoryId: 1, status }))
+const pets = (n: number, status = 'available'): JsonValue[] =>
+  Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `p${i}`, categoryId: 1, status }))
 const page = (body: JsonValue, path = '/pets') => exchangeOf({ body, path })
 
 describe(limitMax.id, () => {
   it('wants at most `limit` pets', () => {
     expect(judge(limitMax, page(pets(5)), { limit: 5 })).toEqual([])
-    expect(judge(limitMax, page(pets(6), '/pets?limit=5'), { limit: 5 })).toEqual(['GET /pets?limit=5 returned 6 pets; documented: at most 5'])
+    expect(judge(limitMax, page(pets(6), '/pets?limit=5'), { limit: 5 })).toEqual([
+      'GET /pets?limit=5 returned 6 pets; documented: at most 5',
+    ])
   })
   it('does not judge without a documented limit, outside the documented input, or a body that is not a list', () => {
     expect(judge(limitMax, page(pets(9)))).toBe('n/a')
@@ -44,7 +47,9 @@ describe(limitFills.id, () => {
 describe(limitDefault.id, () => {
   it('wants at most the default, and the default when more are held', () => {
     expect(judge(limitDefault, page(pets(DEFAULT)), { atLeast: 100 })).toEqual([])
-    expect(judge(limitDefault, page(pets(DEFAULT + 30)))).toEqual([`GET /pets without limit returned ${DEFAULT + 30} pets; documented default: ${DEFAULT}`])
+    expect(judge(limitDefault, page(pets(DEFAULT + 30)))).toEqual([
+      `GET /pets without limit returned ${DEFAULT + 30} pets; documented default: ${DEFAULT}`,
+    ])
     expect(judge(limitDefault, page(pets(DEFAULT - 1)), { atLeast: 100 })).toHaveLength(1)
     expect(judge(limitDefault, page(pets(7)), { atLeast: 7 })).toEqual([])
   })
@@ -60,7 +65,9 @@ describe(limitDefault.id, () => {
 describe(statusFilter.id, () => {
   it('fails a pet of another status, or without one', () => {
     expect(judge(statusFilter, page(pets(3, 'sold')), { status: 'sold' })).toEqual([])
-    expect(judge(statusFilter, page([...pets(2, 'sold'), { id: 9, name: 'x', categoryId: 1 }]), { status: 'sold' })).toEqual([
+    expect(
+      judge(statusFilter, page([...pets(2, 'sold'), { id: 9, name: 'x', categoryId: 1 }]), { status: 'sold' }),
+    ).toEqual([
       'GET /pets returned 1 pets of another status, e.g. {"id":9,"name":"x","categoryId":1}; documented: only status "sold"',
     ])
   })
@@ -77,7 +84,9 @@ describe(findsCreated.id, () => {
     expect(judge(findsCreated, page(pets(3, 'sold')), { status: 'sold', limit: max, created: mine })).toEqual([
       'GET /pets returned 3 pets (page not full) without 1 pet(s) this run created, e.g. id 1000; documented: every matching pet fits the page',
     ])
-    expect(judge(findsCreated, page([...pets(3, 'sold'), ...mine]), { status: 'sold', limit: max, created: mine })).toEqual([])
+    expect(
+      judge(findsCreated, page([...pets(3, 'sold'), ...mine]), { status: 'sold', limit: max, created: mine }),
+    ).toEqual([])
     expect(judge(findsCreated, page([{ ...mine[0]!, name: 'other' }]), { limit: max, created: mine })).toEqual([
       'GET /pets lists pet 1000 differently from how it was created: name "other"; expected "mine"',
     ])
@@ -92,26 +101,41 @@ describe(findsCreated.id, () => {
 })
 
 describe(validQueryAccepted.id, () => {
-  const list = (query: string, status = 200) => exchangeOf({ path: `/pets${query}`, status, body: status === 200 ? [] : errorBody(status) })
+  const list = (query: string, status = 200) =>
+    exchangeOf({ path: `/pets${query}`, status, body: status === 200 ? [] : errorBody(status) })
   it('wants 200 for every documented query', () => {
     expect(judge(validQueryAccepted, list(`?limit=${LIMIT.maximum}&status=sold`))).toEqual([])
-    expect(judge(validQueryAccepted, list(`?limit=${LIMIT.minimum}`, 400))).toEqual([`GET /pets?limit=${LIMIT.minimum} (a documented query) answered 400; documented: 200 Pets`])
+    expect(judge(validQueryAccepted, list(`?limit=${LIMIT.minimum}`, 400))).toEqual([
+      `GET /pets?limit=${LIMIT.minimum} (a documented query) answered 400; documented: 200 Pets`,
+    ])
     expect(judge(validQueryAccepted, list('', 400))).toHaveLength(1)
   })
   it('does not judge a query outside the documented range, an unknown or repeated parameter, or another credential', () => {
-    for (const query of [`?limit=${Number(LIMIT.maximum) + 1}`, '?limit=0', '?limit=05', '?limit=1.0', '?status=SOLD', '?page=2', '?limit=1&limit=2']) {
+    for (const query of [
+      `?limit=${Number(LIMIT.maximum) + 1}`,
+      '?limit=0',
+      '?limit=05',
+      '?limit=1.0',
+      '?status=SOLD',
+      '?page=2',
+      '?limit=1&limit=2',
+    ]) {
       expect(judge(validQueryAccepted, list(query, 400))).toBe('n/a')
     }
     expect(judge(validQueryAccepted, exchangeOf({ status: 401, body: errorBody(401), credential: 'none' }))).toBe('n/a')
   })
   it('says the documented values in its title, read from the spec', () => {
-    expect(validQueryAccepted.title).toBe(`listPets answers 200 to every limit from ${LIMIT.minimum} to ${LIMIT.maximum} and every status of the enumeration`)
+    expect(validQueryAccepted.title).toBe(
+      `listPets answers 200 to every limit from ${LIMIT.minimum} to ${LIMIT.maximum} and every status of the enumeration`,
+    )
   })
 })
 
 describe(uniqueInPage.id, () => {
   it('fails a pet listed twice', () => {
-    expect(judge(uniqueInPage, page([...pets(2), ...pets(1)]))).toEqual(['GET /pets listed 1 pet(s) more than once, e.g. id 1; documented: an array of pets'])
+    expect(judge(uniqueInPage, page([...pets(2), ...pets(1)]))).toEqual([
+      'GET /pets listed 1 pet(s) more than once, e.g. id 1; documented: an array of pets',
+    ])
     expect(judge(uniqueInPage, page(pets(3)))).toEqual([])
   })
   it('judges listPets 200 lists only', () => {

@@ -4,8 +4,12 @@ import { allowedMethods, methodsAllow } from './methods-allow.js'
 import { errorBody, exchangeOf, judge } from './test-support.js'
 import { undocumentedMethod } from './undocumented-method.js'
 
-const other = (method: string, status: number, headers: Record<string, string> = {}, credential: 'key' | 'none' = 'key') =>
-  exchangeOf({ operationId: null, method, path: '/pets/1', status, body: errorBody(status), headers, credential })
+const other = (
+  method: string,
+  status: number,
+  headers: Record<string, string> = {},
+  credential: 'key' | 'none' = 'key',
+) => exchangeOf({ operationId: null, method, path: '/pets/1', status, body: errorBody(status), headers, credential })
 
 describe(methodsAllow.id, () => {
   it('passes a 405 that lists the methods the resource supports', () => {
@@ -23,7 +27,9 @@ describe(methodsAllow.id, () => {
   })
   it('judges only 405 answers, of any request', () => {
     expect(judge(methodsAllow, other('PUT', 404))).toBe('n/a')
-    expect(judge(methodsAllow, exchangeOf({ status: 405, body: errorBody(405) }))).toEqual([expect.stringContaining('without Allow')])
+    expect(judge(methodsAllow, exchangeOf({ status: 405, body: errorBody(405) }))).toEqual([
+      expect.stringContaining('without Allow'),
+    ])
   })
 })
 

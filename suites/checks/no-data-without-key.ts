@@ -25,6 +25,8 @@ export const noDataWithoutKey = exchangeCheck({
     const isPet = spec.schema('Pet')
     const pets = petsIn(bodyOf(exchange), (v) => isObject(v) && isPet(v).length === 0)
     if (pets === 0) return []
-    return [`${requestLine(exchange)} without a valid key answered ${response.status} with ${pets === 1 ? 'a pet' : `${pets} pets`}; documented: every operation requires the key (401 Error)`]
+    return [
+      `${requestLine(exchange)} without a valid key answered ${response.status} with ${pets === 1 ? 'a pet' : `${pets} pets`}; documented: every operation requires the key (401 Error)`,
+    ]
   },
 })

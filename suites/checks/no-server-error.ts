@@ -7,5 +7,6 @@ export const noServerError = exchangeCheck({
   title: 'No response is a server error (5xx)',
   severity: 'fail',
   on: { operation: 'any' },
-  run: ({ exchange, response }) => (response.status >= 500 ? [`${requestLine(exchange)} answered ${response.status}; a 5xx is never documented`] : []),
+  run: ({ exchange, response }) =>
+    response.status >= 500 ? [`${requestLine(exchange)} answered ${response.status}; a 5xx is never documented`] : [],
 })

@@ -20,6 +20,10 @@ export const noStackTrace = exchangeCheck({
   on: { operation: 'any', when: ({ response }) => response.status >= 400 },
   run: ({ exchange, response }) => {
     const match = STACK_TRACE.map((p) => p.exec(response.rawBody)).find(Boolean)
-    return match ? [`${requestLine(exchange)} answered ${response.status} with a stack trace in the body ("${match[0].slice(0, 80)}")`] : []
+    return match
+      ? [
+          `${requestLine(exchange)} answered ${response.status} with a stack trace in the body ("${match[0].slice(0, 80)}")`,
+        ]
+      : []
   },
 })

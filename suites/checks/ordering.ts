@@ -12,11 +12,16 @@ export const ordering = exchangeCheck({
     needs: ['limit'],
     // The largest page, unfiltered, shows the most; smaller pages would only repeat it.
     when: ({ exchange, facts }, spec) =>
-      facts.status === undefined && facts.limit === Number(spec.parameter('listPets', 'limit').maximum) && (listedPets(exchange)?.length ?? 0) >= 2,
+      facts.status === undefined &&
+      facts.limit === Number(spec.parameter('listPets', 'limit').maximum) &&
+      (listedPets(exchange)?.length ?? 0) >= 2,
   },
   subject: ({ exchange }) => `order of ${requestLine(exchange)}`,
   run: ({ exchange }) => {
-    const ids = listedPets(exchange)!.map(idOf).filter((t): t is string => t !== undefined).map(BigInt)
+    const ids = listedPets(exchange)!
+      .map(idOf)
+      .filter((t): t is string => t !== undefined)
+      .map(BigInt)
     const steps = ids.slice(1).map((v, i) => v - ids[i]!)
     if (steps.every((s) => s > 0n)) return ['ascending by id']
     if (steps.every((s) => s < 0n)) return ['descending by id']

@@ -5,8 +5,12 @@ import { pathVariant } from './path-variant.js'
 import { errorBody, exchangeOf, judge } from './test-support.js'
 
 const PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' }
-const variant = (path: string, status: number, body: NonNullable<Parameters<typeof exchangeOf>[0]>['body'], credential: 'key' | 'none' | 'wrong' = 'none') =>
-  exchangeOf({ operationId: null, path, status, body, credential })
+const variant = (
+  path: string,
+  status: number,
+  body: NonNullable<Parameters<typeof exchangeOf>[0]>['body'],
+  credential: 'key' | 'none' | 'wrong' = 'none',
+) => exchangeOf({ operationId: null, path, status, body, credential })
 
 describe(noDataWithoutKey.id, () => {
   it('fails pet data without a valid key, wherever it sits in the body', () => {

@@ -10,7 +10,10 @@ export const responseHeaders = exchangeCheck({
   id: 'response.headers',
   title: 'Every response header the spec describes matches its schema',
   severity: 'fail',
-  on: { operation: 'all', when: ({ operationId, response }, spec) => spec.responseHeaders(operationId, response.status).length > 0 },
+  on: {
+    operation: 'all',
+    when: ({ operationId, response }, spec) => spec.responseHeaders(operationId, response.status).length > 0,
+  },
   run: ({ exchange, response, operationId }, spec) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
     return spec.responseHeaders(operationId, response.status).flatMap(({ name, required, validate }) => {
@@ -18,7 +21,9 @@ export const responseHeaders = exchangeCheck({
       const value = response.headers[name.toLowerCase()]
       if (value === undefined) return required ? [`${where} without ${name}; documented: required`] : []
       const problems = validate(value)
-      return problems.length ? [`${where} with ${name} "${value.slice(0, 200)}", which breaks the spec's schema: ${problems.join('; ')}`] : []
+      return problems.length
+        ? [`${where} with ${name} "${value.slice(0, 200)}", which breaks the spec's schema: ${problems.join('; ')}`]
+        : []
     })
   },
 })

@@ -6,7 +6,10 @@ export const responseSchema = exchangeCheck({
   id: 'response.schema',
   title: 'The body validates against the documented schema',
   severity: 'fail',
-  on: { operation: 'all', when: ({ operationId, response }, spec) => spec.response(operationId, response.status) !== undefined },
+  on: {
+    operation: 'all',
+    when: ({ operationId, response }, spec) => spec.response(operationId, response.status) !== undefined,
+  },
   run: ({ exchange, response, operationId }, spec) => {
     const { json } = exchange
     const name = spec.responseSchemaName(operationId, response.status) ?? 'the documented schema'

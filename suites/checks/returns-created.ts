@@ -10,7 +10,11 @@ export const returnsCreated = exchangeCheck({
   run: ({ exchange, response, facts: { expected } }) => {
     const where = `${requestLine(exchange)} of a pet created by this run`
     if (response.status !== 200) return [`${where} answered ${response.status}; documented: 200 Pet`]
-    const differences = petDifferences(bodyOf(exchange), expected, fieldsToMatch(expected, ['id', 'name', 'categoryId', 'status']))
+    const differences = petDifferences(
+      bodyOf(exchange),
+      expected,
+      fieldsToMatch(expected, ['id', 'name', 'categoryId', 'status']),
+    )
     return differences.length ? [`${where} returned a different pet: ${differences.join('; ')}`] : []
   },
 })

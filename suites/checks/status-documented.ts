@@ -11,6 +11,8 @@ export const statusDocumented = exchangeCheck({
   run: ({ exchange, response, operationId }, spec) => {
     const documented = spec.statuses(operationId)
     if (documented.includes(String(response.status))) return []
-    return [`${requestLine(exchange)} answered ${response.status}; documented for ${operationId}: ${documented.join(', ')}`]
+    return [
+      `${requestLine(exchange)} answered ${response.status}; documented for ${operationId}: ${documented.join(', ')}`,
+    ]
   },
 })

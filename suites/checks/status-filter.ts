@@ -15,7 +15,12 @@ export const statusFilter = exchangeCheck({
   run: ({ exchange, facts: { status } }) => {
     const others = listedPets(exchange)!.filter((pet) => !isObject(pet) || pet.status !== status)
     if (!others.length) return []
-    const sample = others.slice(0, 3).map((pet) => show(pet)).join(', ')
-    return [`${requestLine(exchange)} returned ${others.length} pets of another status, e.g. ${sample}; documented: only status "${status}"`]
+    const sample = others
+      .slice(0, 3)
+      .map((pet) => show(pet))
+      .join(', ')
+    return [
+      `${requestLine(exchange)} returned ${others.length} pets of another status, e.g. ${sample}; documented: only status "${status}"`,
+    ]
   },
 })

@@ -21,6 +21,8 @@ export const successorLink = exchangeCheck({
     const value = response.headers['link']
     if (value !== undefined && /<[^>]*>[^,]*;\s*rel\s*=\s*"?[^",;]*\bsuccessor-version\b/i.test(value)) return []
     const got = value === undefined ? 'no Link header' : `Link "${value}"`
-    return [`${requestLine(exchange)} answered ${response.status} with ${got}; documented: a link with rel="successor-version" to ${successorOf(spec, operationId)}`]
+    return [
+      `${requestLine(exchange)} answered ${response.status} with ${got}; documented: a link with rel="successor-version" to ${successorOf(spec, operationId)}`,
+    ]
   },
 })

@@ -16,14 +16,22 @@ export const sunsetHeader = exchangeCheck({
     const sunset = spec.operation(operationId).sunset
     const documented = sunset ? sunset.toUTCString() : 'the removal date'
     const value = response.headers['sunset']
-    if (value === undefined) return [`${where} without a Sunset header; the operation is removed on ${documented} (RFC 8594)`]
+    if (value === undefined)
+      return [`${where} without a Sunset header; the operation is removed on ${documented} (RFC 8594)`]
     const date = parseImfFixdate(value)
-    if (!date) return [`${where} with Sunset "${value}", not an IMF-fixdate such as ${documented} (RFC 8594 §3, RFC 9110 §5.6.7)`]
+    if (!date)
+      return [
+        `${where} with Sunset "${value}", not an IMF-fixdate such as ${documented} (RFC 8594 §3, RFC 9110 §5.6.7)`,
+      ]
     const messages: string[] = []
-    if (sunset && date.getTime() !== sunset.getTime()) messages.push(`${where} with Sunset "${value}"; the spec's removal date (x-sunset) is ${documented}`)
-    const deprecated = response.headers['deprecation'] === undefined ? undefined : parseSfDate(response.headers['deprecation'])
+    if (sunset && date.getTime() !== sunset.getTime())
+      messages.push(`${where} with Sunset "${value}"; the spec's removal date (x-sunset) is ${documented}`)
+    const deprecated =
+      response.headers['deprecation'] === undefined ? undefined : parseSfDate(response.headers['deprecation'])
     if (deprecated !== undefined && date.getTime() < deprecated * 1000) {
-      messages.push(`${where} with Sunset "${value}" before its Deprecation date ${new Date(deprecated * 1000).toUTCString()} (RFC 9745 §3)`)
+      messages.push(
+        `${where} with Sunset "${value}" before its Deprecation date ${new Date(deprecated * 1000).toUTCString()} (RFC 9745 §3)`,
+      )
     }
     return messages
   },

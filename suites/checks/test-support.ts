@@ -32,7 +32,12 @@ export function exchangeOf(parts: ExchangeParts = {}): Exchange {
   const raw = parts.raw ?? (parts.body === undefined ? '' : stringifyJson(parts.body))
   const base = {
     ...(operationId ? { operationId } : {}),
-    request: { method, url, headers: { accept: 'application/json' }, ...(parts.requestBody === undefined ? {} : { body: parts.requestBody }) },
+    request: {
+      method,
+      url,
+      headers: { accept: 'application/json' },
+      ...(parts.requestBody === undefined ? {} : { body: parts.requestBody }),
+    },
     durationMs: 1,
     curl: `curl ${url}`,
     credential: parts.credential ?? 'key',
@@ -41,7 +46,11 @@ export function exchangeOf(parts: ExchangeParts = {}): Exchange {
   if (parts.error) return { ...base, error: parts.error, json: { kind: 'empty' } }
   return {
     ...base,
-    response: { status: parts.status ?? 200, headers: { 'content-type': 'application/json', ...parts.headers }, rawBody: raw },
+    response: {
+      status: parts.status ?? 200,
+      headers: { 'content-type': 'application/json', ...parts.headers },
+      rawBody: raw,
+    },
     json: parseBody(raw),
   }
 }

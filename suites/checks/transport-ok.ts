@@ -10,5 +10,8 @@ export const transportOk = transportCheck({
   id: 'transport.ok',
   title: 'Every request gets a complete HTTP response (no timeout, reset or garbage)',
   severity: 'fail',
-  run: (exchange) => (exchange.error && !UNSENDABLE.test(exchange.error) ? [`${requestLine(exchange)}: no HTTP response: ${exchange.error}`] : []),
+  run: (exchange) =>
+    exchange.error && !UNSENDABLE.test(exchange.error)
+      ? [`${requestLine(exchange)}: no HTTP response: ${exchange.error}`]
+      : [],
 })

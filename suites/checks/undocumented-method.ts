@@ -7,7 +7,8 @@ export const undocumentedMethod = exchangeCheck({
   title: 'A method the spec documents on no operation of the path (PUT, PATCH, DELETE, TRACE, HEAD, OPTIONS)',
   severity: 'observed',
   on: { operation: 'any', needs: ['otherMethod'] },
-  subject: ({ exchange, facts }) => `${exchange.request.method} ${facts.otherMethod}${exchange.credential === 'key' ? '' : ' without a key'}`,
+  subject: ({ exchange, facts }) =>
+    `${exchange.request.method} ${facts.otherMethod}${exchange.credential === 'key' ? '' : ' without a key'}`,
   run: ({ exchange, response }) => {
     const allow = response.headers['allow']
     return [`${describeAnswer(exchange)}${allow === undefined ? '' : ` (Allow: ${allow})`}`]

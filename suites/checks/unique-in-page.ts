@@ -16,6 +16,8 @@ export const uniqueInPage = exchangeCheck({
       seen.add(id)
     }
     if (!repeated.size) return []
-    return [`${requestLine(exchange)} listed ${repeated.size} pet(s) more than once, e.g. id ${[...repeated][0]}; documented: an array of pets`]
+    return [
+      `${requestLine(exchange)} listed ${repeated.size} pet(s) more than once, e.g. id ${[...repeated][0]}; documented: an array of pets`,
+    ]
   },
 })

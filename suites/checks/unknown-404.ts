@@ -8,5 +8,7 @@ export const unknown404 = exchangeCheck({
   severity: 'fail',
   on: { operation: 'getPet', needs: ['unknown'], credential: 'valid' },
   run: ({ exchange, response }) =>
-    response.status === 404 ? [] : [`${requestLine(exchange)} of an id no pet has answered ${response.status}; documented: 404 Error`],
+    response.status === 404
+      ? []
+      : [`${requestLine(exchange)} of an id no pet has answered ${response.status}; documented: 404 Error`],
 })

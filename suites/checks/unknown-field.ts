@@ -8,14 +8,20 @@ export const unknownField = exchangeCheck({
   id: 'createPet.unknown-field',
   title: 'A NewPet with an extra, undescribed field',
   severity: 'observed',
-  on: { operation: 'createPet', needs: ['sent'], credential: 'valid', when: ({ facts }, spec) => undescribedFields(spec, facts.sent).length > 0 },
+  on: {
+    operation: 'createPet',
+    needs: ['sent'],
+    credential: 'valid',
+    when: ({ facts }, spec) => undescribedFields(spec, facts.sent).length > 0,
+  },
   subject: ({ exchange, facts }) => {
     const fields = undescribedFields(spec(), facts.sent)
     return `${requestLine(exchange)} with ${fields.length === 1 ? 'an undescribed field' : 'undescribed fields'} ${fields.map((f) => `"${f}"`).join(', ')}`
   },
   run: ({ exchange, response, facts }, spec) => {
     const body = bodyOf(exchange)
-    const echoed = response.status === 201 && isObject(body) && undescribedFields(spec, facts.sent).some((field) => field in body)
+    const echoed =
+      response.status === 201 && isObject(body) && undescribedFields(spec, facts.sent).some((field) => field in body)
     return [`${describeAnswer(exchange)}${echoed ? ' (echoed back)' : ''}`]
   },
 })

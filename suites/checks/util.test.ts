@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { spec } from '../../spec/index.js'
 import { exchangeOf } from './test-support.js'
-import { deprecatedOperation, documentedValue, queryOutsideRange, requestLine, statusesWithHeader, undescribedFields } from './util.js'
+import {
+  deprecatedOperation,
+  documentedValue,
+  queryOutsideRange,
+  requestLine,
+  statusesWithHeader,
+  undescribedFields,
+} from './util.js'
 
 const s = spec()
 const URL = 'http://127.0.0.1:4010/v1/pets'
@@ -9,7 +16,9 @@ const URL = 'http://127.0.0.1:4010/v1/pets'
 describe('requestLine', () => {
   it('quotes the path relative to the base address, as sent', () => {
     expect(requestLine(exchangeOf({ path: '/pets?limit=5' }))).toBe('GET /pets?limit=5')
-    expect(requestLine(exchangeOf({ operationId: 'getPet', path: '/pets/9223372036854775807' }))).toBe('GET /pets/9223372036854775807')
+    expect(requestLine(exchangeOf({ operationId: 'getPet', path: '/pets/9223372036854775807' }))).toBe(
+      'GET /pets/9223372036854775807',
+    )
     expect(requestLine(exchangeOf({ operationId: null, method: 'GET', path: '//pets/' }))).toBe('GET //pets/')
     expect(requestLine(exchangeOf({ operationId: null, method: 'GET', path: '/PETS' }))).toBe('GET /PETS')
     expect(requestLine(exchangeOf({ operationId: null, method: 'GET', path: '/petshop' }))).toBe('GET /v1/petshop')
@@ -22,7 +31,17 @@ describe('queryOutsideRange', () => {
     expect(queryOutsideRange(s, 'listPets', `${URL}?limit=${minimum}&status=sold`)).toEqual([])
     expect(queryOutsideRange(s, 'listPets', `${URL}?limit=${maximum}`)).toEqual([])
     expect(queryOutsideRange(s, 'listPets', URL)).toEqual([])
-    for (const limit of [Number(minimum) - 1, Number(maximum) + 1, '05', '1e1', '+5', ' 5', '', 'abc', '99999999999999999999']) {
+    for (const limit of [
+      Number(minimum) - 1,
+      Number(maximum) + 1,
+      '05',
+      '1e1',
+      '+5',
+      ' 5',
+      '',
+      'abc',
+      '99999999999999999999',
+    ]) {
       expect(queryOutsideRange(s, 'listPets', `${URL}?limit=${encodeURIComponent(limit)}`)).toEqual(['limit'])
     }
     expect(queryOutsideRange(s, 'listPets', `${URL}?status=Sold&limit=2`)).toEqual(['status'])

@@ -1,6 +1,14 @@
 /** Small readers shared by the checks: bodies, pets, int64-exact comparisons and what the spec documents. */
 import type { Exchange } from '../../model/index.js'
-import { isInt64, spec, stringifyJson, type JsonValue, type OperationId, type ParameterSchema, type Spec } from '../../spec/index.js'
+import {
+  isInt64,
+  spec,
+  stringifyJson,
+  type JsonValue,
+  type OperationId,
+  type ParameterSchema,
+  type Spec,
+} from '../../spec/index.js'
 import type { Facts } from './check.js'
 
 /** A JSON object (not an array, not null). */
@@ -167,7 +175,9 @@ export function canonicalInt64(text: string | undefined): string | undefined {
 /** The documented statuses that carry an Error body on some operation (400, 401, 404): the interface's error statuses. */
 export function errorStatuses(spec: Spec): number[] {
   const statuses = Object.values(spec.operations).flatMap((op) =>
-    op.statuses.filter((status) => Number(status) >= 400 && spec.responseSchemaName(op.operationId, status) === 'Error').map(Number),
+    op.statuses
+      .filter((status) => Number(status) >= 400 && spec.responseSchemaName(op.operationId, status) === 'Error')
+      .map(Number),
   )
   return [...new Set(statuses)].sort((a, b) => a - b)
 }
@@ -175,7 +185,8 @@ export function errorStatuses(spec: Spec): number[] {
 /** The operation the spec marks `deprecated`; throws when it marks none or several (a spec the checks do not fit). */
 export function deprecatedOperation(spec: Spec): OperationId {
   const deprecated = Object.values(spec.operations).filter((op) => op.deprecated)
-  if (deprecated.length !== 1) throw new Error(`the spec marks ${deprecated.length} operations deprecated; the deprecation checks expect one`)
+  if (deprecated.length !== 1)
+    throw new Error(`the spec marks ${deprecated.length} operations deprecated; the deprecation checks expect one`)
   return deprecated[0]!.operationId
 }
 

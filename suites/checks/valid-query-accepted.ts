@@ -4,7 +4,11 @@ import { queryOutsideRange, requestLine } from './util.js'
 
 /** `limit from 1 to 100`, `status of the enumeration`: the documented values of a query parameter, in words. */
 const documentedValues = (name: string, p: ParameterSchema) =>
-  p.enum ? `every ${name} of the enumeration` : p.minimum !== undefined && p.maximum !== undefined ? `every ${name} from ${p.minimum} to ${p.maximum}` : `every ${name}`
+  p.enum
+    ? `every ${name} of the enumeration`
+    : p.minimum !== undefined && p.maximum !== undefined
+      ? `every ${name} from ${p.minimum} to ${p.maximum}`
+      : `every ${name}`
 
 const QUERY = Object.entries(spec().operation('listPets').parameters).filter(([, p]) => p.in === 'query')
 
@@ -19,5 +23,7 @@ export const validQueryAccepted = exchangeCheck({
     when: ({ exchange, operationId }, spec) => queryOutsideRange(spec, operationId, exchange.request.url).length === 0,
   },
   run: ({ exchange, response }) =>
-    response.status === 200 ? [] : [`${requestLine(exchange)} (a documented query) answered ${response.status}; documented: 200 Pets`],
+    response.status === 200
+      ? []
+      : [`${requestLine(exchange)} (a documented query) answered ${response.status}; documented: 200 Pets`],
 })

@@ -11,12 +11,19 @@ export const wwwAuthenticate = exchangeCheck({
   run: ({ exchange, response }) => {
     const where = `${requestLine(exchange)} answered 401`
     const value = response.headers['www-authenticate']
-    if (value === undefined) return [`${where} without WWW-Authenticate; RFC 6750 §3 asks for a Bearer challenge, e.g. Bearer realm="petstore"`]
+    if (value === undefined)
+      return [
+        `${where} without WWW-Authenticate; RFC 6750 §3 asks for a Bearer challenge, e.g. Bearer realm="petstore"`,
+      ]
     const challenges = parseChallenges(value)
-    if (!challenges) return [`${where} with WWW-Authenticate "${value}", which is not a challenge list (RFC 9110 §11.6.1)`]
+    if (!challenges)
+      return [`${where} with WWW-Authenticate "${value}", which is not a challenge list (RFC 9110 §11.6.1)`]
     const bearer = challenges.find((c) => c.scheme.toLowerCase() === 'bearer')
     if (!bearer) return [`${where} with WWW-Authenticate "${value}"; no Bearer challenge (RFC 6750 §3)`]
-    if (Object.keys(bearer.params).length === 0) return [`${where} with WWW-Authenticate "${value}"; the Bearer challenge has no auth-param such as realm (RFC 6750 §3)`]
+    if (Object.keys(bearer.params).length === 0)
+      return [
+        `${where} with WWW-Authenticate "${value}"; the Bearer challenge has no auth-param such as realm (RFC 6750 §3)`,
+      ]
     return []
   },
 })

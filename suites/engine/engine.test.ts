@@ -50,11 +50,21 @@ function handleOn(run: Run, name = 'engine test'): Scenario {
   return new Scenario(run, run.recorder(name, 'create'))
 }
 
-const newPet = (name: string, more: Record<string, JsonValue> = {}): JsonValue => ({ name: `pcs-enginetest-${name}`, categoryId: 1, ...more })
+const newPet = (name: string, more: Record<string, JsonValue> = {}): JsonValue => ({
+  name: `pcs-enginetest-${name}`,
+  categoryId: 1,
+  ...more,
+})
 
 function resultOf(run: Run, records: ScenarioRecord[]): RunResult {
   const selected = CHECKS.filter((c) => !run.config.checks.length || run.config.checks.includes(c.id))
-  const catalogue = selected.map((c) => ({ id: c.id, title: c.title, operationId: c.on.operation === 'any' ? ('all' as const) : c.on.operation, severity: c.severity, source: 'suite' as const }))
+  const catalogue = selected.map((c) => ({
+    id: c.id,
+    title: c.title,
+    operationId: c.on.operation === 'any' ? ('all' as const) : c.on.operation,
+    severity: c.severity,
+    source: 'suite' as const,
+  }))
   return buildRunResult(
     records,
     {
@@ -86,11 +96,19 @@ describe('facts the engine derives', () => {
     const run = runOver(emptyStub().fetch)
     const s = handleOn(run)
     const facts = async (query: [string, string][]) => run.factsOf.get(await s.listPets(query))!
-    expect(await facts([['limit', '5'], ['status', 'pending']])).toMatchObject({ limit: 5, status: 'pending' })
+    expect(
+      await facts([
+        ['limit', '5'],
+        ['status', 'pending'],
+      ]),
+    ).toMatchObject({ limit: 5, status: 'pending' })
     const zero = await facts([['limit', '0']])
     expect(zero.outOfRange).toEqual(['limit'])
     expect(zero.limit).toBeUndefined()
-    const bogus = await facts([['status', 'bogus'], ['limit', '101']])
+    const bogus = await facts([
+      ['status', 'bogus'],
+      ['limit', '101'],
+    ])
     expect([...bogus.outOfRange!].sort()).toEqual(['limit', 'status'])
     expect(bogus.status).toBeUndefined()
     expect((await facts([])).limit).toBeUndefined()
@@ -111,11 +129,15 @@ describe('facts the engine derives', () => {
   it('created: the pets whose create had completed when the list was sent, not those completed while it was under way', async () => {
     const stub = emptyStub()
     // listPets answers late: a create sent after it completes before it.
-    const handler: FetchHandler = (request) => (request.method === 'GET' ? slow(stub.fetch, 80)(request) : stub.fetch(request))
+    const handler: FetchHandler = (request) =>
+      request.method === 'GET' ? slow(stub.fetch, 80)(request) : stub.fetch(request)
     const run = runOver(handler)
     const s = handleOn(run)
     const a = await s.createValid(newPet('before'))
-    const [listing, b] = await Promise.all([s.listPets(), new Promise((r) => setTimeout(r, 10)).then(() => s.createValid(newPet('during')))])
+    const [listing, b] = await Promise.all([
+      s.listPets(),
+      new Promise((r) => setTimeout(r, 10)).then(() => s.createValid(newPet('during'))),
+    ])
     expect(b.exchange.response?.status).toBe(201)
     const created = run.factsOf.get(listing)!.created!.map(idOf)
     expect(created).toEqual([idOf(a.pet)])
@@ -197,7 +219,9 @@ describe('judging', () => {
         },
       }),
     )
-    expect(record.checks.find((c) => c.outcome === 'error')?.reason).toMatch(/^the suite itself failed: TypeError: the scenario itself is broken/)
+    expect(record.checks.find((c) => c.outcome === 'error')?.reason).toMatch(
+      /^the suite itself failed: TypeError: the scenario itself is broken/,
+    )
     expect(outcomeOf(record, 'listPets.limit.max')).toBe('passed')
     expect(outcomeOf(record, 'response.schema')).toBe('passed')
     // A run with a broken scenario is never conformant.
@@ -213,10 +237,16 @@ describe('runs that must stop', () => {
     const last = records.at(-1)!
     expect(last.scenario).toBe(RUN_LEVEL)
     expect(last.stopped).toBe('--max-time reached before every check was judged')
-    expect(records.some((r) => r.stopped === '--max-time reached before every check was judged' && r.scenario !== RUN_LEVEL)).toBe(true)
-    await expect(run.send({ operationId: 'listPets', method: 'GET', path: '/pets' }, 'list')).rejects.toBeInstanceOf(NotSent)
+    expect(
+      records.some((r) => r.stopped === '--max-time reached before every check was judged' && r.scenario !== RUN_LEVEL),
+    ).toBe(true)
+    await expect(run.send({ operationId: 'listPets', method: 'GET', path: '/pets' }, 'list')).rejects.toBeInstanceOf(
+      NotSent,
+    )
     const result = resultOf(run, records)
-    console.log(result.checks.filter((c) => c.outcome === 'failed').map((c) => [c.id, c.findings.map(f => f.message)]))
+    console.log(
+      result.checks.filter((c) => c.outcome === 'failed').map((c) => [c.id, c.findings.map((f) => f.message)]),
+    )
     expect(result.verdict).toBe('incomplete')
     expect(result.incomplete).toMatch(/--max-time reached/)
     expect(result.checks.some((c) => c.outcome === 'unjudged')).toBe(true)
@@ -243,7 +273,9 @@ describe('runs that must stop', () => {
     const result = resultOf(run, records)
     // What it did answer (nothing) failed transport.ok: non-conformant, with the request in the report.
     expect(result.verdict).toBe('non-conformant')
-    expect(result.checks.find((c) => c.id === 'transport.ok')?.findings[0]?.exchange?.error).toBe('connection closed before a complete response (reset)')
+    expect(result.checks.find((c) => c.id === 'transport.ok')?.findings[0]?.exchange?.error).toBe(
+      'connection closed before a complete response (reset)',
+    )
   })
 
   it('a wrong-key target (every request 401) is judged without crashing; the command’s preflight stops it first', async () => {

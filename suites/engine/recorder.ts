@@ -65,7 +65,8 @@ export class Recorder {
     if (exchange.error) this.transportFailed = true
     const status = exchange.response?.status
     if (status !== undefined && exchange.operationId) this.#statuses.add(`${exchange.operationId} ${status}`)
-    if (exchange.operationId === 'createPet' && status !== undefined && status >= 200 && status < 300) this.recordsCreated++
+    if (exchange.operationId === 'createPet' && status !== undefined && status >= 200 && status < 300)
+      this.recordsCreated++
     this.run.factsOf.set(exchange, facts)
     for (const check of this.run.checks('transport')) {
       if (this.run.selects(check, exchange.operationId)) this.#verdict(check, () => check.run(exchange), exchange)
@@ -92,7 +93,12 @@ export class Recorder {
       state.result = { ...state.result, outcome: 'skipped', reason: 'the run gave it nothing to judge' }
       return
     }
-    this.#verdict(check, () => check.run(input, this.run.spec), undefined, () => check.subject ?? check.title)
+    this.#verdict(
+      check,
+      () => check.run(input, this.run.spec),
+      undefined,
+      () => check.subject ?? check.title,
+    )
   }
 
   /** Says why these checks could not be judged on this target (its answers leave no way to), unless judged elsewhere. */
@@ -107,13 +113,20 @@ export class Recorder {
   /** Records a failure of the suite's own code. */
   kitError(error: unknown): void {
     const message = `the suite itself failed: ${(error as Error)?.stack ?? String(error)}`
-    const state = this.#state({ id: 'suite.ran', title: 'The suite ran without errors of its own', severity: 'fail', on: { operation: 'all' } } as never)
+    const state = this.#state({
+      id: 'suite.ran',
+      title: 'The suite ran without errors of its own',
+      severity: 'fail',
+      on: { operation: 'all' },
+    } as never)
     state.error ??= message
   }
 
   /** Findings that fail (fail severity; advice too when strict). */
   failing(strict = this.run.config.strict): Finding[] {
-    return [...this.#checks.values()].flatMap((s) => s.result.findings.filter((f) => f.severity === 'fail' || (strict && f.severity === 'advice')))
+    return [...this.#checks.values()].flatMap((s) =>
+      s.result.findings.filter((f) => f.severity === 'fail' || (strict && f.severity === 'advice')),
+    )
   }
 
   /** True when a check of this recorder broke. */
@@ -134,7 +147,8 @@ export class Recorder {
       for (const [id, state] of child.#checks) {
         const own = this.#adopt(id, state)
         own.result = { ...own.result, exchanges: own.result.exchanges + state.result.exchanges }
-        if (own.result.outcome === 'skipped' && own.result.exchanges > 0) own.result = { ...own.result, outcome: 'passed' }
+        if (own.result.outcome === 'skipped' && own.result.exchanges > 0)
+          own.result = { ...own.result, outcome: 'passed' }
       }
     }
     if (!what.findings) return
@@ -142,7 +156,8 @@ export class Recorder {
     for (const [id, state] of child.#checks) {
       const own = this.#adopt(id, state)
       if (state.error) own.error ??= state.error
-      for (const finding of state.result.findings) this.#addFinding(own, replay ? { ...finding, ...this.#bounded(replay) } : finding)
+      for (const finding of state.result.findings)
+        this.#addFinding(own, replay ? { ...finding, ...this.#bounded(replay) } : finding)
     }
   }
 
@@ -151,7 +166,9 @@ export class Recorder {
     return {
       scenario: this.scenario,
       checks: [...this.#checks.values()].map(({ result, error }) =>
-        error !== undefined && !result.findings.length ? { ...result, outcome: 'error', reason: boundText(error, 4096, this.run.redactor) } : result,
+        error !== undefined && !result.findings.length
+          ? { ...result, outcome: 'error', reason: boundText(error, 4096, this.run.redactor) }
+          : result,
       ),
       observations: [...this.#observations.values()],
       statusesSeen: [...this.#statuses].sort(),
@@ -165,10 +182,22 @@ export class Recorder {
     if (!this.run.selects(check, exchange.operationId)) return
     if (!appliesTo(check, exchange, facts, this.run.spec)) return
     const input = exchangeInput(check, exchange, facts)
-    this.#verdict(check, () => check.run(input, this.run.spec), exchange, () => subjectOf(check, exchange, facts), facts)
+    this.#verdict(
+      check,
+      () => check.run(input, this.run.spec),
+      exchange,
+      () => subjectOf(check, exchange, facts),
+      facts,
+    )
   }
 
-  #verdict(check: AnyCheck, run: () => string[], exchange: Exchange | undefined, subject?: () => string, facts?: Facts): void {
+  #verdict(
+    check: AnyCheck,
+    run: () => string[],
+    exchange: Exchange | undefined,
+    subject?: () => string,
+    facts?: Facts,
+  ): void {
     const state = this.#state(check)
     let messages: string[]
     try {
@@ -178,13 +207,23 @@ export class Recorder {
       state.error ??= `the check itself failed: ${(error as Error)?.stack ?? String(error)}`
       return
     }
-    state.result = { ...state.result, exchanges: state.result.exchanges + 1, outcome: state.result.outcome === 'failed' ? 'failed' : 'passed' }
+    state.result = {
+      ...state.result,
+      exchanges: state.result.exchanges + 1,
+      outcome: state.result.outcome === 'failed' ? 'failed' : 'passed',
+    }
     delete state.result.reason
     if (check.severity === 'observed') {
       const about = boundText(subject?.() ?? check.title, 300, this.run.redactor)
-      const operationId = check.on.operation === 'all' || check.on.operation === 'any' ? exchange?.operationId : check.on.operation
+      const operationId =
+        check.on.operation === 'all' || check.on.operation === 'any' ? exchange?.operationId : check.on.operation
       for (const behaviour of messages) {
-        const observation = { id: check.id, ...(operationId ? { operationId } : {}), subject: about, behaviour: boundText(behaviour, 500, this.run.redactor) }
+        const observation = {
+          id: check.id,
+          ...(operationId ? { operationId } : {}),
+          subject: about,
+          behaviour: boundText(behaviour, 500, this.run.redactor),
+        }
         this.#observe(`${check.id}\u0000${about}\u0000${observation.behaviour}`, observation)
       }
       return
@@ -192,25 +231,56 @@ export class Recorder {
     for (const message of messages) this.#addFinding(state, this.#finding(check, message, exchange, facts))
   }
 
-  #finding(check: { id: string; severity: Severity; on: { operation: string } }, message: string, exchange: Exchange | undefined, facts?: Facts): Finding {
-    const operationId = exchange?.operationId ?? (check.on.operation === 'all' || check.on.operation === 'any' ? undefined : (check.on.operation as Finding['operationId']))
+  #finding(
+    check: { id: string; severity: Severity; on: { operation: string } },
+    message: string,
+    exchange: Exchange | undefined,
+    facts?: Facts,
+  ): Finding {
+    const operationId =
+      exchange?.operationId ??
+      (check.on.operation === 'all' || check.on.operation === 'any'
+        ? undefined
+        : (check.on.operation as Finding['operationId']))
     return {
       checkId: check.id,
       ...(operationId ? { operationId } : {}),
       severity: check.severity,
       source: 'suite',
       message: boundText(message, 2048, this.run.redactor),
-      ...(exchange ? { exchange: boundExchange(recorded(exchange), this.run.redactor), curl: boundText(exchange.curl, 2048, this.run.redactor), replay: replayable(exchange, facts) } : {}),
+      ...(exchange
+        ? {
+            exchange: boundExchange(recorded(exchange), this.run.redactor),
+            curl: boundText(exchange.curl, 2048, this.run.redactor),
+            replay: replayable(exchange, facts),
+          }
+        : {}),
     }
   }
 
   #secondOpinion(exchange: Exchange, opinion: { checkId: string; title: string; message?: string }): void {
     const state = this.#adopt(opinion.checkId, {
-      result: { id: opinion.checkId, title: opinion.title, operationId: 'all', severity: 'fail', source: 'prism', outcome: 'passed', findings: [], exchanges: 0 },
+      result: {
+        id: opinion.checkId,
+        title: opinion.title,
+        operationId: 'all',
+        severity: 'fail',
+        source: 'prism',
+        outcome: 'passed',
+        findings: [],
+        exchanges: 0,
+      },
     })
     state.result = { ...state.result, exchanges: state.result.exchanges + 1 }
     if (opinion.message !== undefined) {
-      this.#addFinding(state, { ...this.#finding({ id: opinion.checkId, severity: 'fail', on: { operation: 'all' } }, opinion.message, exchange), source: 'prism' })
+      this.#addFinding(state, {
+        ...this.#finding(
+          { id: opinion.checkId, severity: 'fail', on: { operation: 'all' } },
+          opinion.message,
+          exchange,
+        ),
+        source: 'prism',
+      })
     }
   }
 
@@ -218,7 +288,18 @@ export class Recorder {
     let state = this.#checks.get(check.id)
     if (!state) {
       const operationId = check.on.operation === 'any' ? 'all' : check.on.operation
-      state = { result: { id: check.id, title: check.title, operationId, severity: check.severity, source: 'suite', outcome: 'skipped', findings: [], exchanges: 0 } }
+      state = {
+        result: {
+          id: check.id,
+          title: check.title,
+          operationId,
+          severity: check.severity,
+          source: 'suite',
+          outcome: 'skipped',
+          findings: [],
+          exchanges: 0,
+        },
+      }
       this.#checks.set(check.id, state)
     }
     return state
@@ -226,7 +307,8 @@ export class Recorder {
 
   #adopt(id: string, other: CheckState): CheckState {
     let own = this.#checks.get(id)
-    if (!own) this.#checks.set(id, (own = { result: { ...other.result, findings: [], exchanges: 0, outcome: 'skipped' } }))
+    if (!own)
+      this.#checks.set(id, (own = { result: { ...other.result, findings: [], exchanges: 0, outcome: 'skipped' } }))
     return own
   }
 
@@ -243,7 +325,8 @@ export class Recorder {
 
   #observe(key: string, observation: Observation): void {
     if (this.#observations.has(key)) return
-    if ([...this.#observations.values()].filter((o) => o.id === observation.id).length >= MAX_OBSERVATIONS_PER_CHECK) return
+    if ([...this.#observations.values()].filter((o) => o.id === observation.id).length >= MAX_OBSERVATIONS_PER_CHECK)
+      return
     this.#observations.set(key, observation)
   }
 }
@@ -254,8 +337,9 @@ const MAX_FACTS_CHARS = 64 * 1024
 /** What `--replay` needs to send a finding's request again and judge it the same way. */
 function replayable(exchange: Exchange, facts: Facts | undefined): Finding['replay'] {
   if (!facts || !Object.keys(facts).length) return { credential: exchange.credential }
-  const plain = Object.fromEntries(Object.entries(facts).map(([k, v]) => [k, v instanceof Set ? [...v] : v])) as JsonValue
+  const plain = Object.fromEntries(
+    Object.entries(facts).map(([k, v]) => [k, v instanceof Set ? [...v] : v]),
+  ) as JsonValue
   const text = stringifyJson(plain)
   return { credential: exchange.credential, ...(text.length <= MAX_FACTS_CHARS ? { facts: text } : {}) }
 }
-

@@ -18,7 +18,14 @@ export interface Replayed {
   exchange?: Exchange
 }
 
-const SENT_BY_TRANSPORT = new Set(['accept', 'user-agent', 'authorization', 'content-type', 'content-length', 'accept-encoding'])
+const SENT_BY_TRANSPORT = new Set([
+  'accept',
+  'user-agent',
+  'authorization',
+  'content-type',
+  'content-length',
+  'accept-encoding',
+])
 
 /** The request a finding's exchange recorded, relative to the base address it was sent to. */
 export function requestOf(finding: Finding, baseUrl: string): Request | undefined {
@@ -26,7 +33,9 @@ export function requestOf(finding: Finding, baseUrl: string): Request | undefine
   if (!recorded || !finding.replay || !recorded.url.startsWith(baseUrl)) return undefined
   const suffix = recorded.url.slice(baseUrl.length)
   const at = suffix.indexOf('?')
-  const headers = Object.fromEntries(Object.entries(recorded.headers).filter(([name]) => !SENT_BY_TRANSPORT.has(name.toLowerCase())))
+  const headers = Object.fromEntries(
+    Object.entries(recorded.headers).filter(([name]) => !SENT_BY_TRANSPORT.has(name.toLowerCase())),
+  )
   const contentType = recorded.headers['content-type']
   return {
     ...(finding.exchange?.operationId ? { operationId: finding.exchange.operationId } : {}),
@@ -54,15 +63,28 @@ function judgeWith(check: Check, exchange: Exchange, facts: Facts, spec: Spec): 
 }
 
 /** Sends a finding's request again through `transport` and judges the answer. */
-export async function replayFinding(finding: Finding, previousBaseUrl: string, transport: Transport, spec: Spec): Promise<Replayed> {
-  if (finding.source !== 'suite') return { outcome: 'not replayable', messages: [`found by ${finding.source}: run the suite with --via-prism again`] }
+export async function replayFinding(
+  finding: Finding,
+  previousBaseUrl: string,
+  transport: Transport,
+  spec: Spec,
+): Promise<Replayed> {
+  if (finding.source !== 'suite')
+    return { outcome: 'not replayable', messages: [`found by ${finding.source}: run the suite with --via-prism again`] }
   const check = (CHECKS as readonly Check[]).find((c) => c.id === finding.checkId)
   const request = requestOf(finding, previousBaseUrl)
-  if (!check || check.scope === 'run' || !request) return { outcome: 'not replayable', messages: ['the finding carries no request to send again'] }
+  if (!check || check.scope === 'run' || !request)
+    return { outcome: 'not replayable', messages: ['the finding carries no request to send again'] }
   const exchange = await transport.send(request)
   const facts = factsOf(finding.replay?.facts)
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
-  const judges = (CHECKS as readonly Check[]).filter((c) => c === check || (c.severity === 'fail' && c.scope !== 'run' && (c.on.operation === 'all' || c.on.operation === 'any')))
-  const messages = judges.flatMap((c) => judgeWith(c, exchange, c === check ? facts : {}, spec).map((m) => (c === check ? m : `${c.id}: ${m}`)))
+  const judges = (CHECKS as readonly Check[]).filter(
+    (c) =>
+      c === check ||
+      (c.severity === 'fail' && c.scope !== 'run' && (c.on.operation === 'all' || c.on.operation === 'any')),
+  )
+  const messages = judges.flatMap((c) =>
+    judgeWith(c, exchange, c === check ? facts : {}, spec).map((m) => (c === check ? m : `${c.id}: ${m}`)),
+  )
   return { outcome: messages.length ? 'still failing' : 'fixed', messages, exchange }
 }

@@ -66,22 +66,40 @@ export class Scenario {
   /** Sends one request; the engine records and judges it. */
   async send(request: Request, options: SendOptions = {}): Promise<Exchange> {
     if (this.timedOut) throw new NotSent('an earlier request of this scenario timed out')
-    const { exchange, facts } = await this.run.send({ ...request, credential: request.credential ?? options.credential }, this.recorder.area)
+    const { exchange, facts } = await this.run.send(
+      { ...request, credential: request.credential ?? options.credential },
+      this.recorder.area,
+    )
     if (exchange.error && /^timeout/.test(exchange.error)) this.timedOut = true
     this.recorder.judge(exchange, { ...facts, ...options.facts })
     return exchange
   }
 
   /** createPet with a JSON body (a value), raw text (`raw`), or none (undefined). */
-  createPet(body: JsonValue | undefined, options: SendOptions & { raw?: string; contentType?: string } = {}): Promise<Exchange> {
+  createPet(
+    body: JsonValue | undefined,
+    options: SendOptions & { raw?: string; contentType?: string } = {},
+  ): Promise<Exchange> {
     const text = options.raw ?? (body === undefined ? undefined : stringifyJson(body))
     const op = this.spec.operation('createPet')
     // Content-Type even without a body: "body missing" must be answered 400, not 415.
-    return this.send({ operationId: 'createPet', method: op.method, path: op.path, body: text, contentType: options.contentType ?? 'application/json' }, options)
+    return this.send(
+      {
+        operationId: 'createPet',
+        method: op.method,
+        path: op.path,
+        body: text,
+        contentType: options.contentType ?? 'application/json',
+      },
+      options,
+    )
   }
 
   /** createPet of a valid NewPet; remembers the pet when the target created it. */
-  async createValid(newPet: JsonValue, options: SendOptions & { contentType?: string } = {}): Promise<{ exchange: Exchange; pet?: JsonValue }> {
+  async createValid(
+    newPet: JsonValue,
+    options: SendOptions & { contentType?: string } = {},
+  ): Promise<{ exchange: Exchange; pet?: JsonValue }> {
     const exchange = await this.createPet(newPet, { ...options, facts: { ...options.facts, sent: newPet } })
     const pet = exchange.response?.status === 201 && exchange.json.kind === 'json' ? exchange.json.value : undefined
     const id = idOf(pet)
@@ -103,7 +121,10 @@ export class Scenario {
   /** getPet of an id given as text (sent percent-encoded). */
   getPet(id: string, options: SendOptions = {}): Promise<Exchange> {
     const op = this.spec.operation('getPet')
-    return this.send({ operationId: 'getPet', method: op.method, path: op.path.replace(/\{[^}]+\}/, encodeURIComponent(id)) }, options)
+    return this.send(
+      { operationId: 'getPet', method: op.method, path: op.path.replace(/\{[^}]+\}/, encodeURIComponent(id)) },
+      options,
+    )
   }
 
   /** getPet of an id no pet has: must be 404. */
@@ -142,7 +163,8 @@ export class Scenario {
     let last: { child: Scenario; value: T } | undefined
     let shrinkRuns = 0
     const property = fc.asyncProperty(options.arbitrary, async (value) => {
-      if (last && (++shrinkRuns > (options.maxShrinkRuns ?? MAX_SHRINK_RUNS) || last.child.recorder.transportFailed)) return true
+      if (last && (++shrinkRuns > (options.maxShrinkRuns ?? MAX_SHRINK_RUNS) || last.child.recorder.transportFailed))
+        return true
       if (this.run.stopped) return true
       const child = this.child()
       try {
@@ -163,7 +185,11 @@ export class Scenario {
     })
     if (last) {
       const show = options.show ?? ((v: T) => fc.stringify(v))
-      const replay: Replay = { counterexample: show(last.value), seed: details.seed, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) }
+      const replay: Replay = {
+        counterexample: show(last.value),
+        seed: details.seed,
+        ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+      }
       this.recorder.absorb(last.child.recorder, { counts: false, findings: true }, replay)
     }
   }

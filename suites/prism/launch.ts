@@ -45,7 +45,11 @@ export interface RunningPrism {
 }
 
 /** Starts Prism's proxy for `specPath` in front of `upstream`; resolves once `ready` says it forwards. */
-export async function launchPrism(specPath: string, upstream: string, ready: (port: number) => Promise<boolean>): Promise<RunningPrism> {
+export async function launchPrism(
+  specPath: string,
+  upstream: string,
+  ready: (port: number) => Promise<boolean>,
+): Promise<RunningPrism> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await launchPrismOnce(specPath, upstream, await freePort(), ready)
@@ -56,11 +60,19 @@ export async function launchPrism(specPath: string, upstream: string, ready: (po
   }
 }
 
-async function launchPrismOnce(specPath: string, upstream: string, port: number, ready: (port: number) => Promise<boolean>): Promise<RunningPrism> {
+async function launchPrismOnce(
+  specPath: string,
+  upstream: string,
+  port: number,
+  ready: (port: number) => Promise<boolean>,
+): Promise<RunningPrism> {
   const args = [prismBin(), 'proxy', specPath, upstream, '--port', String(port), '--host', '127.0.0.1']
   // One process (no cluster worker), and only errors logged: Prism formats every info line, which costs time.
   args.push('--no-multiprocess', '--verboseLevel', 'error', '--errors=false')
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } })
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0' },
+  })
   let output = ''
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS))
   child.stdout!.on('data', keep)
@@ -68,7 +80,10 @@ async function launchPrismOnce(specPath: string, upstream: string, port: number,
   const tail = () => output.trim().split('\n').slice(-15).join('\n')
   // The first line of an error says why, for callers that show only that line.
   const why = () => {
-    const lines = output.trim().split('\n').map((l) => l.trim())
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((l) => l.trim())
     return lines.find((l) => /^\w*Error\b|EADDRINUSE/.test(l)) ?? lines.at(-1) ?? 'no output'
   }
   let exit: string | undefined
@@ -99,7 +114,9 @@ async function launchPrismOnce(specPath: string, upstream: string, port: number,
     }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`Prism did not start within ${START_DEADLINE_MS / 1000} s (spec ${specPath}): ${why()}\n${tail()}`)
+      throw new Error(
+        `Prism did not start within ${START_DEADLINE_MS / 1000} s (spec ${specPath}): ${why()}\n${tail()}`,
+      )
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS))
   }

@@ -6,14 +6,26 @@ import { parseViolations, VIOLATIONS_HEADER } from './violations.js'
 
 // As Prism 5.14.2 sent it for a list holding a pet of an unknown status.
 const BAD_ENUM = JSON.stringify([
-  { location: ['response', 'body', '0', 'status'], severity: 'Error', code: 'enum', message: 'Response body property 0.status must be equal to one of the allowed values: available, pending, sold' },
+  {
+    location: ['response', 'body', '0', 'status'],
+    severity: 'Error',
+    code: 'enum',
+    message: 'Response body property 0.status must be equal to one of the allowed values: available, pending, sold',
+  },
 ])
 
-const answer = (status: number, headers: http.IncomingHttpHeaders, problem?: PrismAnswer['problem']): PrismAnswer => ({ status, headers, ...(problem ? { problem } : {}) })
+const answer = (status: number, headers: http.IncomingHttpHeaders, problem?: PrismAnswer['problem']): PrismAnswer => ({
+  status,
+  headers,
+  ...(problem ? { problem } : {}),
+})
 
 describe('verdictHeader', () => {
   it("passes Prism's header on, and says [] when Prism judged the answer and found nothing", () => {
-    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: BAD_ENUM }), { method: 'GET', status: 200 })).toEqual([VIOLATIONS_HEADER, BAD_ENUM])
+    expect(verdictHeader(answer(200, { [VIOLATIONS_HEADER]: BAD_ENUM }), { method: 'GET', status: 200 })).toEqual([
+      VIOLATIONS_HEADER,
+      BAD_ENUM,
+    ])
     expect(verdictHeader(answer(200, {}), { method: 'GET', status: 200 })).toEqual([VIOLATIONS_HEADER, '[]'])
   })
 
@@ -30,12 +42,22 @@ describe('verdictHeader', () => {
 
   it("states Prism's own error when it could not read the target's answer, without the tap's address", () => {
     const title = `invalid json response body at http://127.0.0.1:40000/v1/pets reason: Unexpected end of JSON input`
-    const [name, value] = verdictHeader(answer(500, { 'content-type': 'application/problem+json' }, { type: 'FetchError', title }), { method: 'GET', status: 200 })
+    const [name, value] = verdictHeader(
+      answer(500, { 'content-type': 'application/problem+json' }, { type: 'FetchError', title }),
+      { method: 'GET', status: 200 },
+    )
     expect(name).toBe(VIOLATIONS_HEADER)
-    const exchange = { operationId: 'listPets' as const, request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} }, response: { status: 200, headers: {}, rawBody: '' }, durationMs: 1 }
+    const exchange = {
+      operationId: 'listPets' as const,
+      request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
+      response: { status: 200, headers: {}, rawBody: '' },
+      durationMs: 1,
+    }
     const findings = parseViolations(value, exchange)
     expect(findings.map((f) => f.checkId)).toEqual(['prism.response-body'])
-    expect(findings[0]!.message).toBe('invalid json response body reason: Unexpected end of JSON input [Prism Error FetchError at response.body]')
+    expect(findings[0]!.message).toBe(
+      'invalid json response body reason: Unexpected end of JSON input [Prism Error FetchError at response.body]',
+    )
   })
 })
 

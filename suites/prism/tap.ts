@@ -13,7 +13,15 @@ import https from 'node:https'
 import { VIOLATIONS_HEADER, type PrismViolation } from './violations.js'
 
 const TAP_HEADER = 'x-prism-tap'
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade'])
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+])
 
 /** The suite's request, exactly as it came. */
 interface CapturedRequest {
@@ -57,7 +65,8 @@ export function prismPath(path: string, base: string): string {
 export function createTap(upstream: URL) {
   const relays = new Map<string, Relay>()
   const probeId = `probe-${randomUUID()}`
-  const targetAgent = upstream.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true })
+  const targetAgent =
+    upstream.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true })
   const prismAgent = new http.Agent({ keepAlive: true })
   let prismPort = 0
   let nextId = 0
@@ -76,7 +85,9 @@ export function createTap(upstream: URL) {
     relay.answer = call.answer
     relay.abort = call.abort
     // A target that fails the request makes Prism's request fail the same way.
-    call.answer.then((answer) => ('error' in answer ? req.socket.destroy() : writeAnswer(res, forPrism(answer), []))).catch(() => req.socket.destroy())
+    call.answer
+      .then((answer) => ('error' in answer ? req.socket.destroy() : writeAnswer(res, forPrism(answer), [])))
+      .catch(() => req.socket.destroy())
   })
 
   // The front server stands for the target: the suite's requests go through Prism, the target's answers come back exact.
@@ -85,7 +96,9 @@ export function createTap(upstream: URL) {
     readBody(req)
       .then(async (body) => {
         const id = String(nextId++)
-        const relay: Relay = { request: { method: req.method ?? 'GET', path: req.url ?? '/', rawHeaders: req.rawHeaders, body } }
+        const relay: Relay = {
+          request: { method: req.method ?? 'GET', path: req.url ?? '/', rawHeaders: req.rawHeaders, body },
+        }
         relays.set(id, relay)
         const prism = askPrism(prismPort, prismAgent, relay.request, basePath(upstream), id)
         let gone = false
@@ -102,7 +115,11 @@ export function createTap(upstream: URL) {
           const forwarded = relay.answer !== undefined
           const answer = await (relay.answer ?? send(relay.request).answer)
           if ('error' in answer) return void req.socket.destroy() // the target failed the request: so does the proxy
-          writeAnswer(res, answer, verdictHeader(forwarded ? prismAnswer : undefined, { method: relay.request.method, status: answer.status }))
+          writeAnswer(
+            res,
+            answer,
+            verdictHeader(forwarded ? prismAnswer : undefined, { method: relay.request.method, status: answer.status }),
+          )
         } finally {
           relays.delete(id)
         }
@@ -157,10 +174,24 @@ function sendToTarget(upstream: URL, agent: http.Agent, request: CapturedRequest
   const answer = new Promise<TargetAnswer>((resolve) => {
     const fail = (error: Error) => resolve({ error: error.message })
     outgoing = transport.request(
-      { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port || undefined, method: request.method, path: request.path, headers, agent },
+      {
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port || undefined,
+        method: request.method,
+        path: request.path,
+        headers,
+        agent,
+      },
       (res) => {
         readBody(res).then(
-          (body) => resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', rawHeaders: res.rawHeaders, body }),
+          (body) =>
+            resolve({
+              status: res.statusCode ?? 0,
+              statusMessage: res.statusMessage ?? '',
+              rawHeaders: res.rawHeaders,
+              body,
+            }),
           fail,
         )
         res.on('close', () => res.complete || fail(new Error('the connection closed before the body was complete')))
@@ -196,12 +227,26 @@ function askPrism(port: number, agent: http.Agent, request: CapturedRequest, bas
   let outgoing: http.ClientRequest | undefined
   const answer = new Promise<PrismAnswer | undefined>((resolve) => {
     // Given raw headers, Node adds no Host of its own.
-    const rawHeaders = ['host', `127.0.0.1:${port}`, ...relayHeaders(request.rawHeaders, request.body.length, ['host', TAP_HEADER]), TAP_HEADER, id]
+    const rawHeaders = [
+      'host',
+      `127.0.0.1:${port}`,
+      ...relayHeaders(request.rawHeaders, request.body.length, ['host', TAP_HEADER]),
+      TAP_HEADER,
+      id,
+    ]
     outgoing = http.request(
-      { host: '127.0.0.1', port, method: request.method, path: prismPath(request.path, base), headers: rawHeaders, agent },
+      {
+        host: '127.0.0.1',
+        port,
+        method: request.method,
+        path: prismPath(request.path, base),
+        headers: rawHeaders,
+        agent,
+      },
       (res) => {
         readBody(res).then(
-          (body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, problem: readProblem(res.headers, body) }),
+          (body) =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, problem: readProblem(res.headers, body) }),
           () => resolve(undefined),
         )
       },
@@ -236,7 +281,12 @@ export function verdictHeader(prism: PrismAnswer | undefined, target: { method: 
   if (prism.problem && prism.status !== targetStatus) {
     // e.g. `invalid json response body at http://127.0.0.1:PORT/v1/pets reason: ...`: the address is the tap's.
     const title = String(prism.problem.title ?? 'Prism could not relay the response').replace(/ at https?:\/\/\S+/, '')
-    const violation: PrismViolation = { location: ['response', 'body'], severity: 'Error', code: prism.problem.type, message: title }
+    const violation: PrismViolation = {
+      location: ['response', 'body'],
+      severity: 'Error',
+      code: prism.problem.type,
+      message: title,
+    }
     return [VIOLATIONS_HEADER, JSON.stringify([violation])]
   }
   return [VIOLATIONS_HEADER, '[]']
@@ -244,19 +294,20 @@ export function verdictHeader(prism: PrismAnswer | undefined, target: { method: 
 
 function probePrism(port: number, probeId: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/', headers: { [TAP_HEADER]: probeId }, agent: false }, (res) => {
-      res.resume()
-      resolve(res.statusCode === 204)
-    })
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/', headers: { [TAP_HEADER]: probeId }, agent: false },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode === 204)
+      },
+    )
     req.setTimeout(1_000, () => req.destroy())
     req.on('error', () => resolve(false))
   })
 }
-
 
 function closeServer(server: http.Server): Promise<void> {
   if (!server.listening) return Promise.resolve()
   server.closeAllConnections()
   return new Promise((resolve) => server.close(() => resolve()))
 }
-

@@ -7,37 +7,89 @@ import { parseViolations, violationIn } from './violations.js'
 // Header values as Prism 5.14.2 sent them (recorded through `prism proxy spec/petstore.yaml`).
 const RECORDED = {
   requestOnly: JSON.stringify([
-    { location: ['request', 'query', 'limit'], severity: 'Error', code: 'minimum', message: 'Request query parameter limit must be >= 1' },
+    {
+      location: ['request', 'query', 'limit'],
+      severity: 'Error',
+      code: 'minimum',
+      message: 'Request query parameter limit must be >= 1',
+    },
     { location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' },
     { location: ['request'], severity: 'Warning', message: 'Selected route not found' },
   ]),
   badEnum: JSON.stringify([
-    { location: ['request', 'query', 'status'], severity: 'Error', code: 'enum', message: 'Request query parameter status must be equal to one of the allowed values: available, pending, sold' },
-    { location: ['response', 'body', '0', 'status'], severity: 'Error', code: 'enum', message: 'Response body property 0.status must be equal to one of the allowed values: available, pending, sold' },
+    {
+      location: ['request', 'query', 'status'],
+      severity: 'Error',
+      code: 'enum',
+      message: 'Request query parameter status must be equal to one of the allowed values: available, pending, sold',
+    },
+    {
+      location: ['response', 'body', '0', 'status'],
+      severity: 'Error',
+      code: 'enum',
+      message: 'Response body property 0.status must be equal to one of the allowed values: available, pending, sold',
+    },
   ]),
   undocumentedStatus: JSON.stringify([
-    { location: ['response'], severity: 'Warning', message: 'Unable to match the returned status code with those defined in the document: 200,400,401' },
+    {
+      location: ['response'],
+      severity: 'Warning',
+      message: 'Unable to match the returned status code with those defined in the document: 200,400,401',
+    },
   ]),
   outOfRangeAnswered: JSON.stringify([
-    { location: ['request', 'query', 'limit'], severity: 'Error', code: 'minimum', message: 'Request query parameter limit must be >= 1' },
-    { location: ['response'], severity: 'Warning', message: 'Unable to match the returned status code with those defined in the document: 200,401' },
+    {
+      location: ['request', 'query', 'limit'],
+      severity: 'Error',
+      code: 'minimum',
+      message: 'Request query parameter limit must be >= 1',
+    },
+    {
+      location: ['response'],
+      severity: 'Warning',
+      message: 'Unable to match the returned status code with those defined in the document: 200,401',
+    },
   ]),
   textContentType: JSON.stringify([
-    { location: ['response'], severity: 'Error', message: 'The received media type "text/plain" does not match the one specified in the current response: application/json' },
+    {
+      location: ['response'],
+      severity: 'Error',
+      message:
+        'The received media type "text/plain" does not match the one specified in the current response: application/json',
+    },
     { location: ['response', 'body'], severity: 'Error', code: 'type', message: 'Response body must be array' },
   ]),
   int64Max: JSON.stringify([
-    { location: ['response', 'body', '0', 'categoryId'], severity: 'Error', code: 'maximum', message: 'Response body property 0.categoryId must be <= 9007199254740991' },
+    {
+      location: ['response', 'body', '0', 'categoryId'],
+      severity: 'Error',
+      code: 'maximum',
+      message: 'Response body property 0.categoryId must be <= 9007199254740991',
+    },
   ]),
   int64Min: JSON.stringify([
-    { location: ['response', 'body', '0', 'categoryId'], severity: 'Error', code: 'minimum', message: 'Response body property 0.categoryId must be >= -9007199254740991' },
+    {
+      location: ['response', 'body', '0', 'categoryId'],
+      severity: 'Error',
+      code: 'minimum',
+      message: 'Response body property 0.categoryId must be >= -9007199254740991',
+    },
   ]),
   deprecationPattern: JSON.stringify([
-    { location: ['response', 'header', 'deprecation'], severity: 'Error', code: 'pattern', message: 'Response header parameter deprecation must match pattern "^@-?[0-9]+$"' },
+    {
+      location: ['response', 'header', 'deprecation'],
+      severity: 'Error',
+      code: 'pattern',
+      message: 'Response header parameter deprecation must match pattern "^@-?[0-9]+$"',
+    },
   ]),
 }
 
-function exchange(rawBody: string, headers: Record<string, string> = { 'content-type': 'application/json' }, status = 200): RecordedExchange {
+function exchange(
+  rawBody: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  status = 200,
+): RecordedExchange {
   return {
     operationId: 'listPets',
     request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
@@ -66,7 +118,9 @@ describe('parseViolations', () => {
         operationId: 'listPets',
         severity: 'fail',
         source: 'prism',
-        message: expect.stringMatching(/0\.status must be equal to one of the allowed values.*\[Prism Error enum at response\.body\.0\.status\]/),
+        message: expect.stringMatching(
+          /0\.status must be equal to one of the allowed values.*\[Prism Error enum at response\.body\.0\.status\]/,
+        ),
         exchange: ex,
       },
     ])
@@ -80,7 +134,10 @@ describe('parseViolations', () => {
   })
 
   it('leaves the status open where the interface does: in answer to a query outside the documented input', () => {
-    const refused = (query: string) => ({ ...exchange('{"code":"invalid_limit","message":"m","status":400}', undefined, 400), request: { method: 'GET', url: `http://127.0.0.1:1/v1/pets?${query}`, headers: {} } })
+    const refused = (query: string) => ({
+      ...exchange('{"code":"invalid_limit","message":"m","status":400}', undefined, 400),
+      request: { method: 'GET', url: `http://127.0.0.1:1/v1/pets?${query}`, headers: {} },
+    })
     expect(parseViolations(RECORDED.outOfRangeAnswered, refused('limit=0'))).toEqual([])
     const statusOnly = JSON.stringify([JSON.parse(RECORDED.outOfRangeAnswered)[1]]) // Prism lets `limit=` through
     expect(parseViolations(statusOnly, refused('limit='))).toEqual([])
@@ -88,7 +145,9 @@ describe('parseViolations', () => {
   })
 
   it('sorts media-type and body violations under their own check ids', () => {
-    const ids = parseViolations(RECORDED.textContentType, exchange(listOf('1'), { 'content-type': 'text/plain' })).map((f) => f.checkId)
+    const ids = parseViolations(RECORDED.textContentType, exchange(listOf('1'), { 'content-type': 'text/plain' })).map(
+      (f) => f.checkId,
+    )
     expect(ids).toEqual(['prism.response-content-type', 'prism.response-body'])
   })
 
@@ -104,7 +163,9 @@ describe('parseViolations', () => {
     const withoutHeader = { ...exchange('{}'), operationId: 'getPet' as const }
     expect(parseViolations(RECORDED.deprecationPattern, withoutHeader)).toEqual([])
     const sentByTarget = exchange('{}', { 'content-type': 'application/json', Deprecation: 'true' })
-    expect(parseViolations(RECORDED.deprecationPattern, sentByTarget).map((f) => f.checkId)).toEqual(['prism.response-headers'])
+    expect(parseViolations(RECORDED.deprecationPattern, sentByTarget).map((f) => f.checkId)).toEqual([
+      'prism.response-headers',
+    ])
   })
 
   it('reports a header Prism cut short as one finding, and refuses a header it cannot read', () => {
@@ -119,7 +180,11 @@ describe('parseViolations', () => {
 describe('violationIn', () => {
   it("reads Prism's severity, code and location back from a finding's message", () => {
     const [enumFinding] = parseViolations(RECORDED.badEnum, exchange('[]'))
-    expect(violationIn(enumFinding!.message)).toEqual({ severity: 'Error', code: 'enum', where: 'response.body.0.status' })
+    expect(violationIn(enumFinding!.message)).toEqual({
+      severity: 'Error',
+      code: 'enum',
+      where: 'response.body.0.status',
+    })
     const [statusFinding] = parseViolations(RECORDED.undocumentedStatus, exchange('{}', {}, 500))
     expect(violationIn(statusFinding!.message)).toEqual({ severity: 'Warning', where: 'response' })
     expect(violationIn('status 500; documented: 200, 400, 401')).toBeUndefined()

@@ -137,7 +137,8 @@ function headerOf(exchange: RecordedExchange, name: string): string | undefined 
 
 function describeViolation(v: PrismViolation, exchange: RecordedExchange): string {
   const code = v.code === undefined ? '' : ` ${v.code}`
-  const exact = isInt64Bound(v) && exactInt64At(v, exchange) === 'invalid' ? ' (read exactly, the value is outside int64)' : ''
+  const exact =
+    isInt64Bound(v) && exactInt64At(v, exchange) === 'invalid' ? ' (read exactly, the value is outside int64)' : ''
   return `${v.message}${exact} [Prism ${v.severity}${code} at ${v.location.join('.')}]`
 }
 

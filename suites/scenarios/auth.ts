@@ -40,7 +40,10 @@ export const unauthenticatedCreateStoresNothing = scenario({
     const before = await sentinel(s, 'auth-before')
     const sent = new Map<string, Exchange>()
     for (const [i, credential] of invalidCredentials(s.run.config.apiKey).entries()) {
-      sent.set(String(i), await s.createPet({ name: `${marker}${i}-Rex`, categoryId: 1n, status: 'available' }, { credential }))
+      sent.set(
+        String(i),
+        await s.createPet({ name: `${marker}${i}-Rex`, categoryId: 1n, status: 'available' }, { credential }),
+      )
     }
     // The key comes first: an invalid body without a key is still a 401, not a 400.
     await s.createPet({ name: 1 }, { credential: 'none' })

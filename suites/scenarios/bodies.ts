@@ -16,7 +16,9 @@ interface Fixtures {
   names: { title: string; name: string }[]
 }
 
-const fixtures = parseJson(readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8')) as unknown as Fixtures
+const fixtures = parseJson(
+  readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8'),
+) as unknown as Fixtures
 
 /** A name this run can be traced by, then `rest`. */
 const named = (s: Scenario, rest: string) => `${s.prefix}${rest}`
@@ -35,9 +37,14 @@ export const widerValidBodies = scenario({
   async run(s) {
     const statuses = s.spec.enumOf('PetStatus')
     const bodies: { body: JsonValue; contentType?: string }[] = [
-      ...fixtures.names.map(({ name }, i) => ({ body: { name: named(s, name), categoryId: BigInt(i), status: statuses[i % statuses.length]! } })),
+      ...fixtures.names.map(({ name }, i) => ({
+        body: { name: named(s, name), categoryId: BigInt(i), status: statuses[i % statuses.length]! },
+      })),
       ...categoryIdEdges(s.spec).map((categoryId) => ({ body: { name: named(s, `edge ${categoryId}`), categoryId } })),
-      ...JSON_REQUEST_TYPES.map((contentType, i) => ({ body: { name: named(s, `as ${contentType}`), categoryId: 40n + BigInt(i), status: statuses[i]! }, contentType })),
+      ...JSON_REQUEST_TYPES.map((contentType, i) => ({
+        body: { name: named(s, `as ${contentType}`), categoryId: 40n + BigInt(i), status: statuses[i]! },
+        contentType,
+      })),
       // Far past the size floor: a 400 here is a size limit, observed (createPet.name.long); a 201 must echo it all.
       { body: { name: named(s, 'long '.repeat(3200)), categoryId: 50n } },
     ]
@@ -58,10 +65,14 @@ export const malformedBodiesRefused = scenario({
     const before = await sentinel(s, 'raw-before')
     const sent = new Map<string, Exchange>()
     const base = (tag: string) => stringifyJson({ name: `${marker}${tag}-Rex`, categoryId: 1n })
-    for (const [i, shape] of malformedJson().entries()) sent.set(`m${i}`, await s.createInvalid(shape.render(base(`m${i}`)), shape.why))
+    for (const [i, shape] of malformedJson().entries())
+      sent.set(`m${i}`, await s.createInvalid(shape.render(base(`m${i}`)), shape.why))
     for (const [i, number] of invalidNumbers(s.spec).entries()) {
       const tag = `n${i}`
-      sent.set(tag, await s.createInvalid(base(tag).replace(/"categoryId":1\}$/, `"categoryId":${number.text}}`), number.why))
+      sent.set(
+        tag,
+        await s.createInvalid(base(tag).replace(/"categoryId":1\}$/, `"categoryId":${number.text}}`), number.why),
+      )
     }
     await lookForStored(s, marker, sent, before, ['createPet.invalid-stores-nothing'])
   },
@@ -74,7 +85,13 @@ export const jsonLeeway = scenario({
   judges: ['createPet.json-leeway', 'createPet.echo'],
   async run(s) {
     const bom = { name: named(s, 'after a byte-order mark'), categoryId: 60n }
-    await readBack(s, await s.createPet(undefined, { raw: `\uFEFF${stringifyJson(bom)}`, facts: { sent: bom, leeway: 'a byte-order mark before the JSON text (RFC 8259 §8.1: a parser MAY ignore it)' } }))
+    await readBack(
+      s,
+      await s.createPet(undefined, {
+        raw: `\uFEFF${stringifyJson(bom)}`,
+        facts: { sent: bom, leeway: 'a byte-order mark before the JSON text (RFC 8259 §8.1: a parser MAY ignore it)' },
+      }),
+    )
     for (const { why, text, value } of leewayNumbers(s.spec)) {
       const body = { name: named(s, why), categoryId: value }
       const raw = stringifyJson(body).replace(/"categoryId":-?[0-9]+\}$/, `"categoryId":${text}}`)
@@ -82,7 +99,10 @@ export const jsonLeeway = scenario({
     }
     // Which of two names wins is the parser's choice (RFC 8259 §4: names SHOULD be unique): observed only.
     const twice = `{"name":${JSON.stringify(named(s, 'first of two names'))},"name":${JSON.stringify(named(s, 'second of two names'))},"categoryId":61}`
-    await s.createPet(undefined, { raw: twice, facts: { leeway: 'a duplicate key (RFC 8259 §4: names SHOULD be unique)' } })
+    await s.createPet(undefined, {
+      raw: twice,
+      facts: { leeway: 'a duplicate key (RFC 8259 §4: names SHOULD be unique)' },
+    })
   },
 })
 

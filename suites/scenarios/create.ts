@@ -15,13 +15,21 @@ interface Fixtures {
   invalid: { title: string; body?: JsonValue; raw?: string }[]
 }
 
-const fixtures = parseJson(readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8')) as unknown as Fixtures
+const fixtures = parseJson(
+  readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8'),
+) as unknown as Fixtures
 
 export const validExamples = scenario({
   name: 'createPet adds each valid example, echoes it exactly, and getPet returns it',
   area: 'create',
   operations: ['createPet', 'getPet'],
-  judges: ['createPet.accepts-valid', 'createPet.echo', 'createPet.ids-unique', 'getPet.returns-created', 'createPet.status.default'],
+  judges: [
+    'createPet.accepts-valid',
+    'createPet.echo',
+    'createPet.ids-unique',
+    'getPet.returns-created',
+    'createPet.status.default',
+  ],
   async run(s) {
     for (const { body } of fixtures.valid) {
       // Every pet carries the run's prefix, except the one whose point is an empty name.
@@ -41,8 +49,12 @@ export const invalidExamplesRefused = scenario({
     const before = await sentinel(s, 'bad-before')
     const sent = new Map<string, Exchange>()
     for (const [i, fixture] of fixtures.invalid.entries()) {
-      const body = isObject(fixture.body) && typeof fixture.body.name === 'string' ? { ...fixture.body, name: `${marker}${i}-${fixture.body.name}` } : fixture.body
-      const text = fixture.raw !== undefined ? fixture.raw || undefined : body === undefined ? undefined : stringifyJson(body)
+      const body =
+        isObject(fixture.body) && typeof fixture.body.name === 'string'
+          ? { ...fixture.body, name: `${marker}${i}-${fixture.body.name}` }
+          : fixture.body
+      const text =
+        fixture.raw !== undefined ? fixture.raw || undefined : body === undefined ? undefined : stringifyJson(body)
       sent.set(String(i), await s.createInvalid(text, fixture.title))
     }
     // Then every kind of invalid body the spec implies: each required field missing, each field of each wrong type.
@@ -60,11 +72,17 @@ export const concurrentCreates = scenario({
   operations: ['createPet', 'getPet'],
   judges: ['createPet.ids-unique', 'getPet.returns-created'],
   async run(s) {
-    const pets = Array.from({ length: 20 }, (_, i) => ({ name: `${s.prefix}concurrent-${i}`, categoryId: BigInt(i), status: 'pending' }))
+    const pets = Array.from({ length: 20 }, (_, i) => ({
+      name: `${s.prefix}concurrent-${i}`,
+      categoryId: BigInt(i),
+      status: 'pending',
+    }))
     const created = await Promise.all(pets.map((pet) => s.createValid(pet)))
     const ids = created.map(({ pet }) => idOf(pet)).filter((id): id is string => id !== undefined)
     // Each id once: a duplicate is for ids-unique to report, not for getPet to read twice.
-    await Promise.all([...new Set(ids)].filter((id) => ids.indexOf(id) === ids.lastIndexOf(id)).map((id) => s.getPet(id)))
+    await Promise.all(
+      [...new Set(ids)].filter((id) => ids.indexOf(id) === ids.lastIndexOf(id)).map((id) => s.getPet(id)),
+    )
   },
 })
 

@@ -9,7 +9,8 @@ export const getCreated = scenario({
   judges: ['getPet.returns-created', 'getPet.deprecation-header', 'getPet.sunset-header', 'getPet.successor-link'],
   async run(s) {
     let id = [...s.run.created.keys()].at(-1)
-    if (id === undefined) id = idOf((await s.createValid({ name: `${s.prefix}get`, categoryId: 3n, status: 'sold' })).pet)
+    if (id === undefined)
+      id = idOf((await s.createValid({ name: `${s.prefix}get`, categoryId: 3n, status: 'sold' })).pet)
     if (id !== undefined) await s.getPet(id)
   },
 })

@@ -19,7 +19,19 @@ import { STATEFUL } from './stateful.js'
 
 /** The phases, in order; the scenarios within one run concurrently. */
 export const PHASES: readonly (readonly ScenarioSpec[])[] = [
-  [...AUTH, ...CREATE, ...GET, ...LIST, ...COVERAGE, ...PROPERTIES, ...STATEFUL, ...PARAMETERS, ...BODIES, ...METHODS, ...PATHS],
+  [
+    ...AUTH,
+    ...CREATE,
+    ...GET,
+    ...LIST,
+    ...COVERAGE,
+    ...PROPERTIES,
+    ...STATEFUL,
+    ...PARAMETERS,
+    ...BODIES,
+    ...METHODS,
+    ...PATHS,
+  ],
   KEPT,
 ]
 

@@ -19,7 +19,9 @@ export async function ensureFullPage(s: Scenario): Promise<void> {
   for (let start = 0; start < missing && s.mayCreate(1 + 3); start += BATCH) {
     const count = Math.min(BATCH, missing - start)
     await Promise.all(
-      Array.from({ length: count }, (_, i) => s.createValid({ name: `${s.prefix}fill-${start + i}`, categoryId: BigInt(start + i) })),
+      Array.from({ length: count }, (_, i) =>
+        s.createValid({ name: `${s.prefix}fill-${start + i}`, categoryId: BigInt(start + i) }),
+      ),
     )
   }
 }
@@ -33,7 +35,9 @@ export const limitEdges = scenario({
     const { minimum, maximum, default: byDefault } = s.spec.parameter('listPets', 'limit')
     await ensureFullPage(s)
     // Every limit in the range is a property (properties); here the edges and the default, by example.
-    const limits = [...new Set([Number(maximum), Number(minimum), Number(minimum) + 1, Number(byDefault), Number(maximum) - 1])]
+    const limits = [
+      ...new Set([Number(maximum), Number(minimum), Number(minimum) + 1, Number(byDefault), Number(maximum) - 1]),
+    ]
     await Promise.all(limits.map((limit) => s.listPets([['limit', String(limit)]])))
   },
 })
@@ -56,14 +60,21 @@ export const statusFilter = scenario({
   async run(s) {
     const statuses = s.spec.enumOf('PetStatus')
     const { maximum } = s.spec.parameter('listPets', 'limit')
-    const filtered = (status: string) => s.listPets([['status', status], ['limit', String(maximum)]])
+    const filtered = (status: string) =>
+      s.listPets([
+        ['status', status],
+        ['limit', String(maximum)],
+      ])
     // One fresh pet of each status first, so a filter that filters nothing shows it.
-    await Promise.all(statuses.map((status) => s.createValid({ name: `${s.prefix}status-${status}`, categoryId: 11n, status })))
+    await Promise.all(
+      statuses.map((status) => s.createValid({ name: `${s.prefix}status-${status}`, categoryId: 11n, status })),
+    )
     await Promise.all(statuses.flatMap((status) => [filtered(status), s.listPets([['status', status]])]))
     // The same queries again after one more create each: a list must show what was just created, not a cached page.
     await Promise.all(
       statuses.map(async (status) => {
-        if ((await s.createValid({ name: `${s.prefix}status-again-${status}`, categoryId: 12n, status })).pet) await filtered(status)
+        if ((await s.createValid({ name: `${s.prefix}status-again-${status}`, categoryId: 12n, status })).pet)
+          await filtered(status)
       }),
     )
   },

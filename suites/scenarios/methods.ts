@@ -20,7 +20,11 @@ export const otherMethods = scenario({
     const unknown = s.run.unknownId(31_337n)
     const paths = new Map<string, { methods: Set<string>; sample: string; unknown: string }>()
     for (const op of Object.values(s.spec.operations)) {
-      const entry = paths.get(op.path) ?? { methods: new Set<string>(), sample: op.path.replace(/\{[^}]+\}/, '1'), unknown: op.path.replace(/\{[^}]+\}/, unknown) }
+      const entry = paths.get(op.path) ?? {
+        methods: new Set<string>(),
+        sample: op.path.replace(/\{[^}]+\}/, '1'),
+        unknown: op.path.replace(/\{[^}]+\}/, unknown),
+      }
       entry.methods.add(op.method)
       paths.set(op.path, entry)
     }

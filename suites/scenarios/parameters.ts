@@ -24,7 +24,10 @@ const SPELLING = 'another spelling of an integer (sign, leading zeros, padding, 
 function malformedPetIds(known: bigint): PetIdProbe[] {
   const not = (text: string): PetIdProbe => ({ text, form: { kind: NOT_AN_INTEGER } })
   const beyond = (n: bigint): PetIdProbe => ({ text: String(n), form: { kind: BEYOND_INT64 } })
-  const spelled = (text: string, spells: bigint): PetIdProbe => ({ text, form: { kind: SPELLING, spells: String(spells) } })
+  const spelled = (text: string, spells: bigint): PetIdProbe => ({
+    text,
+    form: { kind: SPELLING, spells: String(spells) },
+  })
   return [
     // Texts a lenient parser reads a number from (parseInt("7a") is 7): the known id, so a pet would show.
     ...[`${known}a`, `${known}.5`, `${known},2`, `${known}-`, `0x${known.toString(16)}`, `${known}e-1`].map(not),
@@ -43,27 +46,45 @@ function malformedPetIds(known: bigint): PetIdProbe[] {
     spelled(`%20${known}`, known),
     spelled(`${known}%20`, known),
     // Digits of other scripts: Arabic-Indic and fullwidth (Unicode Nd), which some parsers read as ASCII digits.
-    spelled(encodeURIComponent(String(known).replace(/[0-9]/g, (d) => String.fromCodePoint(0x0660 + Number(d)))), known),
-    spelled(encodeURIComponent(String(known).replace(/[0-9]/g, (d) => String.fromCodePoint(0xff10 + Number(d)))), known),
+    spelled(
+      encodeURIComponent(String(known).replace(/[0-9]/g, (d) => String.fromCodePoint(0x0660 + Number(d)))),
+      known,
+    ),
+    spelled(
+      encodeURIComponent(String(known).replace(/[0-9]/g, (d) => String.fromCodePoint(0xff10 + Number(d)))),
+      known,
+    ),
   ]
 }
 
 /** Sends getPet with a petId written exactly as given (no encoding on the way), stating what it is. */
 function getRaw(s: Scenario, text: string, form?: PetIdProbe['form']) {
   const op = s.spec.operation('getPet')
-  return s.send({ operationId: 'getPet', method: op.method, path: op.path.replace(/\{[^}]+\}/, text) }, form ? { facts: { petIdForm: form } } : {})
+  return s.send(
+    { operationId: 'getPet', method: op.method, path: op.path.replace(/\{[^}]+\}/, text) },
+    form ? { facts: { petIdForm: form } } : {},
+  )
 }
 
 export const petIdEdges = scenario({
   name: 'petIds of every kind to getPet: int64 at both ends, beyond it, not an integer, other spellings',
   area: 'probe',
   operations: ['getPet'],
-  judges: ['getPet.invalid-id-refused', 'getPet.invalid-id', 'getPet.id-matches', 'getPet.auth.required', 'error.body', 'response.headers'],
+  judges: [
+    'getPet.invalid-id-refused',
+    'getPet.invalid-id',
+    'getPet.id-matches',
+    'getPet.auth.required',
+    'error.body',
+    'response.headers',
+  ],
   async run(s) {
     const listed = listedPets(await s.listPets([['limit', '10']])) ?? []
     const known = BigInt(idOf(listed[0]) ?? '1')
     // Documented petIds at the edges: 200 with that very pet, or 404 (status-documented, id-matches).
-    await Promise.all(['0', '-1', String(INT64_MIN), String(INT64_MAX), String(2n ** 53n + 1n)].map((id) => s.getPet(id)))
+    await Promise.all(
+      ['0', '-1', String(INT64_MIN), String(INT64_MAX), String(2n ** 53n + 1n)].map((id) => s.getPet(id)),
+    )
     await Promise.all(malformedPetIds(known).map(({ text, form }) => getRaw(s, text, form)))
     // The key comes before the lookup: an id no pet has, without a valid key, is still a 401 (getPet.auth.required).
     const absent = s.run.unknownId(4_242n)
@@ -75,14 +96,20 @@ export const queryEdges = scenario({
   name: 'listPets with limit and status written every other way: types, near misses, whitespace, repeated, bare',
   area: 'probe',
   operations: ['listPets'],
-  judges: ['listPets.limit.out-of-range', 'listPets.status.out-of-range', 'listPets.valid-query-accepted', 'error.body'],
+  judges: [
+    'listPets.limit.out-of-range',
+    'listPets.status.out-of-range',
+    'listPets.valid-query-accepted',
+    'error.body',
+  ],
   async run(s) {
     const [first, second] = s.spec.enumOf('PetStatus') as [string, string]
     await Promise.all([
       ...oddLimits(s.spec).map((limit) => s.listPets([['limit', limit]])),
       ...oddStatuses(s.spec).map((status) => s.listPets([['status', status]])),
     ])
-    const raw = (rawQuery: string) => s.send({ operationId: 'listPets', method: 'GET', path: s.spec.operation('listPets').path, rawQuery })
+    const raw = (rawQuery: string) =>
+      s.send({ operationId: 'listPets', method: 'GET', path: s.spec.operation('listPets').path, rawQuery })
     // Repeated and bare names; `+` for a space; both out of range at once.
     await Promise.all(
       [

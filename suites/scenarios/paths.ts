@@ -7,7 +7,8 @@ import { idOf, listedPets } from '../checks/util.js'
 import { scenario } from '../engine/scenario.js'
 
 /** Percent-encodes every character of a text (`7` -> `%37`): the same path to RFC 3986, another spelling on the wire. */
-const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')
+const encodeAll = (text: string) =>
+  [...text].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')
 
 export const pathVariants = scenario({
   name: 'other spellings of each documented path (trailing or doubled slash, letter case, percent-encoding): no data without a key, never a 5xx',
@@ -31,7 +32,11 @@ export const pathVariants = scenario({
       ['GET', `${item}/`, `GET ${itemTemplate} with a trailing slash`],
       ['GET', item.replace(`/${id}`, `//${id}`), `GET ${itemTemplate} with a doubled slash`],
       ['GET', item.toUpperCase(), `GET ${itemTemplate} in upper case`],
-      ['GET', item.replace(new RegExp(`/${id}$`), `/${encodeAll(id)}`), `GET ${itemTemplate} with its digits percent-encoded`],
+      [
+        'GET',
+        item.replace(new RegExp(`/${id}$`), `/${encodeAll(id)}`),
+        `GET ${itemTemplate} with its digits percent-encoded`,
+      ],
       ['POST', `${list}/`, `POST ${list} with a trailing slash`],
       ['POST', list.toUpperCase(), `POST ${list} in upper case`],
     ]
@@ -40,7 +45,10 @@ export const pathVariants = scenario({
       variants.flatMap(([method, path, variant]) =>
         // POST with the key could add a pet the run does not count: creates go without a key only.
         (method === 'POST' ? (['none'] as Credential[]) : (['none', 'key'] as Credential[])).map((credential) =>
-          s.send({ method, path, ...(method === 'POST' ? { body } : {}) }, { credential, facts: { pathVariant: variant } }),
+          s.send(
+            { method, path, ...(method === 'POST' ? { body } : {}) },
+            { credential, facts: { pathVariant: variant } },
+          ),
         ),
       ),
     )

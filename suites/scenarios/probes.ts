@@ -22,7 +22,12 @@ export async function sentinel(s: Scenario, label: string): Promise<bigint | und
  * Pets whose name starts with `marker`, or undefined when the target gives no way to tell: found either in a
  * complete listing (fewer pets in all than a full page) or, when ids ascend, by getPet of every id between two sentinels.
  */
-export async function findMarked(s: Scenario, marker: string, from?: bigint, to?: bigint): Promise<JsonValue[] | undefined> {
+export async function findMarked(
+  s: Scenario,
+  marker: string,
+  from?: bigint,
+  to?: bigint,
+): Promise<JsonValue[] | undefined> {
   const marked = (pet: JsonValue) => isObject(pet) && typeof pet.name === 'string' && pet.name.startsWith(marker)
   const maximum = Number(s.spec.parameter('listPets', 'limit').maximum)
   const listing = await s.listPets([['limit', String(maximum)]])
@@ -31,7 +36,8 @@ export async function findMarked(s: Scenario, marker: string, from?: bigint, to?
   if (from === undefined || to === undefined || to <= from) return undefined
   // Ids the run already knows (its other scenarios' pets, created meanwhile) need no look.
   const unknown: string[] = []
-  for (let id = from + 1n; id < to && unknown.length <= MAX_PROBES; id++) if (!s.run.knows(String(id))) unknown.push(String(id))
+  for (let id = from + 1n; id < to && unknown.length <= MAX_PROBES; id++)
+    if (!s.run.knows(String(id))) unknown.push(String(id))
   if (unknown.length > MAX_PROBES) return undefined
   const found: JsonValue[] = []
   for (const id of unknown) {
@@ -46,11 +52,20 @@ export async function findMarked(s: Scenario, marker: string, from?: bigint, to?
  * Looks whether any of `sent` (tagged creates that must store nothing, each named `<marker><tag>-...`) left a pet,
  * and says so of each exchange; where the target gives no way to look, the checks are not applicable.
  */
-export async function lookForStored(s: Scenario, marker: string, sent: Map<string, Exchange>, before: bigint | undefined, checks: readonly CheckId[]): Promise<void> {
+export async function lookForStored(
+  s: Scenario,
+  marker: string,
+  sent: Map<string, Exchange>,
+  before: bigint | undefined,
+  checks: readonly CheckId[],
+): Promise<void> {
   const after = await sentinel(s, `${marker.slice(s.prefix.length)}after`)
   const found = await findMarked(s, marker, before, after)
   if (found === undefined) {
-    s.premiseMissing(checks, 'the target holds a full page of pets and its ids do not ascend, so there is no way to look for a stored pet')
+    s.premiseMissing(
+      checks,
+      'the target holds a full page of pets and its ids do not ascend, so there is no way to look for a stored pet',
+    )
     return
   }
   for (const [tag, exchange] of sent) {

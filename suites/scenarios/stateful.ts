@@ -52,7 +52,8 @@ class ListPets implements Command {
     await s.listPets(query)
     stopOnFailure(s)
   }
-  toString = () => `listPets ${this.limit === undefined ? '' : `limit=${this.limit} `}${this.status === undefined ? '' : `status=${this.status}`}`.trim()
+  toString = () =>
+    `listPets ${this.limit === undefined ? '' : `limit=${this.limit} `}${this.status === undefined ? '' : `status=${this.status}`}`.trim()
 }
 
 class GetKnownPet implements Command {
@@ -112,12 +113,18 @@ export const modelBased = scenario({
       [
         newPet(spec, `${s.prefix}model-`).map((pet): Command => new CreatePet(pet)),
         fc
-          .record({ limit: fc.option(listLimit(spec), { nil: undefined }), status: fc.option(petStatus(spec), { nil: undefined }) })
+          .record({
+            limit: fc.option(listLimit(spec), { nil: undefined }),
+            status: fc.option(petStatus(spec), { nil: undefined }),
+          })
           .map(({ limit, status }): Command => new ListPets(limit, status)),
         fc.nat().map((i): Command => new GetKnownPet(i)),
         fc.bigInt({ min: 0n, max: 1_000_000n }).map((offset): Command => new GetUnknownPet(offset)),
         fc
-          .tuple(fc.constantFrom('listPets' as const, 'getPet' as const), fc.constantFrom<Credential>('none', 'empty', 'wrong', 'basic'))
+          .tuple(
+            fc.constantFrom('listPets' as const, 'getPet' as const),
+            fc.constantFrom<Credential>('none', 'empty', 'wrong', 'basic'),
+          )
           .map(([op, credential]): Command => new Unauthenticated(op, credential)),
       ],
       { maxCommands: MAX_COMMANDS },

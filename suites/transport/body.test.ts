@@ -12,9 +12,21 @@ describe('parseBody', () => {
   })
 
   it.each([
-    ['deep', hostileBody('deep', 2 * (MAX_DEPTH + 1)), `it nests more than ${MAX_DEPTH} levels deep, more than the suite parses`],
-    ['wide', hostileBody('wide', 12 * (MAX_VALUES + 10)), `it holds more than ${MAX_VALUES} values, more than the suite parses`],
-    ['a long list', hostileBody('huge-list', 42 * (MAX_VALUES / 3 + 10)), `it holds more than ${MAX_VALUES} values, more than the suite parses`],
+    [
+      'deep',
+      hostileBody('deep', 2 * (MAX_DEPTH + 1)),
+      `it nests more than ${MAX_DEPTH} levels deep, more than the suite parses`,
+    ],
+    [
+      'wide',
+      hostileBody('wide', 12 * (MAX_VALUES + 10)),
+      `it holds more than ${MAX_VALUES} values, more than the suite parses`,
+    ],
+    [
+      'a long list',
+      hostileBody('huge-list', 42 * (MAX_VALUES / 3 + 10)),
+      `it holds more than ${MAX_VALUES} values, more than the suite parses`,
+    ],
   ])('refuses, quickly, a body too %s to parse safely', (_name, text, error) => {
     const started = performance.now()
     expect(parseBody(text)).toEqual({ kind: 'invalid', error })
@@ -23,7 +35,7 @@ describe('parseBody', () => {
 
   it('counts no commas inside strings, and stops scanning at the bound', () => {
     expect(shapeOf('["a,b,c", {"k,": [1, 2]}]')).toEqual({ depth: 3, values: 3 })
-    expect(shapeOf(',' .repeat(1000), 256, 10).values).toBe(11)
+    expect(shapeOf(','.repeat(1000), 256, 10).values).toBe(11)
   })
 
   it('a 4 MB wide object or deep array is refused in milliseconds', () => {
@@ -40,7 +52,10 @@ describe('readBody', () => {
   it('a body over the parse bound is neither decoded nor held whole: a head and a marker of its real size', () => {
     const big = bytes(`[${'"é",'.repeat(MAX_PARSED_CHARS / 4)}1]`)
     const { text, json } = readBody(big)
-    expect(json).toEqual({ kind: 'invalid', error: `it is ${big.byteLength} bytes long, more than the ${MAX_PARSED_CHARS} the suite parses` })
+    expect(json).toEqual({
+      kind: 'invalid',
+      error: `it is ${big.byteLength} bytes long, more than the ${MAX_PARSED_CHARS} the suite parses`,
+    })
     expect(text.endsWith(`… [truncated: ${big.byteLength} bytes in all]`)).toBe(true)
     expect(text.length).toBeLessThan(MAX_UNPARSED_TEXT + 64)
     expect(text).not.toContain('\uFFFD') // a character cut at the head's end is dropped, not garbled
@@ -53,7 +68,13 @@ describe('readBody', () => {
   })
 
   it('says so of invalid UTF-8 and of a byte order mark', () => {
-    expect(readBody(new Uint8Array([0x5b, 0xff, 0x5d])).json).toEqual({ kind: 'invalid', error: 'it is not valid UTF-8' })
-    expect(readBody(bytes('\uFEFF[]')).json).toEqual({ kind: 'invalid', error: 'it starts with a byte order mark, which RFC 8259 §8.1 forbids' })
+    expect(readBody(new Uint8Array([0x5b, 0xff, 0x5d])).json).toEqual({
+      kind: 'invalid',
+      error: 'it is not valid UTF-8',
+    })
+    expect(readBody(bytes('\uFEFF[]')).json).toEqual({
+      kind: 'invalid',
+      error: 'it starts with a byte order mark, which RFC 8259 §8.1 forbids',
+    })
   })
 })

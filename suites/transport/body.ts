@@ -25,7 +25,11 @@ export function nestingDepth(text: string, max: number = MAX_DEPTH): number {
 }
 
 /** How deep JSON text nests and how many values it separates with commas (strings skipped), stopping once past a bound. */
-export function shapeOf(text: string, maxDepth: number = MAX_DEPTH, maxValues: number = MAX_VALUES): { depth: number; values: number } {
+export function shapeOf(
+  text: string,
+  maxDepth: number = MAX_DEPTH,
+  maxValues: number = MAX_VALUES,
+): { depth: number; values: number } {
   let depth = 0
   let deepest = 0
   let values = 1
@@ -33,7 +37,8 @@ export function shapeOf(text: string, maxDepth: number = MAX_DEPTH, maxValues: n
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 92) i++ // a backslash escapes the next character
+      if (c === 92)
+        i++ // a backslash escapes the next character
       else if (c === 34) inString = false
     } else if (c === 34) inString = true
     else if (c === 44) {
@@ -48,11 +53,18 @@ export function shapeOf(text: string, maxDepth: number = MAX_DEPTH, maxValues: n
 /** Parses a response body without losing int64 digits; a body too large, deep or wide to parse safely is said so. */
 export function parseBody(raw: string): Parsed {
   if (raw.trim() === '') return { kind: 'empty' }
-  if (raw.length > MAX_PARSED_CHARS) return { kind: 'invalid', error: `it is ${raw.length} characters long, more than the ${MAX_PARSED_CHARS} the suite parses` }
+  if (raw.length > MAX_PARSED_CHARS)
+    return {
+      kind: 'invalid',
+      error: `it is ${raw.length} characters long, more than the ${MAX_PARSED_CHARS} the suite parses`,
+    }
   const shape = shapeOf(raw)
-  if (shape.depth > MAX_DEPTH) return { kind: 'invalid', error: `it nests more than ${MAX_DEPTH} levels deep, more than the suite parses` }
-  if (shape.values > MAX_VALUES) return { kind: 'invalid', error: `it holds more than ${MAX_VALUES} values, more than the suite parses` }
-  if (raw.startsWith('\uFEFF')) return { kind: 'invalid', error: 'it starts with a byte order mark, which RFC 8259 §8.1 forbids' }
+  if (shape.depth > MAX_DEPTH)
+    return { kind: 'invalid', error: `it nests more than ${MAX_DEPTH} levels deep, more than the suite parses` }
+  if (shape.values > MAX_VALUES)
+    return { kind: 'invalid', error: `it holds more than ${MAX_VALUES} values, more than the suite parses` }
+  if (raw.startsWith('\uFEFF'))
+    return { kind: 'invalid', error: 'it starts with a byte order mark, which RFC 8259 §8.1 forbids' }
   try {
     return { kind: 'json', value: parseJson(raw) }
   } catch (error) {
@@ -68,7 +80,9 @@ export function parseBody(raw: string): Parsed {
 export function readBody(bytes: Uint8Array, totalBytes: number = bytes.byteLength): { text: string; json: Parsed } {
   if (totalBytes > MAX_PARSED_CHARS) {
     // `stream: true` holds back a character cut at the end instead of writing U+FFFD for it.
-    const head = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, MAX_UNPARSED_TEXT), { stream: true })
+    const head = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, MAX_UNPARSED_TEXT), {
+      stream: true,
+    })
     const error = `it is ${totalBytes} bytes long, more than the ${MAX_PARSED_CHARS} the suite parses`
     return { text: `${head}${truncationMarker(totalBytes)}`, json: { kind: 'invalid', error } }
   }

@@ -7,18 +7,51 @@ const KEY = 'sk-live-0123456789'
 /** The words bash makes of a curl line, with the key in the environment: what curl would receive. */
 function argvOf(line: string): string[] {
   const script = `set -- ${line.replace(/^curl /, '')}; for a in "$@"; do printf '%s\\0' "$a"; done`
-  const out = execFileSync('bash', ['--noprofile', '--norc', '-c', script], { env: { PETSTORE_API_KEY: KEY, PATH: process.env.PATH } })
+  const out = execFileSync('bash', ['--noprofile', '--norc', '-c', script], {
+    env: { PETSTORE_API_KEY: KEY, PATH: process.env.PATH },
+  })
   return out.toString('utf8').split('\0').slice(0, -1)
 }
 
 describe('curl lines', () => {
   it('quote any body so the shell hands it to curl unchanged', () => {
     const body = `{"name":"O'Brien \\"Bo\\" $HOME \`id\` \\n 🐈‍⬛","categoryId":9223372036854775807}`
-    const argv = argvOf(curlLine({ method: 'POST', url: 'http://127.0.0.1:1/v1/pets?a=1&b=2', credential: 'key', contentType: 'application/json', body }))
-    expect(argv).toEqual(['-sS', '-i', '-g', '-X', 'POST', 'http://127.0.0.1:1/v1/pets?a=1&b=2', '-H', `Authorization: Bearer ${KEY}`, '-H', 'Content-Type: application/json', '--data-binary', body])
+    const argv = argvOf(
+      curlLine({
+        method: 'POST',
+        url: 'http://127.0.0.1:1/v1/pets?a=1&b=2',
+        credential: 'key',
+        contentType: 'application/json',
+        body,
+      }),
+    )
+    expect(argv).toEqual([
+      '-sS',
+      '-i',
+      '-g',
+      '-X',
+      'POST',
+      'http://127.0.0.1:1/v1/pets?a=1&b=2',
+      '-H',
+      `Authorization: Bearer ${KEY}`,
+      '-H',
+      'Content-Type: application/json',
+      '--data-binary',
+      body,
+    ])
   })
   it('rebuild every credential from $PETSTORE_API_KEY without writing the key', () => {
-    for (const credential of ['key', 'none', 'empty', 'wrong', 'basic', 'extended', 'truncated', 'lowercase-scheme', 'case-changed'] as Credential[]) {
+    for (const credential of [
+      'key',
+      'none',
+      'empty',
+      'wrong',
+      'basic',
+      'extended',
+      'truncated',
+      'lowercase-scheme',
+      'case-changed',
+    ] as Credential[]) {
       const line = curlLine({ method: 'GET', url: 'http://h/v1/pets', credential })
       expect(line).not.toContain(KEY)
       const sent = authorizationFor(credential, KEY)

@@ -30,7 +30,12 @@ afterEach(async () => {
 })
 
 const list: Request = { operationId: 'listPets', method: 'GET', path: '/pets' }
-const create: Request = { operationId: 'createPet', method: 'POST', path: '/pets', body: '{"name":"transport-test","categoryId":1}' }
+const create: Request = {
+  operationId: 'createPet',
+  method: 'POST',
+  path: '/pets',
+  body: '{"name":"transport-test","categoryId":1}',
+}
 
 /** The exchange's outcome in one line: the error, or the status and what the body parsed to. */
 const outcome = (e: Exchange) => e.error ?? `${e.response!.status} ${e.json.kind}`
@@ -49,12 +54,16 @@ describe('HttpTransport: what a server may do is no error', () => {
     let posts = 0
     for (let i = 0; i < 60; i++) {
       // Back to back, side by side, and 1-2 ms apart: the close races the next request in every way.
-      const batch = Array.from({ length: i % 3 === 0 ? 4 : 1 }, (_, j) => ((i + j) % 4 === 0 ? (posts++, create) : list))
+      const batch = Array.from({ length: i % 3 === 0 ? 4 : 1 }, (_, j) =>
+        (i + j) % 4 === 0 ? (posts++, create) : list,
+      )
       exchanges.push(...(await Promise.all(batch.map((r) => t.send(r)))))
       if (i % 2) await new Promise((resolve) => setTimeout(resolve, i % 4 === 1 ? 1 : 2))
     }
     expect(exchanges.filter((e) => e.error).map(outcome)).toEqual([])
-    expect(exchanges.filter((e) => e.request.method === 'POST').every((e) => e.attempts === 1 && e.response?.status === 201)).toBe(true)
+    expect(
+      exchanges.filter((e) => e.request.method === 'POST').every((e) => e.attempts === 1 && e.response?.status === 201),
+    ).toBe(true)
     // Each POST reached the target once: none was sent again after a close.
     expect(s.stats.methods.POST).toBe(posts)
     expect(exchanges.every((e) => e.attempts <= 2)).toBe(true)
@@ -114,7 +123,11 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
 
   it('a compressed body that inflates past 16 MiB is stopped at the cap too', async () => {
     const big = `[${'0,'.repeat(9 * 1024 * 1024)}0]`
-    const s = await served(target.serveFetch(async () => new Response(big, { headers: { 'content-type': 'application/json' } }), { encoding: 'gzip' }))
+    const s = await served(
+      target.serveFetch(async () => new Response(big, { headers: { 'content-type': 'application/json' } }), {
+        encoding: 'gzip',
+      }),
+    )
     expect((await transport(s.url).send(list)).error).toMatch(/^response body larger than/)
   })
 
@@ -131,7 +144,9 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
     ['one huge header', () => target.headerFlood('huge', 1_000_000)],
   ])('a header flood (%s)', async (_name, start) => {
     const s = await served(start())
-    expect(outcome(await transport(s.url).send(list))).toMatch(/^not a valid HTTP response \(its headers are larger than the \d+ bytes the suite reads\)$/)
+    expect(outcome(await transport(s.url).send(list))).toMatch(
+      /^not a valid HTTP response \(its headers are larger than the \d+ bytes the suite reads\)$/,
+    )
   })
 
   it('garbage instead of HTTP', async () => {
@@ -149,7 +164,9 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
 
   it('https:// to a plain HTTP port is told to try http://', async () => {
     const s = await served(target.fixed(200, '[]'))
-    expect(outcome(await transport(s.url.replace('http:', 'https:')).send(list))).toMatch(/^TLS failed: the port does not speak TLS .*http:\/\//)
+    expect(outcome(await transport(s.url.replace('http:', 'https:')).send(list))).toMatch(
+      /^TLS failed: the port does not speak TLS .*http:\/\//,
+    )
   })
 
   it('a closed port', async () => {
@@ -159,7 +176,10 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   it('a server that never answers: the transport timeout, and a request’s own timeout, are honoured', async () => {
     const s = await served(target.hang())
     const t = transport(s.url, 500)
-    const [byDefault, byRequest] = await Promise.all([timed(() => t.send(list)), timed(() => t.send({ ...list, timeoutMs: 150 }))])
+    const [byDefault, byRequest] = await Promise.all([
+      timed(() => t.send(list)),
+      timed(() => t.send({ ...list, timeoutMs: 150 })),
+    ])
     expect(outcome(byDefault.value)).toBe('timeout after 500 ms')
     expect(byDefault.ms).toBeGreaterThanOrEqual(490)
     expect(byDefault.ms).toBeLessThan(1500)
@@ -195,7 +215,8 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   it('a POST the server took and then dropped the connection on is not sent again, even after a kept-alive GET', async () => {
     const s = await served(
       target.serveRawHttp((socket, head) => {
-        if (head.startsWith('GET')) socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]')
+        if (head.startsWith('GET'))
+          socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]')
         else socket.destroy()
       }),
     )
@@ -206,7 +227,11 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   })
 
   it('a body that is not the encoding it claims', async () => {
-    const s = await served(target.serveRawHttp((socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: 5\r\n\r\nhello')))
+    const s = await served(
+      target.serveRawHttp((socket) =>
+        socket.end('HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: 5\r\n\r\nhello'),
+      ),
+    )
     expect(outcome(await transport(s.url).send(list))).toMatch(/^the body could not be decompressed/)
   })
 })

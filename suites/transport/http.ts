@@ -9,7 +9,17 @@ import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { Exchange, Request } from '../../model/index.js'
-import { answered, MAX_BODY_BYTES, MAX_KEPT_BYTES, prepare, requestTimer, unanswered, type Prepared, type Transport, type TransportOptions } from './transport.js'
+import {
+  answered,
+  MAX_BODY_BYTES,
+  MAX_KEPT_BYTES,
+  prepare,
+  requestTimer,
+  unanswered,
+  type Prepared,
+  type Transport,
+  type TransportOptions,
+} from './transport.js'
 
 /** Methods a client may send again when a reused connection closed under them (RFC 9110 §9.2.2, idempotent). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'])
@@ -36,12 +46,14 @@ export function describeTransportError(error: unknown, timeoutMs: number, contex
     // A TLS server on the port closes a plain-HTTP request's connection without a word.
     return `connection closed without any answer (reset)${context.protocol === 'http:' ? '; if the port speaks TLS, the URL should start with https://' : ''}`
   }
-  if (code === 'HPE_HEADER_OVERFLOW') return `not a valid HTTP response (its headers are larger than the ${http.maxHeaderSize} bytes the suite reads)`
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return `not a valid HTTP response (its headers are larger than the ${http.maxHeaderSize} bytes the suite reads)`
   if (code?.startsWith('HPE_')) return `not a valid HTTP response (${message.split('\n')[0]})`
   if (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(message)) {
     return 'TLS failed: the port does not speak TLS (wrong version number); if it serves plain HTTP, the URL should start with http://'
   }
-  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO') return `TLS failed: ${message.split('\n')[0]} (${code})`
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO')
+    return `TLS failed: ${message.split('\n')[0]} (${code})`
   if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || code === 'ERR__ERROR_FORMAT_PADDING_1') {
     return `the body could not be decompressed (${message})`
   }
@@ -70,8 +82,17 @@ function headersOf(response: IncomingMessage): Record<string, string> {
 
 /** The body, decompressed as its Content-Encoding says, bounded in size before and after decompression. */
 function bodyStream(response: IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase()
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase()
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined
   if (!decoder) return response
   response.on('error', (error) => decoder.destroy(error))
   return response.pipe(decoder)
@@ -81,7 +102,10 @@ function bodyStream(response: IncomingMessage): Readable {
 export class HttpTransport implements Transport {
   readonly baseUrl: string
   readonly #options: TransportOptions
-  readonly #agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) }
+  readonly #agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  }
 
   constructor(options: TransportOptions) {
     this.#options = options
@@ -102,10 +126,18 @@ export class HttpTransport implements Transport {
       attempts++
       attempt = await this.#once(prepared, request.body, true, timeoutMs)
     }
-    if ('retry' in attempt) attempt = { error: Object.assign(new Error('reset'), { code: 'ECONNRESET' }), answered: false }
+    if ('retry' in attempt)
+      attempt = { error: Object.assign(new Error('reset'), { code: 'ECONNRESET' }), answered: false }
     const exchange =
       'error' in attempt
-        ? unanswered(prepared, describeTransportError(attempt.error, timeoutMs, { answered: attempt.answered, protocol: new URL(prepared.sent).protocol }), elapsed())
+        ? unanswered(
+            prepared,
+            describeTransportError(attempt.error, timeoutMs, {
+              answered: attempt.answered,
+              protocol: new URL(prepared.sent).protocol,
+            }),
+            elapsed(),
+          )
         : answered(prepared, attempt.status, attempt.headers, attempt.body, elapsed(), attempt.size)
     return { ...exchange, attempts }
   }
@@ -115,7 +147,16 @@ export class HttpTransport implements Transport {
     this.#agents['https:'].destroy()
   }
 
-  #once(prepared: Prepared, body: string | undefined, fresh: boolean, timeoutMs: number): Promise<{ status: number; headers: Record<string, string>; body: Buffer; size: number } | { error: unknown; answered: boolean } | { retry: true }> {
+  #once(
+    prepared: Prepared,
+    body: string | undefined,
+    fresh: boolean,
+    timeoutMs: number,
+  ): Promise<
+    | { status: number; headers: Record<string, string>; body: Buffer; size: number }
+    | { error: unknown; answered: boolean }
+    | { retry: true }
+  > {
     return new Promise((resolve) => {
       let settled = false
       const url = new URL(prepared.sent)
@@ -123,7 +164,11 @@ export class HttpTransport implements Transport {
       const agent = fresh ? false : this.#agents[url.protocol as 'http:' | 'https:']
       const payload = body === undefined ? undefined : Buffer.from(body, 'utf8')
       const headers = payload ? { ...prepared.headers, 'content-length': String(payload.byteLength) } : prepared.headers
-      const req = lib.request(url, { method: prepared.record.request.method, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, agent })
+      const req = lib.request(url, {
+        method: prepared.record.request.method,
+        headers: { 'accept-encoding': 'gzip, deflate, br', ...headers },
+        agent,
+      })
       let answeredAtAll = false
       const finish = (outcome: Parameters<typeof resolve>[0]) => {
         if (settled) return
@@ -153,7 +198,12 @@ export class HttpTransport implements Transport {
           size += chunk.byteLength
           if (size > MAX_BODY_BYTES) {
             // Said first: destroying the stream makes the request fail as a reset, which must not be the reason given.
-            fail(new TransportFailure('BODY_TOO_LARGE', `response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`))
+            fail(
+              new TransportFailure(
+                'BODY_TOO_LARGE',
+                `response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`,
+              ),
+            )
             stream.destroy()
             chunks.length = 0
             return
@@ -168,7 +218,9 @@ export class HttpTransport implements Transport {
         })
         stream.on('error', fail)
         response.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })))
-        stream.on('end', () => finish({ status: response.statusCode ?? 0, headers: headersOf(response), body: Buffer.concat(chunks), size }))
+        stream.on('end', () =>
+          finish({ status: response.statusCode ?? 0, headers: headersOf(response), body: Buffer.concat(chunks), size }),
+        )
       })
       req.end(payload)
     })

@@ -11,7 +11,8 @@ import { MAX_BODY_BYTES } from './transport.js'
 
 const KEY = 'mounted-test-key-77c1'
 const list: Request = { operationId: 'listPets', method: 'GET', path: '/pets' }
-const mount = (handler: FetchHandler, timeoutMs = 2000) => new MountedTransport(handler, { baseUrl: 'http://mounted.invalid/v1', apiKey: KEY, timeoutMs })
+const mount = (handler: FetchHandler, timeoutMs = 2000) =>
+  new MountedTransport(handler, { baseUrl: 'http://mounted.invalid/v1', apiKey: KEY, timeoutMs })
 
 /** A body stream that yields `piece` for as long as it is read, counting what it gave and whether it was cancelled. */
 function endless(piece = new Uint8Array(64 * 1024).fill(48)) {
@@ -38,7 +39,9 @@ describe('MountedTransport', () => {
 
   it('a handler that rejects as fetch does on a dropped connection: a reset', async () => {
     const handler: FetchHandler = async () => {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) })
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      })
     }
     expect((await mount(handler).send(list)).error).toBe('connection closed before a complete response (reset)')
   })
@@ -48,7 +51,9 @@ describe('MountedTransport', () => {
       throw new Error('boom\nstack line')
     }) as unknown as FetchHandler
     expect((await mount(sync).send(list)).error).toBe('the handler failed: boom')
-    expect((await mount(async () => Promise.reject(new RangeError('bad'))).send(list)).error).toBe('the handler failed: bad')
+    expect((await mount(async () => Promise.reject(new RangeError('bad'))).send(list)).error).toBe(
+      'the handler failed: bad',
+    )
   })
 
   it('a handler that never answers: the timeout holds', async () => {
@@ -88,7 +93,9 @@ describe('MountedTransport', () => {
 
   it('a handler with an endless body: read to the cap, said so, the stream cancelled', async () => {
     const { body, seen } = endless()
-    const exchange = await mount(async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })).send(list)
+    const exchange = await mount(
+      async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }),
+    ).send(list)
     expect(exchange.error).toBe(`response body larger than ${MAX_BODY_BYTES} bytes (16 MiB): read no further`)
     expect(exchange.response).toBeUndefined()
     await new Promise((resolve) => setTimeout(resolve, 20))
@@ -98,7 +105,9 @@ describe('MountedTransport', () => {
 
   it('a handler with a large body just under the cap: answered, its size known', async () => {
     const text = `[${'0,'.repeat(3 * 1024 * 1024)}0]`
-    const exchange = await mount(async () => new Response(text, { status: 200, headers: { 'content-type': 'application/json' } })).send(list)
+    const exchange = await mount(
+      async () => new Response(text, { status: 200, headers: { 'content-type': 'application/json' } }),
+    ).send(list)
     expect(exchange.response?.status).toBe(200)
     expect(exchange.bodyBytes).toBe(text.length)
   })

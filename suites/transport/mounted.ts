@@ -4,7 +4,16 @@
  * checks cannot tell the two apart; tests run the whole suite this way in milliseconds.
  */
 import type { Exchange, Request } from '../../model/index.js'
-import { answered, MAX_BODY_BYTES, MAX_KEPT_BYTES, prepare, requestTimer, unanswered, type Transport, type TransportOptions } from './transport.js'
+import {
+  answered,
+  MAX_BODY_BYTES,
+  MAX_KEPT_BYTES,
+  prepare,
+  requestTimer,
+  unanswered,
+  type Transport,
+  type TransportOptions,
+} from './transport.js'
 
 /** A Fetch API handler: what the stub's `createStub().fetch` is. */
 export type FetchHandler = (request: globalThis.Request) => Promise<Response>
@@ -27,7 +36,10 @@ async function readBounded(response: Response, signal: AbortSignal): Promise<{ h
       const { done, value } = await Promise.race([reader.read(), aborted])
       if (done) break
       size += value.byteLength
-      if (size > MAX_BODY_BYTES) throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`)
+      if (size > MAX_BODY_BYTES)
+        throw new Error(
+          `response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`,
+        )
       // Past what the suite parses, the body is counted, not kept.
       const room = MAX_KEPT_BYTES - kept
       if (room > 0) {
@@ -74,7 +86,9 @@ export class MountedTransport implements Transport {
     const timeoutMs = request.timeoutMs ?? this.#options.timeoutMs
     const controller = new AbortController()
     const signal = controller.signal
-    const cancelTimer = requestTimer(timeoutMs, () => controller.abort(new DOMException(`timeout after ${timeoutMs} ms`, 'TimeoutError')))
+    const cancelTimer = requestTimer(timeoutMs, () =>
+      controller.abort(new DOMException(`timeout after ${timeoutMs} ms`, 'TimeoutError')),
+    )
     try {
       const fetchRequest = new globalThis.Request(prepared.sent, {
         method: request.method,
@@ -83,7 +97,10 @@ export class MountedTransport implements Transport {
         signal,
       })
       // The timeout covers the handler's answer and its whole body: a handler may hang at either.
-      const response = await abortable(Promise.resolve().then(() => this.#handler(fetchRequest)), signal)
+      const response = await abortable(
+        Promise.resolve().then(() => this.#handler(fetchRequest)),
+        signal,
+      )
       const { head, size } = await readBounded(response, signal)
       const headers: Record<string, string> = {}
       response.headers.forEach((value, name) => {
@@ -92,7 +109,8 @@ export class MountedTransport implements Transport {
       return answered(prepared, response.status, headers, head, elapsed(), size)
     } catch (error) {
       const name = (error as Error)?.name
-      const reason = name === 'TimeoutError' || name === 'AbortError' ? `timeout after ${timeoutMs} ms` : describe(error)
+      const reason =
+        name === 'TimeoutError' || name === 'AbortError' ? `timeout after ${timeoutMs} ms` : describe(error)
       return unanswered(prepared, reason, elapsed())
     } finally {
       cancelTimer()
@@ -107,8 +125,10 @@ function describe(error: unknown): string {
   const message = e?.message ?? String(error)
   const code = e?.cause?.code ?? e?.code
   if (message.startsWith('response body larger')) return message
-  if (typeof code === 'string' && code.startsWith('HPE_')) return `not a valid HTTP response (${e?.cause?.message ?? message})`
+  if (typeof code === 'string' && code.startsWith('HPE_'))
+    return `not a valid HTTP response (${e?.cause?.message ?? message})`
   // A handler that rejects as fetch does when a connection breaks: the in-process form of a reset.
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /fetch failed|network|reset|socket/i.test(message)) return 'connection closed before a complete response (reset)'
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /fetch failed|network|reset|socket/i.test(message))
+    return 'connection closed before a complete response (reset)'
   return `the handler failed: ${message.split('\n')[0]}`
 }

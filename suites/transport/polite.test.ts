@@ -6,7 +6,14 @@
 import { describe, expect, it } from 'vitest'
 import type { Exchange, Request } from '../../model/index.js'
 import { createStub } from '../../stub/index.js'
-import { counted, slow, throttled, tooMany, type FetchHandler, type RetryAfter } from '../../test-support/misbehaving.js'
+import {
+  counted,
+  slow,
+  throttled,
+  tooMany,
+  type FetchHandler,
+  type RetryAfter,
+} from '../../test-support/misbehaving.js'
 import { MountedTransport } from './mounted.js'
 import { PoliteTransport, retryAfterMs, Slots } from './polite.js'
 
@@ -48,19 +55,22 @@ describe.concurrent('PoliteTransport', () => {
     ['date', 1, 0], // an HTTP-date has whole seconds: up to a second, perhaps less
     ['zero', 2, 20],
     ['none', 2, 20],
-  ] as const)('a 429 with Retry-After as %s is waited out and never returned', async (retryAfter, throttledTimes, atLeastMs) => {
-    const { fetch, times } = throttledFirst(throttledTimes, retryAfter)
-    const t = polite(fetch)
-    const exchange = await t.send(list)
-    expect(exchange.response?.status).toBe(200)
-    expect(exchange.attempts).toBe(throttledTimes + 1)
-    expect(t.throttled).toBe(throttledTimes)
-    expect(t.stopped).toBeUndefined()
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(atLeastMs)
-    expect(times[1]! - times[0]!).toBeLessThan(1500)
-    // Backoff without Retry-After doubles: 20 ms, then 40 ms.
-    if (throttledTimes === 2) expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(38)
-  })
+  ] as const)(
+    'a 429 with Retry-After as %s is waited out and never returned',
+    async (retryAfter, throttledTimes, atLeastMs) => {
+      const { fetch, times } = throttledFirst(throttledTimes, retryAfter)
+      const t = polite(fetch)
+      const exchange = await t.send(list)
+      expect(exchange.response?.status).toBe(200)
+      expect(exchange.attempts).toBe(throttledTimes + 1)
+      expect(t.throttled).toBe(throttledTimes)
+      expect(t.stopped).toBeUndefined()
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(atLeastMs)
+      expect(times[1]! - times[0]!).toBeLessThan(1500)
+      // Backoff without Retry-After doubles: 20 ms, then 40 ms.
+      if (throttledTimes === 2) expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(38)
+    },
+  )
 
   it('a Retry-After longer than the longest wait is cut to it', async () => {
     const { fetch, times } = throttledFirst(1, 'seconds', 3600)
@@ -87,11 +97,16 @@ describe.concurrent('PoliteTransport', () => {
     ['every request', { every: 1 }],
     ['all but one request in twenty', { answerEvery: 20 }],
   ])('a target answering 429 to %s stops the run in bounded time, saying why', async (_name, how) => {
-    const t = polite(throttled(stub.fetch, { ...how, retryAfter: 'seconds', seconds: 1 }), { maxWaitMs: 30, giveUpAfterMs: 400 })
+    const t = polite(throttled(stub.fetch, { ...how, retryAfter: 'seconds', seconds: 1 }), {
+      maxWaitMs: 30,
+      giveUpAfterMs: 400,
+    })
     const started = performance.now()
     const exchanges: Exchange[] = await Promise.all(Array.from({ length: 8 }, () => t.send(list)))
     expect(performance.now() - started).toBeLessThan(3000)
-    expect(t.stopped).toMatch(/^rate-limited throughout: the target answered 429 Too Many Requests to \d+ of \d+ requests \(\d+%\) for \d+ s$/)
+    expect(t.stopped).toMatch(
+      /^rate-limited throughout: the target answered 429 Too Many Requests to \d+ of \d+ requests \(\d+%\) for \d+ s$/,
+    )
     // What comes back once it gave up is the 429 itself: the engine stops on it and judges nothing.
     expect(exchanges.some((e) => e.response?.status === 429)).toBe(true)
   })
@@ -110,7 +125,9 @@ describe.concurrent('PoliteTransport', () => {
     const t = polite(handler, { maxWaitMs: 30, giveUpAfterMs: 1000 })
     expect((await t.send(list)).response?.status).toBe(200)
     // A later throttled stretch is judged on its own: it starts fresh.
-    expect((await Promise.all(Array.from({ length: 10 }, () => t.send(list)))).every((e) => e.response?.status === 200)).toBe(true)
+    expect(
+      (await Promise.all(Array.from({ length: 10 }, () => t.send(list)))).every((e) => e.response?.status === 200),
+    ).toBe(true)
     expect(t.stopped).toBeUndefined()
   })
 

@@ -95,7 +95,8 @@ export class PoliteTransport implements Transport {
     for (let backoff = this.#minWaitMs; ; backoff = Math.min(backoff * 2, this.#maxWaitMs)) {
       const exchange = await this.#slots.run(async () => {
         // Every request waits out a pause, also one that began while it waited for a slot.
-        for (let pause = this.#pausedUntil - Date.now(); pause > 0; pause = this.#pausedUntil - Date.now()) await sleep(pause)
+        for (let pause = this.#pausedUntil - Date.now(); pause > 0; pause = this.#pausedUntil - Date.now())
+          await sleep(pause)
         const exchange = await this.#inner.send(request)
         // The pause starts before the slot is freed, so the request queued for it waits too.
         if (exchange.response?.status === 429) this.#pause(exchange, backoff)
@@ -128,7 +129,11 @@ export class PoliteTransport implements Transport {
     if (!stretch) return
     stretch.answered++
     stretch.inARow++
-    if (stretch.inARow >= ANSWERS_IN_A_ROW_TO_GO_ON || stretch.answered >= ANSWERED_SHARE_TO_GO_ON * (stretch.answered + stretch.limited)) this.#stretch = undefined
+    if (
+      stretch.inARow >= ANSWERS_IN_A_ROW_TO_GO_ON ||
+      stretch.answered >= ANSWERED_SHARE_TO_GO_ON * (stretch.answered + stretch.limited)
+    )
+      this.#stretch = undefined
   }
 
   // A 429 came: true when the target has throttled (nearly) throughout for longer than the run waits.

@@ -72,7 +72,9 @@ export interface Prepared {
 
 /** The path and query of a request, as written on the wire. */
 export function pathAndQuery(request: Request): string {
-  const search = request.rawQuery ?? (request.query ?? []).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
+  const search =
+    request.rawQuery ??
+    (request.query ?? []).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
   return `${request.path}${search ? `?${search}` : ''}`
 }
 
@@ -83,7 +85,11 @@ export function prepare(request: Request, options: TransportOptions): Prepared {
   const sent = `${options.sendBaseUrl ?? options.baseUrl}${suffix}`
   const credential = request.credential ?? 'key'
   const contentType = request.body !== undefined ? (request.contentType ?? 'application/json') : request.contentType
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'petstore-conformance', ...request.headers }
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': 'petstore-conformance',
+    ...request.headers,
+  }
   if (contentType) headers['content-type'] = contentType
   const recordedHeaders = { ...headers }
   const authorization = authorizationFor(credential, options.apiKey)
@@ -105,7 +111,14 @@ export function prepare(request: Request, options: TransportOptions): Prepared {
     record: {
       ...(request.operationId ? { operationId: request.operationId } : {}),
       request: recordedRequest,
-      curl: curlLine({ method: request.method, url: shown, credential, contentType, body: request.body, headers: request.headers }),
+      curl: curlLine({
+        method: request.method,
+        url: shown,
+        credential,
+        contentType,
+        body: request.body,
+        headers: request.headers,
+      }),
       credential,
       attempts: 1,
     },
@@ -116,7 +129,14 @@ export function prepare(request: Request, options: TransportOptions): Prepared {
  * The exchange of an answered request. `body` may be only the body's beginning (a transport keeps no more than
  * `MAX_KEPT_BYTES` of a body it reads to the end); `totalBytes` is then the size of the whole.
  */
-export function answered(prepared: Prepared, status: number, headers: Record<string, string>, body: Uint8Array, durationMs: number, totalBytes = body.byteLength): Exchange {
+export function answered(
+  prepared: Prepared,
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  durationMs: number,
+  totalBytes = body.byteLength,
+): Exchange {
   const { text, json } = readBody(body, totalBytes)
   return {
     ...prepared.record,

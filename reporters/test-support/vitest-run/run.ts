@@ -28,8 +28,20 @@ const reporter = new ConformanceReporter({
     notices: [],
     catalogue: [
       { id: 'listPets.limit.max', title: 'limit holds', operationId: 'listPets', severity: 'fail', source: 'suite' },
-      { id: 'listPets.filter.status', title: 'filter holds', operationId: 'listPets', severity: 'fail', source: 'suite' },
-      { id: 'getPet.deprecation.sunset', title: 'Sunset header', operationId: 'getPet', severity: 'advice', source: 'suite' },
+      {
+        id: 'listPets.filter.status',
+        title: 'filter holds',
+        operationId: 'listPets',
+        severity: 'fail',
+        source: 'suite',
+      },
+      {
+        id: 'getPet.deprecation.sunset',
+        title: 'Sunset header',
+        operationId: 'getPet',
+        severity: 'advice',
+        source: 'suite',
+      },
       { id: 'getPet.id.int64', title: 'int64 ids', operationId: 'getPet', severity: 'fail', source: 'suite' },
     ],
   },

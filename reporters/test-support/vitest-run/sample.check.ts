@@ -21,13 +21,33 @@ it('listPets: limit', ({ task }) => {
 })
 
 it('listPets: filter', ({ task }) => {
-  const finding = { checkId: 'listPets.filter.status', operationId: 'listPets' as const, severity: 'fail' as const, source: 'suite' as const, message: `a sold pet in a list filtered by status=pending (the target said ${KEY})` }
-  task.meta.conformance = record('listPets: filter', [check('listPets.filter.status', { outcome: 'failed', findings: [finding] })])
+  const finding = {
+    checkId: 'listPets.filter.status',
+    operationId: 'listPets' as const,
+    severity: 'fail' as const,
+    source: 'suite' as const,
+    message: `a sold pet in a list filtered by status=pending (the target said ${KEY})`,
+  }
+  task.meta.conformance = record('listPets: filter', [
+    check('listPets.filter.status', { outcome: 'failed', findings: [finding] }),
+  ])
 })
 
 it('getPet: deprecation', ({ task }) => {
-  const finding = { checkId: 'getPet.deprecation.sunset', severity: 'advice' as const, source: 'suite' as const, message: 'no Sunset header' }
-  task.meta.conformance = record('getPet: deprecation', [check('getPet.deprecation.sunset', { operationId: 'getPet', severity: 'advice', outcome: 'failed', findings: [finding] })])
+  const finding = {
+    checkId: 'getPet.deprecation.sunset',
+    severity: 'advice' as const,
+    source: 'suite' as const,
+    message: 'no Sunset header',
+  }
+  task.meta.conformance = record('getPet: deprecation', [
+    check('getPet.deprecation.sunset', {
+      operationId: 'getPet',
+      severity: 'advice',
+      outcome: 'failed',
+      findings: [finding],
+    }),
+  ])
 })
 
 it('getPet: ids', () => {
@@ -36,5 +56,9 @@ it('getPet: ids', () => {
 })
 
 it('the run as a whole', ({ task }) => {
-  task.meta.conformance = record('the run as a whole', [], { requestsSent: 0, recordsCreated: 0, coverage: [{ operationId: 'listPets', status: '200', seen: true, provokable: true }] })
+  task.meta.conformance = record('the run as a whole', [], {
+    requestsSent: 0,
+    recordsCreated: 0,
+    coverage: [{ operationId: 'listPets', status: '200', seen: true, provokable: true }],
+  })
 })
