@@ -5,6 +5,7 @@ import {
   asJson,
   categoryId,
   categoryIdEdges,
+  codePoint,
   invalidBody,
   invalidNumbers,
   leewayNumbers,
@@ -61,6 +62,18 @@ describe('arbitraries built from the spec', () => {
       expect(limit).toBeLessThanOrEqual(Number(maximum))
     }
     expect(outOfRangeLimits(s)).toEqual(expect.arrayContaining(['0', '101']))
+  })
+})
+
+describe('one code point', () => {
+  it('reaches every plane, is never a lone surrogate, and unmaps what it made', () => {
+    const seen = fc.sample(codePoint, { numRuns: 5000, seed: 7 })
+    expect(seen.every((c) => [...c].length === 1 && !/[\uD800-\uDFFF]/u.test(c))).toBe(true)
+    expect(seen.some((c) => c.codePointAt(0)! > 0xffff)).toBe(true)
+    expect(seen.some((c) => c.codePointAt(0)! < 0x80)).toBe(true)
+    for (const c of ['\u0000', '\ud7ff', '\ue000', '🐈', '\u{10ffff}'])
+      expect(codePoint.canShrinkWithoutContext(c)).toBe(true)
+    for (const c of ['\ud800', 'ab', '', 7]) expect(codePoint.canShrinkWithoutContext(c)).toBe(false)
   })
 })
 
