@@ -4,7 +4,14 @@
  * documented values), and runs every applicable check of the table on it. At the end it judges the run as a
  * whole (coverage, id scheme) once.
  */
-import { keySecrets, Redactor, type Exchange, type Request, type ScenarioRecord, type StatusCoverage } from '../../model/index.js'
+import {
+  keySecrets,
+  Redactor,
+  type Exchange,
+  type Request,
+  type ScenarioRecord,
+  type StatusCoverage,
+} from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { appliesTo } from '../checks/applies.js'
 import { CHECKS, type CheckId } from '../checks/index.js'
@@ -55,7 +62,15 @@ export class Run {
   readonly idsInOrder: string[] = []
   /** What is known about each exchange sent, for judging it again when a scenario learns more. */
   readonly factsOf = new WeakMap<Exchange, Facts>()
-  readonly createdByArea: Record<Area, number> = { create: 0, list: 0, get: 0, auth: 0, stateful: 0, coverage: 0, probe: 0 }
+  readonly createdByArea: Record<Area, number> = {
+    create: 0,
+    list: 0,
+    get: 0,
+    auth: 0,
+    stateful: 0,
+    coverage: 0,
+    probe: 0,
+  }
   readonly #statusesSeen = new Set<string>()
   readonly #seen = new Map<string, number>() // every id known to exist -> when it was learned
   readonly #selected: ReadonlySet<string>
@@ -86,7 +101,9 @@ export class Run {
 
   /** The checks the run judges, by scope. */
   checks<S extends Check['scope']>(scope: S): Extract<Check, { scope: S }>[] {
-    return (CHECKS as readonly Check[]).filter((c): c is Extract<Check, { scope: S }> => c.scope === scope && this.#selected.has(c.id))
+    return (CHECKS as readonly Check[]).filter(
+      (c): c is Extract<Check, { scope: S }> => c.scope === scope && this.#selected.has(c.id),
+    )
   }
 
   /** Whether a check is selected for an exchange's operation (`--check`, `--operation`). */
@@ -99,10 +116,15 @@ export class Run {
 
   /** Whether a scenario that calls these operations and judges these checks has anything selected to do. */
   wants(operations: readonly OperationId[], judges: readonly CheckId[]): boolean {
-    const ops = this.config.operations.length ? operations.filter((op) => this.config.operations.includes(op)) : operations
+    const ops = this.config.operations.length
+      ? operations.filter((op) => this.config.operations.includes(op))
+      : operations
     if (!ops.length) return false
     return (CHECKS as readonly Check[]).some(
-      (c) => this.#selected.has(c.id) && (judges.includes(c.id as CheckId) || ((c.on.operation === 'all' || c.on.operation === 'any') && c.scope !== 'run')),
+      (c) =>
+        this.#selected.has(c.id) &&
+        (judges.includes(c.id as CheckId) ||
+          ((c.on.operation === 'all' || c.on.operation === 'any') && c.scope !== 'run')),
     )
   }
 
@@ -150,7 +172,9 @@ export class Run {
 
   /** Which documented statuses of the selected operations the run provoked. */
   coverage(): StatusCoverage[] {
-    const ops = (Object.keys(this.spec.operations) as OperationId[]).filter((op) => !this.config.operations.length || this.config.operations.includes(op))
+    const ops = (Object.keys(this.spec.operations) as OperationId[]).filter(
+      (op) => !this.config.operations.length || this.config.operations.includes(op),
+    )
     return ops.flatMap((operationId) =>
       this.spec.statuses(operationId).map((status) => ({
         operationId,
@@ -197,7 +221,8 @@ export class Run {
     const created = [...this.created.values()].map((k) => k.pet)
     // Pets are never removed by the described operations: every pet seen still exists. With a filter, only the
     // run's own pets of that status count (others may have moved to another status since).
-    const atLeast = status === undefined ? this.#seen.size : [...this.created.values()].filter((k) => k.sentStatus === status).length
+    const atLeast =
+      status === undefined ? this.#seen.size : [...this.created.values()].filter((k) => k.sentStatus === status).length
     return { created, atLeast }
   }
 
@@ -205,7 +230,8 @@ export class Run {
   #after(exchange: Exchange): Facts {
     const facts: Facts = {}
     if (exchange.operationId === 'listPets') Object.assign(facts, this.#query(exchange))
-    if (exchange.operationId === 'createPet' && exchange.response?.status === 201) facts.takenIds = new Set(this.created.keys())
+    if (exchange.operationId === 'createPet' && exchange.response?.status === 201)
+      facts.takenIds = new Set(this.created.keys())
     if (exchange.operationId === 'getPet') {
       const id = petIdOf(exchange.request.url)
       const created = id === undefined ? undefined : this.created.get(id)
@@ -247,16 +273,28 @@ export class Run {
       const id = idOf(body)
       if (id !== undefined && status === 201 && !this.created.has(id)) {
         const sent = parseSent(exchange.request.body)
-        this.created.set(id, { pet: body!, at: clock, ...(typeof sent?.status === 'string' ? { sentStatus: sent.status } : {}) })
+        // Listed while its create was still on its way: the run's own pet, not one the target held before.
+        this.existing.delete(id)
+        this.created.set(id, {
+          pet: body!,
+          at: clock,
+          ...(typeof sent?.status === 'string' ? { sentStatus: sent.status } : {}),
+        })
       }
     }
-    const pets = exchange.operationId === 'listPets' && status === 200 ? (listedPets(exchange) ?? []) : status === 200 && exchange.operationId === 'getPet' ? [body] : []
+    const pets =
+      exchange.operationId === 'listPets' && status === 200
+        ? (listedPets(exchange) ?? [])
+        : status === 200 && exchange.operationId === 'getPet'
+          ? [body]
+          : []
     if (exchange.operationId === 'createPet' && status === 201) pets.push(body)
     for (const pet of pets) {
       const id = idOf(pet)
       if (id === undefined) continue
       if (!this.#seen.has(id)) this.#seen.set(id, clock)
-      if (exchange.operationId === 'listPets' && !this.created.has(id) && !this.existing.has(id)) this.existing.set(id, pet!)
+      if (exchange.operationId === 'listPets' && !this.created.has(id) && !this.existing.has(id))
+        this.existing.set(id, pet!)
     }
   }
 

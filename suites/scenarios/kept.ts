@@ -1,4 +1,5 @@
 /** At the end of the run, the pets created at its start, and those the target held before it, are still there. */
+import { listedPets } from '../checks/util.js'
 import { scenario } from '../engine/scenario.js'
 
 const SAMPLE = 6
@@ -12,21 +13,44 @@ export const petsKept = scenario({
     const created = [...s.run.created.keys()]
     // The first pets, and a spread over the rest: a store that drops or overwrites old records shows it.
     const step = Math.max(1, Math.floor(created.length / SAMPLE))
-    const sample = new Set([...created.slice(0, SAMPLE), ...created.filter((_, i) => i % step === 0)].slice(0, 2 * SAMPLE))
-    const existing = [...s.run.existing.keys()].slice(0, 2 * SAMPLE)
-    if (!existing.length) s.premiseMissing(['getPet.keeps-existing'], 'the target listed no pets of its own (held before the run): none to look for at its end')
+    const sample = new Set(
+      [...created.slice(0, SAMPLE), ...created.filter((_, i) => i % step === 0)].slice(0, 2 * SAMPLE),
+    )
+    const existing = [...s.run.existing.keys()].filter((id) => !s.run.created.has(id)).slice(0, 2 * SAMPLE)
+    if (!existing.length)
+      s.premiseMissing(
+        ['getPet.keeps-existing'],
+        'the target listed no pets of its own (held before the run): none to look for at its end',
+      )
     await Promise.all([...sample, ...existing].map((id) => s.getPet(id)))
   },
 })
 
+/** Creates made one at a time between two listings of the same query: a list served stale shows on one of them. */
+const READ_AFTER_WRITE = 5
+
 export const listedKept = scenario({
-  name: 'listPets still lists the pets of the run as created, wherever a filtered page has room',
+  name: 'listPets still lists the pets of the run as created, wherever a filtered page has room, also right after a create',
   area: 'list',
   operations: ['listPets'],
   judges: ['listPets.finds-created', 'listPets.status.filter'],
   async run(s) {
-    const { maximum } = s.spec.parameter('listPets', 'limit')
-    await Promise.all(s.spec.enumOf('PetStatus').map((status) => s.listPets([['status', status], ['limit', String(maximum)]])))
+    const maximum = Number(s.spec.parameter('listPets', 'limit').maximum)
+    const query = (status: string): [string, string][] => [
+      ['status', status],
+      ['limit', String(maximum)],
+    ]
+    const statuses = s.spec.enumOf('PetStatus')
+    const pages = await Promise.all(statuses.map((status) => s.listPets(query(status))))
+    // The status whose page has most room: each pet created with it must show on the same query right after.
+    const sizes = pages.map((page) => listedPets(page)?.length ?? maximum)
+    const roomiest = sizes.indexOf(Math.min(...sizes))
+    if (sizes[roomiest]! + READ_AFTER_WRITE > maximum) return
+    const status = statuses[roomiest]!
+    for (let i = 0; i < READ_AFTER_WRITE && s.mayCreate(); i++) {
+      await s.createValid({ name: `${s.prefix}read-after-write-${i}`, categoryId: 22n, status })
+      await s.listPets(query(status))
+    }
   },
 })
 
@@ -37,7 +61,8 @@ export const idsOneAtATime = scenario({
   judges: ['createPet.id-scheme'],
   async run(s) {
     // Creates that overlapped others say nothing of the order ids are given in; these overlap none.
-    for (let i = 0; s.run.idsInOrder.length < 3 && i < 3; i++) await s.createValid({ name: `${s.prefix}in-order-${i}`, categoryId: 21n })
+    for (let i = 0; s.run.idsInOrder.length < 3 && i < 3; i++)
+      await s.createValid({ name: `${s.prefix}in-order-${i}`, categoryId: 21n })
   },
 })
 
