@@ -9,6 +9,7 @@ import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Redactor, type RunResult } from '../model/index.js'
 import { startStub, type Stub } from '../stub/index.js'
+import { EDGE_REFUSES, refuseAtEdge } from '../test-support/misbehaving.js'
 import { launchChromium, type Browser } from './test-support/chromium.js'
 import { readJunit, type Junit } from './test-support/junit.js'
 import { childEnv, run, type Finished } from './test-support/process.js'
@@ -53,6 +54,7 @@ async function echoingProxy(target: string): Promise<{ url: string; server: Serv
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
+    if (EDGE_REFUSES.has(req.method ?? '')) return refuseAtEdge(res)
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
     ) as Record<string, string>

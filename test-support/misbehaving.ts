@@ -144,13 +144,18 @@ export function serveFetch(handler: FetchHandler, edge: Edge = {}): Promise<Serv
   })
 }
 
-/** Methods the Fetch API cannot build a request of: the edge refuses them itself, as nginx and most load balancers do. */
-const EDGE_REFUSES = new Set(['CONNECT', 'TRACE', 'TRACK'])
+/** Methods the Fetch API cannot build a request of: the edge refuses them itself, as nginx and load balancers do. */
+export const EDGE_REFUSES: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** The edge's own refusal of such a method: 405 with an `Allow` header (RFC 9110 §15.5.6) and no body. */
+export function refuseAtEdge(res: ServerResponse): void {
+  res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' }).end()
+}
 
 async function answerWith(handler: FetchHandler, edge: Edge, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
-  if (EDGE_REFUSES.has(req.method ?? '')) return void res.writeHead(405, { 'content-length': '0' }).end()
+  if (EDGE_REFUSES.has(req.method ?? '')) return refuseAtEdge(res)
   const headers = new Headers()
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD'

@@ -136,7 +136,7 @@ const EMBEDDED_BOUND_MB = 250
 
 describe('the command on a correct target: exit 0, every check judged', () => {
   it('the embedded stub, the default run: within 250 MB', async () => {
-    const run = await conformance([], { timeoutMs: 180_000 })
+    const run = await conformance(ALL_REPORTERS, { timeoutMs: 180_000 })
     expect(run.code, said(run)).toBe(0)
     expectComplete(run)
     expect(run.report!.checks.filter((c) => c.outcome !== 'passed').map((c) => c.id)).toEqual([])

@@ -24,7 +24,7 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr.trim().split('\n')).toEqual([
-      `petstore-conformance: cannot reach the target at http://127.0.0.1:${port}/v1: connection refused`,
+      `petstore-conformance: cannot reach the target at http://127.0.0.1:${port}/v1: connection refused; check --base-url (or PETSTORE_BASE_URL)`,
     ])
   })
   it('exits 2 with one line on a target that does not speak HTTP', async () => {
