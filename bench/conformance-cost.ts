@@ -16,9 +16,12 @@ export interface ConformanceCost {
   consoleTail: string
 }
 
-/** Whether the conformance command exists in this checkout yet. */
+/** Whether the conformance command is built in this checkout (`npm ci` or `npm run build`). */
 export function conformanceAvailable(): boolean {
-  return existsSync(join(ROOT, 'suites', 'cli.ts')) && existsSync(join(ROOT, 'bin', 'petstore-conformance.js'))
+  return (
+    existsSync(join(ROOT, 'dist', 'command', 'conformance', 'main.js')) &&
+    existsSync(join(ROOT, 'bin', 'petstore-conformance.js'))
+  )
 }
 
 /** The first numeric value of `key` anywhere in a parsed JSON document, depth first. */

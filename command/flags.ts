@@ -20,8 +20,9 @@ export function parseFlags<const O extends Options>(
     return values
   } catch (error) {
     if (error instanceof UsageError) throw error
-    // parseArgs' own messages are already one clear sentence ("Unknown option '--x'"); keep the first line.
-    throw new UsageError((error as Error).message.split('\n')[0]!)
+    // parseArgs' first line is one clear sentence; its advice on positionals is not for these commands, which take none: "Unknown option '--x'." is enough.
+    const first = (error as Error).message.split('\n')[0]!
+    throw new UsageError(first.replace(/\. To specify a positional argument .*$/, '.'))
   }
 }
 
