@@ -27,6 +27,8 @@ export const LIMITS = {
   text: 1024,
   /** Errors outside any scenario kept per run. */
   runErrors: 20,
+  /** The facts a finding keeps for `--replay` (lossless JSON); longer ones are left out, not cut. */
+  replayFacts: 16 * 1024,
 } as const
 
 /** The marker a cut text ends with. */

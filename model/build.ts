@@ -6,6 +6,7 @@
 import { LIMITS, boundExchange, boundText, cutText } from './bound.js'
 import { type Redactor, withoutUserinfo } from './redact.js'
 import type {
+  Replayable,
   CatalogueEntry,
   CheckResult,
   Finding,
@@ -236,6 +237,7 @@ function boundCheck(check: CheckResult & { messages: number }, text: Text, url: 
 function boundFinding(finding: Finding, check: CheckResult, text: Text, url: Text, redactor: Redactor): Finding {
   const operationId = finding.operationId
   const exchange = finding.exchange && typeof finding.exchange === 'object' ? finding.exchange : undefined
+  const replay = boundReplay(finding.replay, text)
   return {
     checkId: text(finding.checkId ?? check.id, 256),
     ...(operationId ? { operationId } : {}),
@@ -249,7 +251,19 @@ function boundFinding(finding: Finding, check: CheckResult, text: Text, url: Tex
       : {}),
     ...(Number.isInteger(finding.seed) ? { seed: finding.seed } : {}),
     ...(finding.path !== undefined ? { path: text(finding.path) } : {}),
+    ...(replay ? { replay } : {}),
   }
+}
+
+/** What `--replay` needs, redacted; facts cut short would not parse, so facts too long are left out instead. */
+function boundReplay(replay: Finding['replay'], text: Text): Finding['replay'] | undefined {
+  if (!replay || typeof replay !== 'object' || typeof replay.credential !== 'string') return undefined
+  const credential = text(replay.credential, 64) as Replayable['credential']
+  const facts =
+    typeof replay.facts === 'string' && replay.facts.length <= LIMITS.replayFacts
+      ? text(replay.facts, Infinity)
+      : undefined
+  return { credential, ...(facts !== undefined ? { facts } : {}) }
 }
 
 function incompleteLine(

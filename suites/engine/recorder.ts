@@ -4,6 +4,7 @@
  * turns messages into findings or observations; a check that throws is reported as broken, never hides others.
  */
 import {
+  LIMITS,
   boundExchange,
   boundText,
   recorded,
@@ -232,7 +233,7 @@ export class Recorder {
   }
 
   #finding(
-    check: { id: string; severity: Severity; on: { operation: string } },
+    check: { id: string; severity: Severity; on: { operation: string; needs?: readonly Fact[] } },
     message: string,
     exchange: Exchange | undefined,
     facts?: Facts,
@@ -252,7 +253,7 @@ export class Recorder {
         ? {
             exchange: boundExchange(recorded(exchange), this.run.redactor),
             curl: boundText(exchange.curl, 2048, this.run.redactor),
-            replay: replayable(exchange, facts),
+            replay: replayable(exchange, facts, check.on.needs ?? []),
           }
         : {}),
     }
@@ -331,15 +332,30 @@ export class Recorder {
   }
 }
 
-// Facts beyond this size are not kept for replay (a run's whole list of created pets can be long).
-const MAX_FACTS_CHARS = 64 * 1024
-
-/** What `--replay` needs to send a finding's request again and judge it the same way. */
-function replayable(exchange: Exchange, facts: Facts | undefined): Finding['replay'] {
-  if (!facts || !Object.keys(facts).length) return { credential: exchange.credential }
-  const plain = Object.fromEntries(
-    Object.entries(facts).map(([k, v]) => [k, v instanceof Set ? [...v] : v]),
-  ) as JsonValue
-  const text = stringifyJson(plain)
-  return { credential: exchange.credential, ...(text.length <= MAX_FACTS_CHARS ? { facts: text } : {}) }
+/**
+ * What `--replay` needs to send a finding's request again and judge it the same way: the credential, and the facts
+ * the check was given. Facts the check does not need go first when they are too long to keep (a run's whole list of
+ * created pets can be); when even what it needs is too long, none are kept and the finding cannot be replayed.
+ */
+function replayable(exchange: Exchange, facts: Facts | undefined, needs: readonly Fact[]): Finding['replay'] {
+  const entries = Object.entries(facts ?? {}).map(
+    ([k, v]) => [k, stringifyJson((v instanceof Set ? [...v] : v) as JsonValue)] as const,
+  )
+  const size = () => entries.reduce((n, [k, v]) => n + k.length + v.length + 4, 2)
+  const optional = entries
+    .filter(([k]) => !needs.includes(k as Fact))
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([k]) => k)
+  for (const drop of optional) {
+    if (size() <= LIMITS.replayFacts) break
+    entries.splice(
+      entries.findIndex(([k]) => k === drop),
+      1,
+    )
+  }
+  if (!entries.length || size() > LIMITS.replayFacts) return { credential: exchange.credential }
+  return {
+    credential: exchange.credential,
+    facts: `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`,
+  }
 }

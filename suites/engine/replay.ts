@@ -75,8 +75,15 @@ export async function replayFinding(
   const request = requestOf(finding, previousBaseUrl)
   if (!check || check.scope === 'run' || !request)
     return { outcome: 'not replayable', messages: ['the finding carries no request to send again'] }
-  const exchange = await transport.send(request)
   const facts = factsOf(finding.replay?.facts)
+  // Without the facts it was judged on, the check would not apply to the new answer: that is no fix.
+  const missing = (check.scope === 'exchange' ? (check.on.needs ?? []) : []).filter((need) => facts[need] === undefined)
+  if (missing.length)
+    return {
+      outcome: 'not replayable',
+      messages: [`the report kept too little to judge it again (${missing.join(', ')})`],
+    }
+  const exchange = await transport.send(request)
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
   const judges = (CHECKS as readonly Check[]).filter(
     (c) =>

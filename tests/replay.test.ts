@@ -1,0 +1,79 @@
+/**
+ * `--replay`: every failing finding of a run, sent again and judged again, is STILL FAILING against the same
+ * faulty target and FIXED against a correct one holding the same pets, in-process (the stub's Fetch handler). The command's own
+ * replay lines run in `npm run test:e2e` (reports.e2e.test.ts prints and runs one).
+ */
+import { describe, expect, it } from 'vitest'
+import { runConformance } from '../command/library.js'
+import { breaksConformance, type Finding, type RunResult } from '../model/index.js'
+import { spec } from '../spec/index.js'
+import { createStub, type FaultName, type InProcessStub } from '../stub/index.js'
+import { recordAllowances, replayFinding, transportFor, type RunConfig } from '../suites/index.js'
+
+const KEY = 'replay-key-5d21'
+const BASE = 'http://stub.test/v1'
+const EFFORT = { seed: 20301205, runs: 5, timeoutMs: 2000 }
+
+const failing = (run: RunResult): Finding[] =>
+  run.checks.filter((c) => breaksConformance(c, run.strict)).flatMap((c) => c.findings)
+
+async function replayAll(findings: Finding[], from: string, stub: InProcessStub) {
+  const transport = transportFor(
+    {
+      baseUrl: BASE,
+      apiKey: KEY,
+      timeoutMs: 2000,
+      concurrency: 1,
+      seed: 1,
+      runs: 1,
+      checks: [],
+      operations: [],
+      strict: false,
+      viaPrism: false,
+      runId: 'replay',
+      allowances: recordAllowances(1),
+    } satisfies RunConfig,
+    stub.fetch,
+  )
+  try {
+    const outcomes: string[] = []
+    for (const finding of findings) {
+      const { outcome, messages } = await replayFinding(finding, from, transport, spec())
+      outcomes.push(outcome === 'not replayable' ? `${outcome}: ${messages.join('; ')}` : outcome)
+    }
+    return outcomes
+  } finally {
+    await transport.close()
+  }
+}
+
+describe('replaying the failing findings of a report', () => {
+  for (const fault of ['limit-ignored', 'create-200'] as FaultName[]) {
+    it(`of the fault "${fault}": still failing against it, fixed against the correct stub`, async () => {
+      // Replayed against the very target the run left behind: a page's size depends on the pets it holds.
+      const faulty = createStub({ apiKeys: [KEY], fault })
+      const run = await runConformance({ apiKey: KEY, fetch: faulty.fetch, ...EFFORT })
+      const findings = failing(run).filter((f) => f.source === 'suite' && f.replay !== undefined)
+      expect(findings.length).toBeGreaterThan(0)
+      const from = run.target.baseUrl
+      expect(await replayAll(findings, from, faulty)).toEqual(findings.map(() => 'still failing'))
+      // The fix deployed over the same data: the correct stub, holding every pet the faulty one held.
+      const fixed = createStub({ apiKeys: [KEY] })
+      fixed.restore(faulty.snapshot())
+      expect(await replayAll(findings, from, fixed)).toEqual(findings.map(() => 'fixed'))
+    })
+  }
+
+  it('says a finding without a request cannot be replayed, and never sends one', async () => {
+    const finding: Finding = {
+      checkId: 'listPets.limit.max',
+      operationId: 'listPets',
+      severity: 'fail',
+      source: 'suite',
+      message: 'no exchange kept',
+    }
+    expect(await replayAll([finding], BASE, createStub({ apiKeys: [KEY] }))).toEqual([
+      'not replayable: the finding carries no request to send again',
+    ])
+  })
+})
