@@ -1,7 +1,11 @@
 /** The command as a user runs it: a child process, its exit code and its output. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCommand } from '../../test-support/run-command.js'
+import { startStub } from '../../stub/index.js'
+import { runCommand, type ConformanceRun } from '../../test-support/run-command.js'
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -60,6 +64,36 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     expect(stdout).toBe('')
     expect(stderr.trim().split('\n')).toHaveLength(1)
     expect(stderr).toMatch(message)
+  })
+  it('replays a report: STILL FAILING against the same faulty target (exit 1), FIXED once it is fixed (exit 0)', async () => {
+    const KEY = 'replay-e2e-key-19c'
+    const env = { PETSTORE_API_KEY: KEY }
+    const faulty = await startStub({ apiKeys: [KEY], fault: 'limit-ignored' })
+    const fixed = await startStub({ apiKeys: [KEY] })
+    const dir = await mkdtemp(join(tmpdir(), 'replay-e2e-'))
+    try {
+      const run = (await runCommand('conformance', ['--base-url', faulty.url, '--runs', '5', '--reporter', 'json'], {
+        env,
+      })) as ConformanceRun
+      expect(run.code).toBe(1)
+      const report = join(dir, 'report.json')
+      await writeFile(report, run.files['report.json']!)
+
+      const again = await runCommand('conformance', ['--replay', report], { env })
+      expect(again.code, again.stderr).toBe(1)
+      expect(again.stdout).toMatch(/^STILL FAILING +listPets\.limit\.max /m)
+      expect(again.stdout).not.toMatch(/^FIXED/m)
+
+      // The fix deployed over the same data.
+      fixed.stub.restore(faulty.stub.snapshot())
+      const after = await runCommand('conformance', ['--replay', report, '--base-url', fixed.url], { env })
+      expect(after.code, after.stdout).toBe(0)
+      expect(after.stdout).toMatch(/^FIXED +listPets\.limit\.max /m)
+      expect(after.stdout).toMatch(/(\d+) of \1 findings fixed/)
+      expect(after.stdout + after.stderr).not.toContain(KEY)
+    } finally {
+      await Promise.all([faulty.close(), fixed.close(), rm(dir, { recursive: true, force: true })])
+    }
   })
   it('prints help with the budget and the catalogue, and its version', async () => {
     const help = await runCommand('conformance', ['--help'])
