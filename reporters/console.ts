@@ -98,6 +98,40 @@ export interface ScenarioProgress {
   error?: string
 }
 
+interface Counts {
+  judged: number
+  failing: number
+  warned: number
+  broke: number
+}
+
+function countChecks(records: readonly ScenarioRecord[], strict: boolean): Counts {
+  const counts = { judged: 0, failing: 0, warned: 0, broke: 0 }
+  for (const check of records.flatMap((r) => r.checks ?? [])) {
+    if (check.outcome === 'passed' || check.outcome === 'failed') counts.judged += 1
+    if (breaksConformance(check, strict)) counts.failing += 1
+    else if (standing(check, strict) === 'warned') counts.warned += 1
+    if (check.outcome === 'error') counts.broke += 1
+  }
+  return counts
+}
+
+// `✓` all judged checks hold, `•` some fail or warn, `!` stopped early.
+function summary(counts: Counts, stopped: string | undefined, p: Palette): { mark: string; parts: string[] } {
+  const parts = [plural(counts.judged, 'check') + ' judged']
+  if (counts.failing) parts.push(p.red(`${counts.failing} failing`))
+  if (counts.warned) parts.push(p.yellow(plural(counts.warned, 'warning')))
+  if (counts.broke) parts.push(p.red(`${counts.broke} broke`))
+  const mark = stopped
+    ? p.yellow('!')
+    : counts.failing || counts.broke
+      ? p.red('•')
+      : counts.warned
+        ? p.yellow('•')
+        : p.green('✓')
+  return { mark, parts }
+}
+
 /**
  * One line per finished scenario: how many checks it judged and how many of them fail. A scenario never
  * "fails" because a check failed; only one that broke or stopped says so.
@@ -111,26 +145,32 @@ export function progressLine(scenario: ScenarioProgress, strict: boolean, { colo
       return `${p.red('✗')} ${name}  ${p.red(`did not finish: ${visible(firstLine(scenario.error ?? 'no record'))}`)}\n`
     return `${p.dim('-')} ${name}  ${p.dim('skipped')}\n`
   }
-  const counts = { judged: 0, failing: 0, warned: 0, broke: 0 }
-  for (const check of record.checks ?? []) {
-    if (check.outcome === 'passed' || check.outcome === 'failed') counts.judged += 1
-    if (breaksConformance(check, strict)) counts.failing += 1
-    else if (standing(check, strict) === 'warned') counts.warned += 1
-    if (check.outcome === 'error') counts.broke += 1
-  }
-  const parts = [plural(counts.judged, 'check') + ' judged']
-  if (counts.failing) parts.push(p.red(`${counts.failing} failing`))
-  if (counts.warned) parts.push(p.yellow(plural(counts.warned, 'warning')))
-  if (counts.broke) parts.push(p.red(`${counts.broke} broke`))
-  const mark = record.stopped
-    ? p.yellow('!')
-    : counts.failing || counts.broke
-      ? p.red('•')
-      : counts.warned
-        ? p.yellow('•')
-        : p.green('✓')
+  const { mark, parts } = summary(countChecks([record], strict), record.stopped, p)
   const stopped = record.stopped ? ` ${p.yellow(`stopped: ${visible(firstLine(record.stopped))}`)}` : ''
   return `${mark} ${name}  ${p.dim(`${parts.join(', ')} · ${plural(record.requestsSent ?? 0, 'request')}`)}${stopped}\n`
+}
+
+/**
+ * One line per finished area of the run (list, create, get, auth, ...), for logs without a terminal: its
+ * scenarios, the checks they judged and how many fail, its requests, and the run's time when it finished.
+ */
+export function areaLine(
+  area: string,
+  scenarios: readonly ScenarioProgress[],
+  elapsedMs: number,
+  strict: boolean,
+  { color }: ConsoleOptions,
+): string {
+  const p = palette(color)
+  const records = scenarios.flatMap((s) => (s.record ? [s.record] : []))
+  const counts = countChecks(records, strict)
+  counts.broke += scenarios.filter((s) => !s.record && s.state === 'failed').length
+  const stopped = records.find((r) => r.stopped)?.stopped
+  const { mark, parts } = summary(counts, stopped, p)
+  const requests = records.reduce((n, r) => n + (Number(r.requestsSent) || 0), 0)
+  const what = `${plural(scenarios.length, 'scenario')} · ${parts.join(', ')} · ${plural(requests, 'request')} · ${Math.round(elapsedMs / 1000)} s`
+  const stop = stopped ? ` ${p.yellow(`stopped: ${visible(firstLine(stopped))}`)}` : ''
+  return `${mark} ${visible(area)}  ${p.dim(what)}${stop}\n`
 }
 
 const firstLine = (text: string) => text.split('\n')[0] ?? ''

@@ -17,13 +17,13 @@ import {
   type ScenarioRecord,
   type TextSink,
 } from '../model/index.js'
-import { progressLine, runHeader, toConsole, type ScenarioProgress } from './console.js'
+import { areaLine, progressLine, runHeader, toConsole, type ScenarioProgress } from './console.js'
 import { toHtml } from './html.js'
 import { toJson } from './json.js'
 import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
 
-export { progressLine, runHeader, toConsole, type ConsoleOptions, type ScenarioProgress } from './console.js'
+export { areaLine, progressLine, runHeader, toConsole, type ConsoleOptions, type ScenarioProgress } from './console.js'
 export { matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
 export { replayCommand, replayNote } from './text.js'
 export { toHtml, toJson, toJunit, toMarkdown }
@@ -54,7 +54,7 @@ export const FORMATS = ['console', ...(Object.keys(WRITERS) as FileFormat[])] as
 /** A report format's name. */
 export type Format = (typeof FORMATS)[number]
 
-/** How progress shows while scenarios run: one rewritten line (a terminal), a line per scenario (CI), or nothing. */
+/** How progress shows while scenarios run: one rewritten line (a terminal), a line per area (CI), or nothing. */
 export type Progress = 'live' | 'lines' | 'none'
 
 /** Where console text goes: a writable stream, or anything with `write`. */
@@ -136,6 +136,12 @@ export function recordOf(testCase: Pick<TestCase, 'meta'>): ScenarioRecord | und
     : undefined
 }
 
+/** The area of the run a test case belongs to (its `area` meta), or its own name when it has none. */
+export function areaOf(testCase: Pick<TestCase, 'meta' | 'name'>): string {
+  const area = (testCase.meta() as { area?: unknown }).area
+  return typeof area === 'string' && area ? area : testCase.name
+}
+
 /** A finished test case as its progress line sees it. */
 export function scenarioOf(testCase: Pick<TestCase, 'meta' | 'name' | 'result'>): ScenarioProgress {
   const record = recordOf(testCase)
@@ -186,6 +192,8 @@ export default class ConformanceReporter implements Reporter {
   #startedAt = new Date()
   #start = performance.now()
   #drawn = false
+  /** Scenarios of each area, for the line an area gets once all of them are done. */
+  readonly #areas = new Map<string, { total: number; done: ScenarioProgress[] }>()
   #live: {
     timer?: ReturnType<typeof setInterval>
     scenario: string
@@ -228,7 +236,12 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestModuleCollected(testModule: TestModule): void {
-    this.#live.total += [...testModule.children.allTests()].length
+    for (const testCase of testModule.children.allTests()) {
+      this.#live.total += 1
+      const area = this.#areas.get(areaOf(testCase)) ?? { total: 0, done: [] }
+      area.total += 1
+      this.#areas.set(areaOf(testCase), area)
+    }
   }
 
   onTestCaseReady(testCase: TestCase): void {
@@ -244,8 +257,7 @@ export default class ConformanceReporter implements Reporter {
     this.#live.judged += (scenario.record?.checks ?? []).filter(
       (c) => c.outcome === 'passed' || c.outcome === 'failed',
     ).length
-    if (this.#progress === 'lines')
-      this.#out.write(progressLine(scenario, this.#options.facts.strict, { color: this.#color }))
+    if (this.#progress === 'lines') this.#lineFor(testCase, scenario)
     else if (this.#progress === 'live') this.#drawLive()
   }
 
@@ -280,6 +292,20 @@ export default class ConformanceReporter implements Reporter {
     if (this.#options.formats.includes('console'))
       this.#out.write(toConsole(run, { color: this.#color, written: Object.values(written) }))
     this.#options.onResult?.(run)
+  }
+
+  // Without a terminal: a scenario that broke at once, with its error; each area once all its scenarios are done.
+  #lineFor(testCase: TestCase, scenario: ScenarioProgress): void {
+    const options = { color: this.#color }
+    const strict = this.#options.facts.strict
+    if (!scenario.record && scenario.state === 'failed') this.#out.write(progressLine(scenario, strict, options))
+    const name = areaOf(testCase)
+    const area = this.#areas.get(name) ?? { total: 1, done: [] }
+    area.done.push(scenario)
+    this.#areas.set(name, area)
+    if (area.done.length === area.total) {
+      this.#out.write(areaLine(name, area.done, performance.now() - this.#start, strict, options))
+    }
   }
 
   #drawLive(): void {

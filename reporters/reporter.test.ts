@@ -13,6 +13,7 @@ import { check, sample, sampleRedactor } from './test-support/results.js'
 
 interface FakeCase {
   name: string
+  area?: string
   record?: ScenarioRecord
   state?: 'passed' | 'failed' | 'skipped' | 'pending'
   errors?: { name?: string; message: string }[]
@@ -25,7 +26,7 @@ function testCase(fake: FakeCase): TestCase {
     name: fake.name,
     fullName: `scenarios > ${fake.name}`,
     module: { relativeModuleId: MODULE_ID },
-    meta: () => (fake.record ? { conformance: fake.record } : {}),
+    meta: () => ({ ...(fake.record ? { conformance: fake.record } : {}), ...(fake.area ? { area: fake.area } : {}) }),
     result: () => ({ state: fake.state ?? 'passed', errors: fake.errors ?? [] }),
   } as unknown as TestCase
 }
@@ -188,17 +189,29 @@ describe('the reporter at the end of a run', () => {
 })
 
 describe('progress', () => {
-  it('prints one line per scenario in CI: checks judged and how many fail, never "failed" for a scenario whose check failed', async () => {
-    const { out } = await report(scenarios(), { formats: [] })
-    const lines = out.split('\n').filter((l) => l.includes(' checks judged') || l.includes(' check judged'))
-    expect(lines).toHaveLength(records().length)
-    expect(lines.find((l) => l.includes('createPet: valid pets'))).toBe(
-      '• createPet: valid pets (property)  3 checks judged, 2 failing · 24 requests',
-    )
-    expect(lines.find((l) => l.includes('limit within range'))).toBe(
-      '✓ listPets: limit within range  5 checks judged · 32 requests',
-    )
+  it('prints one line per area in CI, once its scenarios are done: never "failed" for one whose check failed', async () => {
+    // The sample's scenarios by operation, as the suite's areas are; the run as a whole has no area of its own.
+    const cases = scenarios().map((c) => ({ ...c, ...(c.name.includes(':') ? { area: c.name.split(':')[0] } : {}) }))
+    const { out } = await report(cases, { formats: [] })
+    const lines = out.split('\n').filter((l) => / checks? judged/.test(l))
+    expect(lines.map((l) => l.replace(/ · \d+ s$/, ''))).toEqual([
+      '• listPets  2 scenarios · 8 checks judged, 2 failing · 35 requests',
+      '• createPet  2 scenarios · 5 checks judged, 3 failing · 28 requests',
+      '• getPet  1 scenario · 4 checks judged, 1 warning · 4 requests',
+      '✓ the run as a whole  1 scenario · 0 checks judged · 0 requests',
+    ])
     expect(lines.join('\n')).not.toMatch(/\bfailed\b/)
+  })
+
+  it('prints a scenario that broke at once, with its error, and counts it in its area', async () => {
+    const cases: FakeCase[] = [
+      { name: 'listPets: ok', area: 'list', record: records()[0]! },
+      { name: 'listPets: broke', area: 'list', state: 'failed', errors: [{ message: 'TypeError: x is undefined' }] },
+    ]
+    const { out } = await report(cases, { formats: [] })
+    const lines = out.split('\n').filter((l) => l.startsWith('✗') || l.includes('scenarios'))
+    expect(lines[0]).toBe('✗ listPets: broke  did not finish: TypeError: x is undefined')
+    expect(lines[1]).toMatch(/^• list  2 scenarios · 5 checks judged, 1 broke · 32 requests · \d+ s$/)
   })
 
   it('rewrites one live line on a terminal and clears it before the report', async () => {

@@ -58,11 +58,11 @@ describe('the reporter in a vitest run', () => {
     ])
   })
 
-  it('prints a line per scenario, the failures with their evidence, and the verdict last, in plain text off a terminal', () => {
+  it('prints a line per area (here, per scenario: the sample gives none), the failures with their evidence, and the verdict last, in plain text off a terminal', () => {
     const out = finished.stdout
     expect(out).not.toContain('\u001b[')
     const order = [
-      '• listPets: filter  1 check judged, 1 failing',
+      '• listPets: filter  1 scenario · 1 check judged, 1 failing',
       '✗ getPet: ids  did not finish',
       'Failures (1)',
       'Warnings (1)',

@@ -15,6 +15,8 @@ declare module 'vitest' {
   interface TaskMeta {
     /** What a conformance scenario recorded. */
     conformance?: ScenarioRecord
+    /** The area of the run it belongs to (list, create, get, auth, ...): progress without a terminal is a line per area. */
+    area?: string
   }
 }
 
@@ -27,7 +29,7 @@ for (const [i, phase] of PHASES.entries()) {
   // A plain describe per phase keeps the phases in order; `test.concurrent` lets a phase's scenarios overlap.
   describe(`phase ${i + 1}`, () => {
     for (const spec of phase) {
-      test.concurrent(spec.name, async ({ task }) => {
+      test.concurrent(spec.name, { meta: { area: spec.area } }, async ({ task }) => {
         task.meta.conformance = await runScenario(run, spec)
       })
     }
