@@ -52,8 +52,11 @@ export function describeTransportError(error: unknown, timeoutMs: number, contex
   if (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(message)) {
     return 'TLS failed: the port does not speak TLS (wrong version number); if it serves plain HTTP, the URL should start with http://'
   }
+  // A certificate Node cannot verify is often one of a private CA: Node reads more CAs from NODE_EXTRA_CA_CERTS.
+  const untrusted = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT_UNTRUSTED/.test(code ?? '')
+  const hint = untrusted ? '; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file' : ''
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO')
-    return `TLS failed: ${message.split('\n')[0]} (${code})`
+    return `TLS failed: ${message.split('\n')[0]} (${code})${hint}`
   if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || code === 'ERR__ERROR_FORMAT_PADDING_1') {
     return `the body could not be decompressed (${message})`
   }
