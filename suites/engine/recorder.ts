@@ -272,7 +272,9 @@ export class Recorder {
         exchanges: 0,
       },
     })
-    state.result = { ...state.result, exchanges: state.result.exchanges + 1 }
+    // Prism judged this exchange: the check is judged (passed) unless a finding fails it.
+    const outcome = state.result.outcome === 'skipped' ? 'passed' : state.result.outcome
+    state.result = { ...state.result, outcome, exchanges: state.result.exchanges + 1 }
     if (opinion.message !== undefined) {
       this.#addFinding(state, {
         ...this.#finding(

@@ -89,30 +89,24 @@ describe('a run with viaPrism', () => {
     allowances: recordAllowances(1),
   }
 
-  // Known bug, reported to the lead: Recorder#secondOpinion counts the exchange but leaves a check without a
-  // violation `skipped` (only property runs' absorb() turns it `passed`), so a run whose Prism verdicts all come
-  // from plain scenario sends ends those checks unjudged. Drop `.fails` once the recorder sets `passed` there.
-  it.fails(
-    "records Prism's verdicts as checks of source prism: failed with the finding where it found one, passed elsewhere",
-    async () => {
-      const run = startRun(config, answering(LOST, VERDICTS.badEnum))
-      const scenario = new Scenario(run, run.recorder('prism opinion', 'list'))
-      await scenario.listPets()
-      await scenario.listPets([['limit', '5']])
-      await run.transport.close()
-      const prism = scenario.recorder.record().checks.filter((c) => c.source === 'prism')
-      expect(prism.map((c) => [c.id, c.outcome, c.exchanges, c.severity, c.operationId])).toEqual(
-        PRISM_CHECKS.map((c) => [c.id, c.id === 'prism.response-body' ? 'failed' : 'passed', 2, 'fail', 'all']),
-      )
-      const [finding, ...more] = prism.find((c) => c.id === 'prism.response-body')!.findings
-      expect(more).toEqual([]) // the same violation twice is one finding
-      expect(finding).toMatchObject({
-        checkId: 'prism.response-body',
-        operationId: 'listPets',
-        severity: 'fail',
-        source: 'prism',
-      })
-      expect(finding!.exchange?.response?.rawBody).toBe(LOST)
-    },
-  )
+  it("records Prism's verdicts as checks of source prism: failed with the finding where it found one, passed elsewhere", async () => {
+    const run = startRun(config, answering(LOST, VERDICTS.badEnum))
+    const scenario = new Scenario(run, run.recorder('prism opinion', 'list'))
+    await scenario.listPets()
+    await scenario.listPets([['limit', '5']])
+    await run.transport.close()
+    const prism = scenario.recorder.record().checks.filter((c) => c.source === 'prism')
+    expect(prism.map((c) => [c.id, c.outcome, c.exchanges, c.severity, c.operationId])).toEqual(
+      PRISM_CHECKS.map((c) => [c.id, c.id === 'prism.response-body' ? 'failed' : 'passed', 2, 'fail', 'all']),
+    )
+    const [finding, ...more] = prism.find((c) => c.id === 'prism.response-body')!.findings
+    expect(more).toEqual([]) // the same violation twice is one finding
+    expect(finding).toMatchObject({
+      checkId: 'prism.response-body',
+      operationId: 'listPets',
+      severity: 'fail',
+      source: 'prism',
+    })
+    expect(finding!.exchange?.response?.rawBody).toBe(LOST)
+  })
 })
