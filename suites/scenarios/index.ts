@@ -1,7 +1,8 @@
 /**
  * Every scenario of a conformance run, in phases. The scenarios of a phase do not depend on each other and
  * run side by side (the transport bounds the requests in flight); each phase starts when the one before has
- * ended. What must have been kept is looked at last, once everything else has been created.
+ * ended. What must have been kept is looked at once everything else has been created; a list read right after
+ * each of a few creates comes last, alone, so its creates overlap no other.
  */
 import type { ScenarioSpec } from '../engine/scenario.js'
 import { AUTH } from './auth.js'
@@ -9,7 +10,7 @@ import { BODIES } from './bodies.js'
 import { COVERAGE } from './coverage.js'
 import { CREATE } from './create.js'
 import { GET } from './get.js'
-import { KEPT } from './kept.js'
+import { KEPT, LAST } from './kept.js'
 import { LIST } from './list.js'
 import { METHODS } from './methods.js'
 import { PARAMETERS } from './parameters.js'
@@ -33,6 +34,7 @@ export const PHASES: readonly (readonly ScenarioSpec[])[] = [
     ...PATHS,
   ],
   KEPT,
+  LAST,
 ]
 
 /** Every scenario, in the order a report lists them. */
