@@ -64,12 +64,14 @@ export interface ResponseHeader {
 
 type Doc = Record<string, any>
 
-const jsonPointer = (...parts: string[]) => '#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+const jsonPointer = (...parts: string[]) =>
+  '#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
 
 function explain(errors: ErrorObject[] | null | undefined, subject: string): string[] {
   return (errors ?? []).map((e) => {
     const where = e.instancePath ? `${subject}${e.instancePath}` : subject
-    const allowed = e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''
+    const allowed =
+      e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''
     return `${where} ${e.message}${allowed}`
   })
 }
@@ -89,10 +91,23 @@ export class Spec {
     // OpenAPI 3.1 schema objects are JSON Schema 2020-12 plus a few annotation keywords.
     this.#ajv = new Ajv2020({ allErrors: true, strict: true })
       .addVocabulary(['example', 'xml', 'externalDocs', 'discriminator'])
-      .addVocabulary(['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags', 'paths', 'webhooks', 'components']) // the document's top level
+      .addVocabulary([
+        'openapi',
+        'info',
+        'jsonSchemaDialect',
+        'servers',
+        'security',
+        'tags',
+        'paths',
+        'webhooks',
+        'components',
+      ]) // the document's top level
     addFormats(this.#ajv)
     // ajv-formats accepts any integer as int64; bound it (validationView maps out-of-range integers to ±2^64).
-    this.#ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 63 })
+    this.#ajv.addFormat('int64', {
+      type: 'number',
+      validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 63,
+    })
     this.#ajv.addSchema(doc, 'petstore')
     this.operations = this.#readOperations()
   }
@@ -190,7 +205,16 @@ export class Spec {
     // Point Ajv at the response object where it really is, so `$ref`s inside resolve.
     const pointer = ref.$ref
       ? `${ref.$ref}/content/application~1json/schema`
-      : jsonPointer('paths', op.path, op.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')
+      : jsonPointer(
+          'paths',
+          op.path,
+          op.method.toLowerCase(),
+          'responses',
+          String(status),
+          'content',
+          'application/json',
+          'schema',
+        )
     if (!this.resolve(ref).content?.['application/json']?.schema) return undefined
     return this.#compile(pointer, `${operationId} ${status} body`)
   }
@@ -206,11 +230,16 @@ export class Spec {
     const op = this.operation(operationId)
     const ref = this.doc.paths[op.path][op.method.toLowerCase()].responses?.[String(status)]
     // Pointers follow the document as written, so a `$ref` (to a shared response or header) is followed where it points.
-    const responsePointer = ref?.$ref ?? jsonPointer('paths', op.path, op.method.toLowerCase(), 'responses', String(status))
+    const responsePointer =
+      ref?.$ref ?? jsonPointer('paths', op.path, op.method.toLowerCase(), 'responses', String(status))
     const described = ref ? Object.entries<Doc>(this.resolve(ref).headers ?? {}) : []
     const headers = described.map(([name, header]): ResponseHeader => {
       const pointer = `${header.$ref ?? `${responsePointer}/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`}/schema`
-      return { name, required: this.resolve(header).required === true, validate: this.#compile(pointer, `${name} header`) }
+      return {
+        name,
+        required: this.resolve(header).required === true,
+        validate: this.#compile(pointer, `${name} header`),
+      }
     })
     this.#headers.set(key, headers)
     return headers

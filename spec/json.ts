@@ -57,7 +57,8 @@ export function validationView(value: JsonValue): unknown {
     for (const key of Object.keys(value)) {
       const item = validationView(value[key]!)
       // Assigning `__proto__` would set the prototype; define it as an own property instead.
-      if (key === '__proto__') Object.defineProperty(view, key, { value: item, enumerable: true, writable: true, configurable: true })
+      if (key === '__proto__')
+        Object.defineProperty(view, key, { value: item, enumerable: true, writable: true, configurable: true })
       else view[key] = item
     }
     return view

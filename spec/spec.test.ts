@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
@@ -23,11 +25,16 @@ describe('spec/petstore.yaml', () => {
   })
 
   it("lints clean with Spectral's oas ruleset: no errors, no warnings", async () => {
-    const spectral = new URL('../node_modules/.bin/spectral', import.meta.url).pathname
-    const { stdout } = await run(spectral, ['lint', SPEC_PATH, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'], {
-      cwd: new URL('..', import.meta.url).pathname,
-    }).catch((error: { stdout: string }) => error) // spectral exits non-zero when it finds something
-    const findings = JSON.parse(stdout || '[]') as { severity: number; code: string; message: string }[]
+    // Spectral's CLI run by this Node (its .bin shim is a shell script, or a .cmd on Windows).
+    const spectral = createRequire(import.meta.url).resolve('@stoplight/spectral-cli/dist/index.js')
+    const args = [spectral, 'lint', SPEC_PATH, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet']
+    // Spectral exits non-zero when it finds something; its findings are still the JSON on stdout.
+    const { stdout } = await run(process.execPath, args, { cwd: fileURLToPath(new URL('..', import.meta.url)) }).catch(
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+    )
+    // A CLI that did not run prints no JSON: that is no clean lint.
+    const findings = JSON.parse(stdout) as { severity: number; code: string; message: string }[]
+    expect(Array.isArray(findings)).toBe(true)
     // severity 0 = error, 1 = warning
     expect(findings.filter((f) => f.severity <= 1).map((f) => `${f.code}: ${f.message}`)).toEqual([])
   }, 60_000)
@@ -53,17 +60,25 @@ describe('the spec as a contract for other tools', () => {
   const s = spec()
   const EXAMPLES_DIR = new URL('./petstore_examples/', import.meta.url)
   const files = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json'))
-  const external = files.map((file) => ({ file, ...(JSON.parse(readFileSync(new URL(file, EXAMPLES_DIR), 'utf8')) as ExternalExample) }))
+  const external = files.map((file) => ({
+    file,
+    ...(JSON.parse(readFileSync(new URL(file, EXAMPLES_DIR), 'utf8')) as ExternalExample),
+  }))
   const operationOf = (method: string, path: string) =>
-    Object.values(s.operations).find((op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
+    Object.values(s.operations).find(
+      (op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+    )
 
   it('shows the /v1 prefix on every server, production and staging with a variable host', () => {
     const servers = s.doc.servers as { url: string; variables?: Record<string, { default: string }> }[]
     for (const server of servers) expect(server.url).toMatch(/\/v1$/)
-    expect(servers.slice(0, 2).map((server) => server.variables?.host?.default)).toEqual(['api.petstore.invalid', 'staging.petstore.invalid'])
+    expect(servers.slice(0, 2).map((server) => server.variables?.host?.default)).toEqual([
+      'api.petstore.invalid',
+      'staging.petstore.invalid',
+    ])
   })
 
-  it('documents exactly the statuses of the interface; the stub\'s out-of-range answer stays outside the contract', () => {
+  it("documents exactly the statuses of the interface; the stub's out-of-range answer stays outside the contract", () => {
     expect(s.statuses('listPets')).toEqual(['200', '401'])
     const outside = s.doc.paths['/pets'].get['x-outside-contract']
     expect(outside.stub.status).toBe(400)
@@ -78,20 +93,37 @@ describe('the spec as a contract for other tools', () => {
         ...Object.values<any>(operation.parameters ?? []).flatMap((p: any) => Object.keys(p.examples ?? {})),
         ...Object.keys(operation.requestBody?.content?.['application/json']?.examples ?? {}),
       ]
-      const responses = Object.entries<any>(operation.responses).map(([status, r]) => ({ status, examples: s.resolve<any>(r).content?.['application/json']?.examples ?? {} }))
+      const responses = Object.entries<any>(operation.responses).map(([status, r]) => ({
+        status,
+        examples: s.resolve<any>(r).content?.['application/json']?.examples ?? {},
+      }))
       for (const name of new Set(requestNames)) {
         const paired = responses.filter((r) => name in r.examples)
-        expect(paired.map((r) => r.status), `${op.operationId} ${name}`).toHaveLength(1)
+        expect(
+          paired.map((r) => r.status),
+          `${op.operationId} ${name}`,
+        ).toHaveLength(1)
         const sent = operation.requestBody?.content?.['application/json']?.examples?.[name]?.value
         const answered = paired[0]!.examples[name].value
         // No example implies an undocumented default: the answer shows exactly what was sent, plus the id.
-        if (sent) expect(Object.keys(answered).filter((k) => k !== 'id').sort(), `${op.operationId} ${name}`).toEqual(Object.keys(sent).sort())
+        if (sent)
+          expect(
+            Object.keys(answered)
+              .filter((k) => k !== 'id')
+              .sort(),
+            `${op.operationId} ${name}`,
+          ).toEqual(Object.keys(sent).sort())
       }
     }
   })
 
   it('has an example pair for every documented status of every operation (inline, or in petstore_examples/)', () => {
-    const covered = new Set(external.map((e) => `${operationOf(e['http-request'].method, e['http-request'].path)?.operationId} ${e['http-response'].status}`))
+    const covered = new Set(
+      external.map(
+        (e) =>
+          `${operationOf(e['http-request'].method, e['http-request'].path)?.operationId} ${e['http-response'].status}`,
+      ),
+    )
     for (const op of Object.values(s.operations)) {
       const operation = s.doc.paths[op.path][op.method.toLowerCase()]
       const requestNames = new Set([
@@ -99,9 +131,15 @@ describe('the spec as a contract for other tools', () => {
         ...Object.keys(operation.requestBody?.content?.['application/json']?.examples ?? {}),
       ])
       for (const [status, r] of Object.entries<any>(operation.responses)) {
-        if (Object.keys(s.resolve<any>(r).content?.['application/json']?.examples ?? {}).some((name) => requestNames.has(name))) covered.add(`${op.operationId} ${status}`)
+        if (
+          Object.keys(s.resolve<any>(r).content?.['application/json']?.examples ?? {}).some((name) =>
+            requestNames.has(name),
+          )
+        )
+          covered.add(`${op.operationId} ${status}`)
       }
-      for (const status of op.statuses) expect(covered.has(`${op.operationId} ${status}`), `${op.operationId} ${status}`).toBe(true)
+      for (const status of op.statuses)
+        expect(covered.has(`${op.operationId} ${status}`), `${op.operationId} ${status}`).toBe(true)
     }
   })
 
@@ -115,7 +153,8 @@ describe('the spec as a contract for other tools', () => {
       const auth = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')
       // A 401 pair carries a wrong key in place of the real one; the others leave the key to the tool.
       expect(auth === undefined, file).toBe(response.status !== 401)
-      if (request.body !== undefined && response.status < 300) expect(s.schema('NewPet')(request.body), file).toEqual([])
+      if (request.body !== undefined && response.status < 300)
+        expect(s.schema('NewPet')(request.body), file).toEqual([])
       if (response.status === 400) expect(s.schema('NewPet')(request.body ?? null), file).not.toEqual([])
     }
   })
@@ -126,11 +165,16 @@ describe('the spec as a contract for other tools', () => {
     expect(headers.Deprecation!.validate('@1764892800')).toEqual([])
     expect(headers.Deprecation!.validate('true')).toEqual(['Deprecation header must match pattern "^@-?[0-9]{1,15}$"'])
     expect(headers.Sunset!.validate('Thu, 05 Dec 2030 00:00:00 GMT')).toEqual([])
-    for (const bad of ['YQNUJ', '2030-12-05T00:00:00Z', 'Thu, 5 Dec 2030 00:00:00 GMT']) expect(headers.Sunset!.validate(bad)).toHaveLength(1)
-    for (const good of ['</v1/pets>; rel="successor-version"', '</v1/pets>;rel=successor-version, <https://a.example/b>; rel="alternate"; title="a \\"b\\""']) {
+    for (const bad of ['YQNUJ', '2030-12-05T00:00:00Z', 'Thu, 5 Dec 2030 00:00:00 GMT'])
+      expect(headers.Sunset!.validate(bad)).toHaveLength(1)
+    for (const good of [
+      '</v1/pets>; rel="successor-version"',
+      '</v1/pets>;rel=successor-version, <https://a.example/b>; rel="alternate"; title="a \\"b\\""',
+    ]) {
       expect(headers.Link!.validate(good), good).toEqual([])
     }
-    for (const bad of ['/v1/pets; rel="successor-version"', '</v1/pets> rel=x', '</v1/pets>; rel="x', '']) expect(headers.Link!.validate(bad), bad).toHaveLength(1)
+    for (const bad of ['/v1/pets; rel="successor-version"', '</v1/pets> rel=x', '</v1/pets>; rel="x', ''])
+      expect(headers.Link!.validate(bad), bad).toHaveLength(1)
     expect(s.responseHeaders('listPets', 401).map((h) => h.name)).toEqual(['WWW-Authenticate'])
     expect(s.responseHeaders('listPets', 200)).toEqual([])
     expect(s.responseHeaders('listPets', 500)).toEqual([])
@@ -144,7 +188,9 @@ describe('validators compiled from the spec', () => {
   it('accepts the extremes of int64 and rejects one beyond', () => {
     expect(newPet(parseJson('{"name":"a","categoryId":9223372036854775807}'))).toEqual([])
     expect(newPet(parseJson('{"name":"a","categoryId":-9223372036854775808}'))).toEqual([])
-    expect(newPet(parseJson('{"name":"a","categoryId":9223372036854775808}'))).toEqual(['NewPet/categoryId must match format "int64"'])
+    expect(newPet(parseJson('{"name":"a","categoryId":9223372036854775808}'))).toEqual([
+      'NewPet/categoryId must match format "int64"',
+    ])
     expect(newPet(parseJson('{"name":"a","categoryId":-9223372036854775809}'))).toHaveLength(1)
   })
 
