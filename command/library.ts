@@ -8,7 +8,7 @@ import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioReco
 import { spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
 import { recordAllowances, recordBudget, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
-import { catalogue, NAME, VERSION } from './conformance/cli.js'
+import { catalogue, NAME, prismInFront, VERSION } from './conformance/cli.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, newRunId } from './conformance/config.js'
 import { preflight } from './conformance/preflight.js'
 
@@ -28,6 +28,11 @@ export interface ConformanceOptions {
   checks?: string[]
   operations?: RunConfig['operations']
   strict?: boolean
+  /**
+   * Send the traffic through Prism's validating proxy (`@stoplight/prism-cli` installed) and report its violations
+   * as checks of source `prism`, as `--via-prism` does; needs `baseUrl`.
+   */
+  viaPrism?: boolean
   /** Called with each scenario's record as it finishes. */
   onRecord?: (record: ScenarioRecord) => void
 }
@@ -43,47 +48,56 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const apiKey = options.apiKey ?? `pcs-${randomBytes(12).toString('hex')}`
   if (options.baseUrl !== undefined && options.apiKey === undefined)
     throw new TypeError('runConformance: apiKey is required with baseUrl')
+  if (options.viaPrism && options.baseUrl === undefined)
+    throw new TypeError('runConformance: viaPrism needs baseUrl (Prism proxies HTTP)')
   const handler = options.fetch ?? (embedded ? createStub({ apiKeys: [apiKey] }).fetch : undefined)
   const runs = options.runs ?? DEFAULT_RUNS
   const allowances = recordAllowances(runs)
-  const config: RunConfig = {
-    baseUrl: (options.baseUrl ?? 'http://stub.invalid/v1').replace(/\/+$/, ''),
-    apiKey,
-    seed: options.seed ?? randomBytes(4).readInt32BE(0),
-    runs,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    checks: options.checks ?? [],
-    operations: options.operations ?? [],
-    strict: options.strict ?? false,
-    viaPrism: false,
-    runId: newRunId(),
-    allowances,
-  }
-  // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError.
-  if (handler === undefined) await preflight(config)
-  const run = startRun(config, handler)
-  const records = await runAll(run, options.onRecord)
-  return buildRunResult(
-    records,
-    {
-      tool: { name: NAME, version: VERSION },
-      target: { baseUrl: config.baseUrl, embedded },
-      runId: config.runId,
-      seed: config.seed,
+  const baseUrl = (options.baseUrl ?? 'http://stub.invalid/v1').replace(/\/+$/, '')
+  const proxy = options.viaPrism ? await prismInFront(baseUrl) : undefined
+  try {
+    const config: RunConfig = {
+      baseUrl,
+      ...(proxy ? { sendBaseUrl: proxy.url } : {}),
+      apiKey,
+      seed: options.seed ?? randomBytes(4).readInt32BE(0),
       runs,
-      recordBudget: recordBudget(allowances),
-      viaPrism: false,
-      strict: config.strict,
-      specVersion: spec().version,
-      operationOrder: Object.keys(spec().operations) as RunConfig['operations'],
-      notices: [],
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      catalogue: catalogue(config),
-      runErrors: [],
-      ...(run.stopped ? { stopped: run.stopped } : {}),
-    },
-    new Redactor(keySecrets(apiKey)),
-  )
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      checks: options.checks ?? [],
+      operations: options.operations ?? [],
+      strict: options.strict ?? false,
+      viaPrism: proxy !== undefined,
+      runId: newRunId(),
+      allowances,
+    }
+    // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError.
+    if (handler === undefined) await preflight(config)
+    const run = startRun(config, handler)
+    const records = await runAll(run, options.onRecord)
+    return buildRunResult(
+      records,
+      {
+        tool: { name: NAME, version: VERSION },
+        target: { baseUrl: config.baseUrl, embedded },
+        runId: config.runId,
+        seed: config.seed,
+        runs,
+        recordBudget: recordBudget(allowances),
+        viaPrism: config.viaPrism,
+        strict: config.strict,
+        specVersion: spec().version,
+        operationOrder: Object.keys(spec().operations) as RunConfig['operations'],
+        notices: [],
+        startedAt: new Date(started).toISOString(),
+        durationMs: Date.now() - started,
+        catalogue: catalogue(config),
+        runErrors: [],
+        ...(run.stopped ? { stopped: run.stopped } : {}),
+      },
+      new Redactor(keySecrets(apiKey)),
+    )
+  } finally {
+    await proxy?.close()
+  }
 }

@@ -238,9 +238,10 @@ export default class ConformanceReporter implements Reporter {
   onTestModuleCollected(testModule: TestModule): void {
     for (const testCase of testModule.children.allTests()) {
       this.#live.total += 1
-      const area = this.#areas.get(areaOf(testCase)) ?? { total: 0, done: [] }
+      const name = areaOf(testCase)
+      const area = this.#areas.get(name) ?? { total: 0, done: [] }
       area.total += 1
-      this.#areas.set(areaOf(testCase), area)
+      this.#areas.set(name, area)
     }
   }
 

@@ -11,7 +11,7 @@ import { UsageError } from '../command/usage-error.js'
 import { FAULTS, startStub, type FaultName } from '../stub/index.js'
 import { pool } from '../test-support/pool.js'
 import { agreementRow, agreementTable, type AgreementRow } from './agreement.js'
-import { runViaPrism } from './via-prism.js'
+import { runConformance } from '../command/library.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OUTPUT = join(ROOT, 'docs', 'prism-agreement.md')
@@ -29,7 +29,11 @@ async function runOne(fault: FaultName | undefined, options: Options): Promise<A
   const description = fault ? FAULTS[fault].description : 'the correct stub'
   const stub = await startStub({ apiKeys: [KEY], ...(fault ? { fault } : {}) })
   try {
-    return agreementRow(name, description, await runViaPrism({ baseUrl: stub.url, apiKey: KEY, ...options }))
+    return agreementRow(
+      name,
+      description,
+      await runConformance({ baseUrl: stub.url, apiKey: KEY, viaPrism: true, ...options }),
+    )
   } catch (error) {
     // The run could not be judged at all (the command's exit 2): say why in the row.
     return {

@@ -41,6 +41,22 @@ export interface Served {
   close(): Promise<void>
 }
 
+/**
+ * The `serve` of one test file: every target it is handed is closed by the hook given (`afterEach`, or `afterAll`
+ * for targets a whole file shares), so no test leaves a port open.
+ */
+export function closedAfter(hook: (close: () => Promise<void>) => void): (start: Promise<Served>) => Promise<Served> {
+  const opened: Served[] = []
+  hook(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()))
+  })
+  return async (start) => {
+    const served = await start
+    opened.push(served)
+    return served
+  }
+}
+
 const newStats = (): Stats => ({ requests: 0, connections: 0, inFlight: 0, maxInFlight: 0, bytesOut: 0, methods: {} })
 
 async function listen(server: net.Server, stats: Stats, scheme: 'http' | 'https' = 'http'): Promise<Served> {
@@ -568,6 +584,21 @@ export function endlessResponse(): Response {
     headers: { 'content-type': 'application/json' },
   })
 }
+
+const MiB = 1024 * 1024
+
+/**
+ * The hostile list answers the staging tests send, with their sizes: a list just under the 16 MiB read cap, deep
+ * and wide nesting, a body that never ends, an 8 MB number and an 8 MB string.
+ */
+export const HOSTILE_SHAPES = [
+  ['huge-list', 16 * MiB - 64 * 1024],
+  ['deep', 3 * MiB],
+  ['wide', 2 * MiB],
+  ['endless', 0],
+  ['huge-number', 8 * MiB],
+  ['huge-string', 8 * MiB],
+] as const satisfies readonly (readonly [Hostile | 'endless', number])[]
 
 /**
  * The first `count` requests that `where` picks get, in turn, each hostile body of `shapes` (`endless` for a body

@@ -4,16 +4,14 @@
  * one passes. Dredd sends each transaction with the spec's request example; spec/dredd-hooks.cjs makes the
  * requests an error status needs (no key for 401, a missing field for 400, an unknown id for 404).
  */
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SPEC_PATH, spec } from '../spec/index.js'
 import { startStub } from '../stub/index.js'
+import { runProcess } from '../test-support/run-command.js'
 
-const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const KEY = 'dredd-key-93b1'
 const DREDD = 'dredd@14.1.0'
@@ -27,7 +25,7 @@ describe('Dredd against the stub', () => {
     stub = await startStub({ apiKeys: [KEY], port: 0 })
     const local = join(ROOT, 'node_modules', '.bin', 'dredd')
     const [command, args] = existsSync(local) ? [local, []] : ['npx', ['--yes', DREDD]]
-    const result = await run(
+    const result = await runProcess(
       command,
       [
         ...args,
@@ -40,15 +38,8 @@ describe('Dredd against the stub', () => {
         '--color',
         'false',
       ],
-      {
-        cwd: ROOT,
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 300_000,
-      },
-    ).catch((error: { stdout?: string; stderr?: string; message: string }) => ({
-      stdout: error.stdout ?? error.message,
-      stderr: error.stderr ?? '',
-    }))
+      { cwd: ROOT, timeoutMs: 300_000 },
+    )
     output = `${result.stdout}\n${result.stderr}`
   }, 360_000)
 

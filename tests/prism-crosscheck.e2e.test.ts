@@ -4,7 +4,7 @@
 // really sat in the path and judged the answers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Finding, RunResult } from '../model/index.js'
-import { runViaPrism } from '../scripts/via-prism.js'
+import { runConformance } from '../command/library.js'
 import { startStub, type Stub } from '../stub/index.js'
 import { PRISM_CHECKS } from '../suites/prism/index.js'
 import { runCommand, type ConformanceRun } from '../test-support/run-command.js'
@@ -41,7 +41,7 @@ describe('the suite in-process through Prism, against a stub that wraps the list
 
   beforeAll(async () => {
     stub = await startStub({ apiKeys: [KEY], fault: 'list-wrapped' })
-    report = await runViaPrism({ baseUrl: stub.url, apiKey: KEY, runs: 5, seed: 1 })
+    report = await runConformance({ baseUrl: stub.url, apiKey: KEY, viaPrism: true, runs: 5, seed: 1 })
   }, 120_000)
   afterAll(() => stub?.close())
 

@@ -8,19 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RecordedExchange } from '../model/index.js'
 import { startStub, type Stub } from '../stub/index.js'
 import { parseViolations, startPrismProxy, VIOLATIONS_HEADER, type PrismProxy } from '../suites/prism/index.js'
-
-function exchange(
-  rawBody: string,
-  headers: Record<string, string> = { 'content-type': 'application/json' },
-  status = 200,
-): RecordedExchange {
-  return {
-    operationId: 'listPets',
-    request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
-    response: { status, headers, rawBody },
-    durationMs: 1,
-  }
-}
+import { listExchange } from '../suites/prism/test-support.js'
 
 // Each proxy start runs Prism (about 2 s); these tests share few of them.
 describe('startPrismProxy in front of the stub', () => {
@@ -155,7 +143,7 @@ describe('startPrismProxy against a target that misbehaves', () => {
   it("relays a body that is not JSON as it came, with Prism's refusal as its verdict", async () => {
     const res = await get('garbage')
     expect(await res.text()).toBe('not json{')
-    const findings = parseViolations(res.headers.get(VIOLATIONS_HEADER) ?? undefined, exchange('not json{'))
+    const findings = parseViolations(res.headers.get(VIOLATIONS_HEADER) ?? undefined, listExchange('not json{'))
     expect(findings.map((f) => f.message)).toEqual([
       expect.stringMatching(/^invalid json response body reason: .*\[Prism Error FetchError at response\.body\]$/),
     ])
@@ -168,7 +156,7 @@ describe('startPrismProxy against a target that misbehaves', () => {
     })
     expect([res.status, res.headers.get('location')]).toEqual([302, '/v1/elsewhere'])
     expect(hits.filter((h) => h === 'redirect')).toHaveLength(1)
-    const findings = parseViolations(res.headers.get(VIOLATIONS_HEADER) ?? undefined, exchange('{}', {}, 302))
+    const findings = parseViolations(res.headers.get(VIOLATIONS_HEADER) ?? undefined, listExchange('{}', {}, 302))
     expect(findings.map((f) => f.checkId)).toEqual(['prism.response-status'])
   })
 

@@ -3,17 +3,16 @@
  * every example pair of spec/petstore.yaml and spec/petstore_examples/ becomes a test, and every test passes.
  * CI needs Java 17 (Debian: `apt-get install -y --no-install-recommends openjdk-17-jre-headless`).
  */
-import { execFile } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SPEC_PATH, spec } from '../spec/index.js'
 import { startStub } from '../stub/index.js'
+import { runProcess } from '../test-support/run-command.js'
 
-const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const KEY = 'specmatic-key-4f2a'
 /** The version this test was written against; a local install (node_modules/.bin/specmatic) wins. */
@@ -39,9 +38,8 @@ describe('Specmatic contract tests against the stub', () => {
   let output = ''
 
   beforeAll(async () => {
-    await run('java', ['-version']).catch(() => {
+    if (spawnSync('java', ['-version']).status !== 0)
       throw new Error('Specmatic needs Java 17: apt-get install -y --no-install-recommends openjdk-17-jre-headless')
-    })
     stub = await startStub({ apiKeys: [KEY], port: 0 })
     // Specmatic writes build/reports/ where it runs: a directory of its own.
     work = mkdtempSync(join(tmpdir(), 'specmatic-'))
@@ -49,19 +47,11 @@ describe('Specmatic contract tests against the stub', () => {
     const [command, args] = existsSync(local) ? [local, []] : ['npx', ['--yes', SPECMATIC]]
     // The bearer token comes from an environment variable named after the spec's security scheme.
     const scheme = Object.keys(spec().doc.components.securitySchemes)[0]!
-    const result = await run(
+    const result = await runProcess(
       command,
       [...args, 'test', SPEC_PATH, `--testBaseURL=${stub.url}`, `--junitReportDir=${join(work, 'junit')}`],
-      {
-        cwd: work,
-        env: { ...process.env, [scheme]: KEY },
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 300_000,
-      },
-    ).catch((error: { stdout?: string; stderr?: string; message: string }) => ({
-      stdout: error.stdout ?? error.message,
-      stderr: error.stderr ?? '',
-    }))
+      { cwd: work, env: { [scheme]: KEY }, timeoutMs: 300_000 },
+    )
     output = `${result.stdout}\n${result.stderr}`
   }, 360_000)
 

@@ -32,16 +32,7 @@ afterAll(() => {
   if (figures.length) console.log(`[figures]\n${figures.join('\n')}`)
 })
 
-const opened: target.Served[] = []
-afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close()))
-})
-
-async function serve(start: Promise<target.Served>): Promise<target.Served> {
-  const s = await start
-  opened.push(s)
-  return s
-}
+const serve = target.closedAfter(afterAll)
 
 const stub = (fault?: FaultName) => createStub({ apiKeys: [KEY], ...(fault ? { fault } : {}) }).fetch
 
@@ -205,15 +196,7 @@ describe('the command on a broken target: exit 1, the key in no output, memory b
   }, 150_000)
 
   it('list answers that are huge (just under 16 MiB), deep, wide, endless, a huge number, a huge string: within 400 MB', async () => {
-    const shapes = [
-      ['huge-list', 16 * MiB - 64 * 1024],
-      ['deep', 3 * MiB],
-      ['wide', 2 * MiB],
-      ['endless', 0],
-      ['huge-number', 8 * MiB],
-      ['huge-string', 8 * MiB],
-    ] as const
-    const s = await serve(target.serveFetch(target.hostileMix(stub(), shapes, Number.MAX_SAFE_INTEGER)))
+    const s = await serve(target.serveFetch(target.hostileMix(stub(), target.HOSTILE_SHAPES, Number.MAX_SAFE_INTEGER)))
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 240_000 })
     expect(run.code, said(run)).toBe(1)
     expectComplete(run)

@@ -10,7 +10,7 @@ import { access, mkdir } from 'node:fs/promises'
 import { exitCode, keySecrets, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
 import { spec } from '../../spec/index.js'
 import { CHECKS, type RunConfig } from '../../suites/index.js'
-import { PRISM_CHECKS } from '../../suites/prism/index.js'
+import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
 import { preflight } from './preflight.js'
@@ -43,16 +43,20 @@ async function startTarget(config: Config, stoppers: Stopper[]): Promise<Target>
 }
 
 async function startPrism(target: Target, stoppers: Stopper[]): Promise<string> {
+  const proxy = await prismInFront(target.baseUrl)
+  stoppers.push(() => proxy.close())
+  return proxy.url
+}
+
+/** Prism's validating proxy in front of `baseUrl`; a UsageError saying why when it cannot start. */
+export async function prismInFront(baseUrl: string): Promise<PrismProxy> {
   const { startPrismProxy } = await import('../../suites/prism/index.js')
   const { SPEC_PATH } = await import('../../spec/index.js')
-  let proxy
   try {
-    proxy = await startPrismProxy({ upstream: target.baseUrl, specPath: SPEC_PATH })
+    return await startPrismProxy({ upstream: baseUrl, specPath: SPEC_PATH })
   } catch (error) {
     throw new UsageError(`cannot start Prism's proxy: ${String((error as Error).message).split('\n')[0]}`)
   }
-  stoppers.push(() => proxy.close())
-  return proxy.url
 }
 
 // Reports are written at the very end; an unwritable directory must stop the run before it starts.

@@ -11,17 +11,7 @@ import { UsageError } from '../usage-error.js'
 import { preflight } from './preflight.js'
 
 const KEY = 'preflight-key-0a7e3c'
-const opened: target.Served[] = []
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close()))
-})
-
-async function serve(start: Promise<target.Served>): Promise<target.Served> {
-  const s = await start
-  opened.push(s)
-  return s
-}
+const serve = target.closedAfter(afterEach)
 
 function config(baseUrl: string, apiKey = KEY): RunConfig {
   return {

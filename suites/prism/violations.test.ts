@@ -1,8 +1,8 @@
 // Prism's recorded verdicts, read without a Prism process: which violations fail, under which check, and which
 // are Prism's own artefacts.
 import { describe, expect, it } from 'vitest'
-import type { RecordedExchange } from '../../model/index.js'
 import { parseViolations, violationIn } from './violations.js'
+import { listExchange } from './test-support.js'
 
 // Header values as Prism 5.14.2 sent them (recorded through `prism proxy spec/petstore.yaml`).
 const RECORDED = {
@@ -85,24 +85,11 @@ const RECORDED = {
   ]),
 }
 
-function exchange(
-  rawBody: string,
-  headers: Record<string, string> = { 'content-type': 'application/json' },
-  status = 200,
-): RecordedExchange {
-  return {
-    operationId: 'listPets',
-    request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
-    response: { status, headers, rawBody },
-    durationMs: 1,
-  }
-}
-
 const listOf = (categoryId: string) => `[{"id":1,"name":"Rex","categoryId":${categoryId},"status":"available"}]`
 
 describe('parseViolations', () => {
   it('finds nothing without a header, in an empty one, or in request-side violations only', () => {
-    const ex = exchange(listOf('1'))
+    const ex = listExchange(listOf('1'))
     expect(parseViolations(undefined, ex)).toEqual([])
     expect(parseViolations('', ex)).toEqual([])
     expect(parseViolations('[]', ex)).toEqual([])
@@ -110,7 +97,7 @@ describe('parseViolations', () => {
   })
 
   it("turns a response-side Error into a failing finding naming Prism's code, message and where", () => {
-    const ex = exchange('[{"id":1,"name":"Rex","categoryId":1,"status":"lost"}]')
+    const ex = listExchange('[{"id":1,"name":"Rex","categoryId":1,"status":"lost"}]')
     const findings = parseViolations(RECORDED.badEnum, ex)
     expect(findings).toEqual([
       {
@@ -127,7 +114,7 @@ describe('parseViolations', () => {
   })
 
   it('fails an undocumented status, which Prism only warns about when it is not a 2xx', () => {
-    const [finding, ...rest] = parseViolations(RECORDED.undocumentedStatus, exchange('{}', {}, 500))
+    const [finding, ...rest] = parseViolations(RECORDED.undocumentedStatus, listExchange('{}', {}, 500))
     expect(rest).toEqual([])
     expect(finding).toMatchObject({ checkId: 'prism.response-status', severity: 'fail', source: 'prism' })
     expect(finding!.message).toContain('[Prism Warning at response]')
@@ -135,7 +122,7 @@ describe('parseViolations', () => {
 
   it('leaves the status open where the interface does: in answer to a query outside the documented input', () => {
     const refused = (query: string) => ({
-      ...exchange('{"code":"invalid_limit","message":"m","status":400}', undefined, 400),
+      ...listExchange('{"code":"invalid_limit","message":"m","status":400}', undefined, 400),
       request: { method: 'GET', url: `http://127.0.0.1:1/v1/pets?${query}`, headers: {} },
     })
     expect(parseViolations(RECORDED.outOfRangeAnswered, refused('limit=0'))).toEqual([])
@@ -145,24 +132,25 @@ describe('parseViolations', () => {
   })
 
   it('sorts media-type and body violations under their own check ids', () => {
-    const ids = parseViolations(RECORDED.textContentType, exchange(listOf('1'), { 'content-type': 'text/plain' })).map(
-      (f) => f.checkId,
-    )
+    const ids = parseViolations(
+      RECORDED.textContentType,
+      listExchange(listOf('1'), { 'content-type': 'text/plain' }),
+    ).map((f) => f.checkId)
     expect(ids).toEqual(['prism.response-content-type', 'prism.response-body'])
   })
 
   it("drops Prism's ±(2^53 - 1) int64 bound when the exact value is a valid int64, and keeps it when it is not", () => {
-    expect(parseViolations(RECORDED.int64Max, exchange(listOf('9223372036854775807')))).toEqual([])
-    expect(parseViolations(RECORDED.int64Min, exchange(listOf('-9223372036854775808')))).toEqual([])
-    const [outside] = parseViolations(RECORDED.int64Max, exchange(listOf('9223372036854775808')))
+    expect(parseViolations(RECORDED.int64Max, listExchange(listOf('9223372036854775807')))).toEqual([])
+    expect(parseViolations(RECORDED.int64Min, listExchange(listOf('-9223372036854775808')))).toEqual([])
+    const [outside] = parseViolations(RECORDED.int64Max, listExchange(listOf('9223372036854775808')))
     expect(outside?.message).toContain('read exactly, the value is outside int64')
-    expect(parseViolations(RECORDED.int64Max, exchange(listOf('1e300')))).toHaveLength(1)
+    expect(parseViolations(RECORDED.int64Max, listExchange(listOf('1e300')))).toHaveLength(1)
   })
 
   it('drops the deprecation header Prism adds itself, and keeps a bad one the target sent', () => {
-    const withoutHeader = { ...exchange('{}'), operationId: 'getPet' as const }
+    const withoutHeader = { ...listExchange('{}'), operationId: 'getPet' as const }
     expect(parseViolations(RECORDED.deprecationPattern, withoutHeader)).toEqual([])
-    const sentByTarget = exchange('{}', { 'content-type': 'application/json', Deprecation: 'true' })
+    const sentByTarget = listExchange('{}', { 'content-type': 'application/json', Deprecation: 'true' })
     expect(parseViolations(RECORDED.deprecationPattern, sentByTarget).map((f) => f.checkId)).toEqual([
       'prism.response-headers',
     ])
@@ -170,22 +158,22 @@ describe('parseViolations', () => {
 
   it('reports a header Prism cut short as one finding, and refuses a header it cannot read', () => {
     const cut = `Too many violations! [${'{"location":["response","body","0"],"severity":"Error","code":"type","message":"x"},'.repeat(3)}`
-    const findings = parseViolations(cut, exchange('[]'))
+    const findings = parseViolations(cut, listExchange('[]'))
     expect(findings).toHaveLength(1)
     expect(findings[0]!.message).toContain('3 response-side')
-    expect(() => parseViolations('{not json', exchange('[]'))).toThrow(/unreadable sl-violations/)
+    expect(() => parseViolations('{not json', listExchange('[]'))).toThrow(/unreadable sl-violations/)
   })
 })
 
 describe('violationIn', () => {
   it("reads Prism's severity, code and location back from a finding's message", () => {
-    const [enumFinding] = parseViolations(RECORDED.badEnum, exchange('[]'))
+    const [enumFinding] = parseViolations(RECORDED.badEnum, listExchange('[]'))
     expect(violationIn(enumFinding!.message)).toEqual({
       severity: 'Error',
       code: 'enum',
       where: 'response.body.0.status',
     })
-    const [statusFinding] = parseViolations(RECORDED.undocumentedStatus, exchange('{}', {}, 500))
+    const [statusFinding] = parseViolations(RECORDED.undocumentedStatus, listExchange('{}', {}, 500))
     expect(violationIn(statusFinding!.message)).toEqual({ severity: 'Warning', where: 'response' })
     expect(violationIn('status 500; documented: 200, 400, 401')).toBeUndefined()
   })

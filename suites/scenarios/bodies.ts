@@ -4,21 +4,12 @@
  * NewPet must not carry: 400, nothing stored. JSON whose reading parsers may differ on: observed, and held to the
  * value sent when accepted. Size limits stay observed (a name far past the size floor).
  */
-import { readFileSync } from 'node:fs'
 import type { Exchange } from '../../model/index.js'
-import { parseJson, stringifyJson, type JsonValue } from '../../spec/index.js'
+import { stringifyJson, type JsonValue } from '../../spec/index.js'
 import { categoryIdEdges, invalidNumbers, JSON_REQUEST_TYPES, leewayNumbers, malformedJson } from '../arbitraries.js'
 import { idOf } from '../checks/util.js'
 import { scenario, type Scenario } from '../engine/scenario.js'
-import { lookForStored, sentinel } from './probes.js'
-
-interface Fixtures {
-  names: { title: string; name: string }[]
-}
-
-const fixtures = parseJson(
-  readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8'),
-) as unknown as Fixtures
+import { lookForStored, NEW_PET_FIXTURES as fixtures, sentinel } from './probes.js'
 
 /** A name this run can be traced by, then `rest`. */
 const named = (s: Scenario, rest: string) => `${s.prefix}${rest}`

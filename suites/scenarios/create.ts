@@ -2,22 +2,12 @@
  * createPet, by example: valid NewPets are added and echoed exactly (int64 included) and getPet returns them;
  * invalid bodies get 400 and store nothing; concurrent creates get distinct ids; the service assigns ids.
  */
-import { readFileSync } from 'node:fs'
 import type { Exchange } from '../../model/index.js'
-import { parseJson, stringifyJson, type JsonValue } from '../../spec/index.js'
+import { stringifyJson, type JsonValue } from '../../spec/index.js'
 import { invalidExamples, renderInvalid } from '../arbitraries.js'
 import { idOf, isObject } from '../checks/util.js'
 import { scenario } from '../engine/scenario.js'
-import { createAndGet, lookForStored, sentinel } from './probes.js'
-
-interface Fixtures {
-  valid: { title: string; body: { [key: string]: JsonValue } }[]
-  invalid: { title: string; body?: JsonValue; raw?: string }[]
-}
-
-const fixtures = parseJson(
-  readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8'),
-) as unknown as Fixtures
+import { createAndGet, lookForStored, NEW_PET_FIXTURES as fixtures, sentinel } from './probes.js'
 
 export const validExamples = scenario({
   name: 'createPet adds each valid example, echoes it exactly, and getPet returns it',

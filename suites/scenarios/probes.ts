@@ -1,12 +1,25 @@
 /**
- * Requests scenarios share: sentinels, and the search for pets that must not exist. There is no delete
- * operation, so "nothing was stored" is shown by looking.
+ * What scenarios share: the example NewPets, sentinels, and the search for pets that must not exist. There is no
+ * delete operation, so "nothing was stored" is shown by looking.
  */
+import { readFileSync } from 'node:fs'
 import type { Exchange } from '../../model/index.js'
-import type { JsonValue } from '../../spec/index.js'
+import { parseJson, type JsonValue } from '../../spec/index.js'
 import type { CheckId } from '../checks/index.js'
 import { idOf, isObject, listedPets } from '../checks/util.js'
 import type { Scenario } from '../engine/scenario.js'
+
+/** The example NewPets of fixtures/new-pets.json: valid ones, invalid ones, and names of every class of Unicode. */
+export interface NewPetFixtures {
+  valid: { title: string; body: { [key: string]: JsonValue } }[]
+  invalid: { title: string; body?: JsonValue; raw?: string }[]
+  names: { title: string; name: string }[]
+}
+
+/** fixtures/new-pets.json, read once, int64 digits kept. */
+export const NEW_PET_FIXTURES = parseJson(
+  readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8'),
+) as unknown as NewPetFixtures
 
 // getPet probes spent looking between two sentinels; more ids in between than this and the search gives up.
 const MAX_PROBES = 60

@@ -11,8 +11,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { Exchange, Request } from '../../model/index.js'
 import {
   answered,
-  MAX_BODY_BYTES,
-  MAX_KEPT_BYTES,
+  BODY_TOO_LARGE,
+  BodyBuffer,
   prepare,
   requestTimer,
   unanswered,
@@ -192,37 +192,23 @@ export class HttpTransport implements Transport {
       })
       req.on('response', (response) => {
         answeredAtAll = true
-        const chunks: Buffer[] = []
-        let size = 0
-        let kept = 0
+        const body = new BodyBuffer()
         const stream = bodyStream(response)
         stream.on('data', (chunk: Buffer) => {
-          if (settled) return
-          size += chunk.byteLength
-          if (size > MAX_BODY_BYTES) {
-            // Said first: destroying the stream makes the request fail as a reset, which must not be the reason given.
-            fail(
-              new TransportFailure(
-                'BODY_TOO_LARGE',
-                `response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`,
-              ),
-            )
-            stream.destroy()
-            chunks.length = 0
-            return
-          }
-          // Past what the suite parses, the body is counted, not kept: 16 MiB bodies in flight side by side add up.
-          const room = MAX_KEPT_BYTES - kept
-          if (room > 0) {
-            const part = chunk.byteLength <= room ? chunk : chunk.subarray(0, room)
-            chunks.push(part)
-            kept += part.byteLength
-          }
+          if (settled || body.add(chunk)) return
+          // Said first: destroying the stream makes the request fail as a reset, which must not be the reason given.
+          fail(new TransportFailure('BODY_TOO_LARGE', BODY_TOO_LARGE))
+          stream.destroy()
         })
         stream.on('error', fail)
         response.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })))
         stream.on('end', () =>
-          finish({ status: response.statusCode ?? 0, headers: headersOf(response), body: Buffer.concat(chunks), size }),
+          finish({
+            status: response.statusCode ?? 0,
+            headers: headersOf(response),
+            body: body.head(),
+            size: body.size,
+          }),
         )
       })
       req.end(payload)

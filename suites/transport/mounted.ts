@@ -6,8 +6,8 @@
 import type { Exchange, Request } from '../../model/index.js'
 import {
   answered,
-  MAX_BODY_BYTES,
-  MAX_KEPT_BYTES,
+  BODY_TOO_LARGE,
+  BodyBuffer,
   prepare,
   requestTimer,
   unanswered,
@@ -28,33 +28,20 @@ async function readBounded(response: Response, signal: AbortSignal): Promise<{ h
     else signal.addEventListener('abort', abort, { once: true })
   })
   aborted.catch(() => undefined)
-  const chunks: Uint8Array[] = []
-  let size = 0
-  let kept = 0
+  const body = new BodyBuffer()
   try {
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), aborted])
       if (done) break
-      size += value.byteLength
-      if (size > MAX_BODY_BYTES)
-        throw new Error(
-          `response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`,
-        )
-      // Past what the suite parses, the body is counted, not kept.
-      const room = MAX_KEPT_BYTES - kept
-      if (room > 0) {
-        const part = value.byteLength <= room ? value : value.subarray(0, room)
-        chunks.push(part)
-        kept += part.byteLength
-      }
+      if (!body.add(value)) throw new Error(BODY_TOO_LARGE)
     }
   } catch (error) {
     // An endless or stalled body must not go on being read (or held) after the suite gave up on it.
-    chunks.length = 0
+    body.drop()
     reader.cancel().catch(() => undefined)
     throw error
   }
-  return { head: Buffer.concat(chunks), size }
+  return { head: body.head(), size: body.size }
 }
 
 /** Resolves as `work` does, or rejects when the signal aborts first (a handler that never answers). */

@@ -47,7 +47,47 @@ export function requestTimer(ms: number, onTimeout: () => void): () => void {
 }
 
 /** Most bytes of a body a transport keeps: all the suite parses, and one more to know there was more. */
-export const MAX_KEPT_BYTES = MAX_PARSED_CHARS + 1
+const MAX_KEPT_BYTES = MAX_PARSED_CHARS + 1
+
+/** Why a body was not read to its end. */
+export const BODY_TOO_LARGE = `response body larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 1024 / 1024} MiB): read no further`
+
+/**
+ * A response body as it arrives, whatever the transport: every byte counted, the first `MAX_KEPT_BYTES` kept.
+ * Past what the suite parses a body is counted, not held: 16 MiB bodies in flight side by side add up.
+ */
+export class BodyBuffer {
+  /** Bytes received so far. */
+  size = 0
+  #kept = 0
+  #chunks: Uint8Array[] = []
+
+  /** Adds a chunk; false once the body is larger than `MAX_BODY_BYTES`, and then nothing is held any more. */
+  add(chunk: Uint8Array): boolean {
+    this.size += chunk.byteLength
+    if (this.size > MAX_BODY_BYTES) {
+      this.drop()
+      return false
+    }
+    const room = MAX_KEPT_BYTES - this.#kept
+    if (room > 0) {
+      const part = chunk.byteLength <= room ? chunk : chunk.subarray(0, room)
+      this.#chunks.push(part)
+      this.#kept += part.byteLength
+    }
+    return true
+  }
+
+  /** What was kept: the whole body, or its beginning. */
+  head(): Buffer {
+    return Buffer.concat(this.#chunks)
+  }
+
+  /** Lets go of what was kept (a body the suite gave up on). */
+  drop(): void {
+    this.#chunks = []
+  }
+}
 
 /** What every transport needs to know. */
 export interface TransportOptions {
