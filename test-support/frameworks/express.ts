@@ -15,11 +15,13 @@ import { baseUrl, keysOf, type FrameworkOptions, type FrameworkTarget } from './
  * - `default-error-handler`: no error-handling middleware, so Express's final handler answers a malformed JSON
  *   body (and a body over the limit) with its HTML error page (`text/html`, the stack included outside production);
  * - `express-json`: the usual `express.json()`, whose `JSON.parse` rounds every integer beyond 2^53, so a
- *   `categoryId` such as 2^53 + 1 is stored and echoed with other digits.
+ *   `categoryId` such as 2^53 + 1 is stored and echoed with other digits;
+ * - `parse-int-id`: `parseInt(req.params.petId, 10)`, which reads `7a` or `7.5` as 7 and answers with pet 7.
  */
 export const EXPRESS_MISTAKES = {
   'default-error-handler': 'response.content-type',
   'express-json': 'createPet.echo',
+  'parse-int-id': 'getPet.invalid-id-refused',
 } as const
 
 /** One of {@link EXPRESS_MISTAKES}. */
@@ -120,8 +122,9 @@ export function expressApp(options: FrameworkOptions<ExpressMistake> = {}): expr
       Link: '</v1/pets>; rel="successor-version"',
     })
     const { petId } = req.params
-    if (!/^-?\d+$/.test(petId)) throw new Refusal(400, 'invalid_id', 'petId must be an integer')
-    const pet = pets.get(BigInt(petId))
+    const id = options.mistake === 'parse-int-id' ? leadingInteger(petId) : /^-?\d+$/.test(petId) ? BigInt(petId) : null
+    if (id === null) throw new Refusal(400, 'invalid_id', 'petId must be an integer')
+    const pet = pets.get(id)
     if (!pet) throw new Refusal(404, 'pet_not_found', `no pet with id ${petId}`)
     sendJson(res, 200, pet)
   })
@@ -155,6 +158,12 @@ export function expressApp(options: FrameworkOptions<ExpressMistake> = {}): expr
   app.use('/v1', v1)
   if (options.mistake !== 'default-error-handler') app.use(handleError)
   return app
+}
+
+/** The integer `parseInt` reads from the start of `text` (`7a` is 7), or null. */
+function leadingInteger(text: string): bigint | null {
+  const n = parseInt(text, 10)
+  return Number.isFinite(n) ? BigInt(n) : null
 }
 
 /**
