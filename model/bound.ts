@@ -27,6 +27,8 @@ export const LIMITS = {
   text: 1024,
   /** Errors outside any scenario kept per run. */
   runErrors: 20,
+  /** Lines of a check's basis (one per documented response at most). */
+  basisLines: 24,
   /** The facts a finding keeps for `--replay` (lossless JSON); longer ones are left out, not cut. */
   replayFacts: 16 * 1024,
 } as const

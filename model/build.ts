@@ -6,6 +6,7 @@
 import { LIMITS, boundExchange, boundText, cutText } from './bound.js'
 import { type Redactor, withoutUserinfo } from './redact.js'
 import type {
+  BasisLine,
   Replayable,
   CatalogueEntry,
   CheckResult,
@@ -146,8 +147,11 @@ function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
       operationId: check.operationId ?? 'all',
       severity: check.severity ?? 'fail',
       source: check.source ?? 'suite',
+      ...(Array.isArray(check.basis) ? { basis: check.basis } : {}),
     }
     merged.set(check.id, (into = { entry, findings: [], messages: new Set(), exchanges: 0 }))
+  } else if (into.entry.basis === undefined && Array.isArray(check.basis)) {
+    into.entry = { ...into.entry, basis: check.basis }
   }
   into.exchanges += Number(check.exchanges) || 0
   // `skipped` without a reason says only that the scenario knew the check, not that its premise was missing.
@@ -226,6 +230,7 @@ function boundCheck(check: CheckResult & { messages: number }, text: Text, url: 
     operationId: check.operationId,
     severity: check.severity,
     source: check.source,
+    ...(check.basis?.length ? { basis: boundBasis(check.basis, text) } : {}),
     outcome: check.outcome,
     ...(check.reason !== undefined ? { reason: text(check.reason, LIMITS.message) } : {}),
     findings,
@@ -253,6 +258,19 @@ function boundFinding(finding: Finding, check: CheckResult, text: Text, url: Tex
     ...(finding.path !== undefined ? { path: text(finding.path) } : {}),
     ...(replay ? { replay } : {}),
   }
+}
+
+/** A basis as reports show it: a few lines, each bounded. */
+function boundBasis(basis: readonly BasisLine[], text: Text): BasisLine[] {
+  return list<BasisLine>(basis)
+    .filter((line) => line && typeof line.ref === 'string' && typeof line.text === 'string')
+    .slice(0, LIMITS.basisLines)
+    .map((line) => ({
+      ref: text(line.ref, 512),
+      text: text(line.text, LIMITS.message),
+      ...(typeof line.operationId === 'string' ? { operationId: line.operationId } : {}),
+      ...(typeof line.status === 'string' ? { status: text(line.status, 16) } : {}),
+    }))
 }
 
 /** What `--replay` needs, redacted; facts cut short would not parse, so facts too long are left out instead. */

@@ -3,10 +3,10 @@
  * Everything here is plain JSON (no bigint, no Date): it travels from the vitest worker to the reporter as
  * task meta and is written as the JSON report. `reporters/result.schema.json` describes it.
  */
-import type { OperationId } from '../spec/index.js'
+import type { BasisLine, OperationId } from '../spec/index.js'
 import type { Credential, RecordedExchange } from './exchange.js'
 
-export type { OperationId }
+export type { BasisLine, OperationId }
 
 /** fail: the interface documents it; observed: the interface is silent; advice: good practice only. */
 export type Severity = 'fail' | 'observed' | 'advice'
@@ -67,6 +67,11 @@ export interface CheckResult {
   operationId: OperationId | 'all'
   severity: Severity
   source: Source
+  /**
+   * What documents the behaviour it enforces, in the spec's words (a JSON pointer into it) or an RFC section's;
+   * every `fail` check has one.
+   */
+  basis?: BasisLine[]
   outcome: Outcome
   /** Why a check was skipped, unjudged or broke. */
   reason?: string
@@ -108,6 +113,8 @@ export interface CatalogueEntry {
   operationId: OperationId | 'all'
   severity: Severity
   source: Source
+  /** What documents the behaviour it enforces (see {@link CheckResult.basis}). */
+  basis?: BasisLine[]
 }
 
 /** conformant: every applicable check judged, none failing; non-conformant: one failed; incomplete: not all judged. */

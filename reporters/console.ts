@@ -14,6 +14,7 @@ import {
 } from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
 import {
+  basisLines,
   BODY_LIMIT,
   FINDINGS_SHOWN,
   STANDING_LABEL,
@@ -358,6 +359,7 @@ function findingLines(check: CheckResult, finding: Finding, p: Palette): string[
     `${operation && operation !== check.operationId ? `${operation}: ` : ''}${visible(finding.message)}`,
     '  ',
   )
+  for (const line of basisLines(check, finding)) lines.push(`    basis: ${visible(line)}`)
   if (finding.source === 'prism') lines.push(p.dim('    (reported by Prism)'))
   if (finding.counterexample !== undefined) lines.push(`    counterexample: ${visible(finding.counterexample)}`)
   const replay = replayOf(finding)

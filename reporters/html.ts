@@ -1,6 +1,7 @@
 import { standing, type CheckResult, type Finding, type RunResult, type Standing } from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome, type MatrixCell } from './matrix.js'
 import {
+  basisLines,
   STANDING_LABEL,
   checksIn,
   exchangeText,
@@ -295,6 +296,8 @@ function findingHtml(check: CheckResult, finding: Finding, first: boolean): stri
   const operation = findingOperation(check, finding)
   const facts: string[] = []
   if (operation) facts.push(`<dt>Operation</dt><dd>${esc(operation)}</dd>`)
+  const basis = basisLines(check, finding)
+  if (basis.length) facts.push(`<dt>Basis</dt>${basis.map((line) => `<dd class="basis">${esc(line)}</dd>`).join('')}`)
   if (finding.source === 'prism') facts.push('<dt>Reported by</dt><dd>Prism</dd>')
   if (finding.counterexample !== undefined)
     facts.push(`<dt>Counterexample</dt><dd><code>${esc(finding.counterexample)}</code></dd>`)

@@ -4,7 +4,16 @@
  * judged, `<error>` where the kit broke, warnings as `<system-out>`. Pure, byte-stable, valid XML 1.0.
  */
 import { standing, type CheckResult, type Finding, type RunResult, type Standing } from '../model/index.js'
-import { findingOperation, plural, replayCommand, replayNote, requestLine, responseSummary, visible } from './text.js'
+import {
+  basisLines,
+  findingOperation,
+  plural,
+  replayCommand,
+  replayNote,
+  requestLine,
+  responseSummary,
+  visible,
+} from './text.js'
 
 /** Name of the one test suite, and of the whole file. */
 export const JUNIT_SUITE = 'petstore-conformance'
@@ -161,6 +170,7 @@ function evidence(check: CheckResult): string {
 function findingText(check: CheckResult, finding: Finding, n: number): string[] {
   const operation = findingOperation(check, finding)
   const lines = [`${n}. ${operation && operation !== check.operationId ? `${operation}: ` : ''}${finding.message}`]
+  for (const line of basisLines(check, finding)) lines.push(`   basis: ${line}`)
   if (finding.source === 'prism') lines.push('   (reported by Prism)')
   if (finding.counterexample !== undefined) lines.push(`   counterexample: ${finding.counterexample}`)
   if (finding.seed !== undefined)

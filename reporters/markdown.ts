@@ -1,6 +1,7 @@
 import { standing, type CheckResult, type Finding, type RunResult } from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
 import {
+  basisLines,
   BODY_LIMIT,
   FINDINGS_SHOWN,
   STANDING_LABEL,
@@ -171,6 +172,7 @@ function findingLines(check: CheckResult, finding: Finding): string[] {
   const operation = findingOperation(check, finding)
   const prefix = operation && operation !== check.operationId ? `${markdownText(operation)}: ` : ''
   const out = [`- ${prefix}${markdownInline(finding.message)}`]
+  for (const line of basisLines(check, finding)) out.push(`  basis: ${markdownText(line)}`)
   if (finding.counterexample !== undefined) out.push(`  counterexample ${markdownCode(finding.counterexample)}`)
   const replay = replayOf(finding)
   if (replay) out.push(`  replays with ${markdownText(replay)}`)

@@ -1,5 +1,6 @@
 import {
   cutText,
+  findingBasis,
   standing,
   type CheckResult,
   type Finding,
@@ -13,6 +14,16 @@ export const FINDINGS_SHOWN = 3
 
 /** How much of a body the console and Markdown reports show. */
 export const BODY_LIMIT = { chars: 2000, lines: 40 }
+
+/**
+ * What documents the behaviour a finding breaks, one line per place beside it: the spec's words and the pointer
+ * (an RFC line names its section first), e.g. `listPets documents 200 and 401 (#/paths/~1pets/get/responses)`.
+ */
+export function basisLines(check: CheckResult, finding: Finding): string[] {
+  return findingBasis(check, finding).map((line) =>
+    line.text.startsWith(line.ref) ? line.text : `${line.text} (${line.ref})`,
+  )
+}
 
 /** Words for each standing, as every report says them. */
 export const STANDING_LABEL: Record<Standing, string> = {

@@ -7,6 +7,24 @@ import { validationView, type JsonValue } from './json.js'
 
 export { INT64_MAX, INT64_MIN, isInt64 } from './int64.js'
 export { parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
+export {
+  RFC_REFERENCE,
+  RFC_SECTIONS,
+  basisFor,
+  basisOf,
+  everyOperation,
+  everyResponse,
+  operationPointer,
+  parameterPointer,
+  pointer,
+  renderBasis,
+  resolvePointer,
+  type Basis,
+  type BasisLine,
+  type BasisRef,
+  type RfcSection,
+  type SpecPointer,
+} from './basis.js'
 
 // ajv-formats is CommonJS; under ESM its callable sits on `default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default

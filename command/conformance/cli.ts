@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { constants, readFileSync } from 'node:fs'
 import { access, mkdir } from 'node:fs/promises'
 import { exitCode, keySecrets, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
-import { spec } from '../../spec/index.js'
+import { renderBasis, spec } from '../../spec/index.js'
 import { CHECKS, type RunConfig } from '../../suites/index.js'
 import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
@@ -214,13 +214,15 @@ export function catalogue(config: Pick<Config, 'checks' | 'operations' | 'viaPri
       operationId: c.on.operation === 'any' ? 'all' : c.on.operation,
       severity: c.severity,
       source: 'suite',
+      ...(c.basis ? { basis: renderBasis(spec(), c.basis) } : {}),
     }))
-  const prism = PRISM_CHECKS.map(({ id, title }): CatalogueEntry => ({
+  const prism = PRISM_CHECKS.map(({ id, title, basis }): CatalogueEntry => ({
     id,
     title,
     operationId: 'all',
     severity: 'fail',
     source: 'prism',
+    ...(basis ? { basis: renderBasis(spec(), basis) } : {}),
   }))
   return config.viaPrism ? [...suite, ...prism] : suite
 }

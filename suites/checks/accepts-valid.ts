@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../spec/index.js'
+import { spec, operationPointer, type JsonValue } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { isObject, requestLine, show, undescribedFields, utf8Bytes } from './util.js'
 
@@ -19,6 +19,10 @@ export const acceptsValid = exchangeCheck({
   id: 'createPet.accepts-valid',
   title: 'createPet accepts every valid NewPet with 201',
   severity: 'fail',
+  basis: [
+    { spec: operationPointer(spec(), 'createPet', 'requestBody') },
+    { spec: operationPointer(spec(), 'createPet', 'responses', '201') },
+  ],
   on: {
     operation: 'createPet',
     needs: ['sent'],

@@ -1,3 +1,4 @@
+import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { bodyOf, idOf, isObject, requestLine, sameJson } from './util.js'
 
@@ -11,6 +12,10 @@ export const assignsId = exchangeCheck({
   id: 'createPet.assigns-id',
   title: 'The service assigns the id: an id sent in the body is not used',
   severity: 'fail',
+  basis: [
+    { spec: '#/components/schemas/Pet/allOf/1/properties/id/description' },
+    { spec: operationPointer(spec(), 'createPet', 'description') },
+  ],
   on: {
     operation: 'all',
     needs: ['clientId', 'sent'],

@@ -1,5 +1,5 @@
 import type { Credential } from '../../model/index.js'
-import type { OperationId } from '../../spec/index.js'
+import { spec, operationPointer, type OperationId } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
@@ -27,6 +27,10 @@ function authRequired<const Op extends OperationId>(operationId: Op) {
     id: `${operationId}.auth.required` as const,
     title: `${operationId} answers 401 without a valid Bearer key`,
     severity: 'fail',
+    basis: [
+      { spec: operationPointer(spec(), operationId, 'security') },
+      { spec: operationPointer(spec(), operationId, 'responses', '401') },
+    ],
     on: { operation: operationId, credential: 'invalid' },
     run: ({ exchange, response }) =>
       response.status === 401

@@ -16,6 +16,7 @@ export const authSchemeCase = exchangeCheck({
   id: 'auth.scheme-case',
   title: `The Authorization scheme is accepted in another letter case ("${WRITTEN['lowercase-scheme']}", "${WRITTEN['uppercase-scheme']}"; RFC 9110 §11.1)`,
   severity: 'advice',
+  basis: [{ rfc: 'RFC 9110 §11.1' }, { spec: '#/components/securitySchemes/bearerAuth' }],
   on: { operation: 'all', when: ({ exchange }) => credentialKind(exchange.credential) === 'scheme-case' },
   run: ({ exchange, response: { status } }) => {
     if (status !== 401) return []

@@ -64,7 +64,7 @@ describe('the catalogue', () => {
 
 describe('appliesTo', () => {
   const probe = (on: Parameters<typeof exchangeCheck>[0]['on']) =>
-    exchangeCheck({ id: 'probe', title: 'a probe check', severity: 'fail', on, run: () => [] })
+    exchangeCheck({ id: 'probe', title: 'a probe check', severity: 'observed', on, run: () => [] })
   const list = exchangeOf({ body: [] })
   const undocumented = exchangeOf({ operationId: null, method: 'PATCH', path: '/pets', status: 405 })
   it('matches the operation: one, every documented one (`all`), or every request (`any`)', () => {
@@ -79,7 +79,7 @@ describe('appliesTo', () => {
     expect(appliesTo(probe({ operation: 'any' }), unanswered, {}, s)).toBe(false)
     expect(
       appliesTo(
-        transportCheck({ id: 't', title: 'a transport probe', severity: 'fail', run: () => [] }),
+        transportCheck({ id: 't', title: 'a transport probe', severity: 'observed', run: () => [] }),
         unanswered,
         {},
         s,

@@ -4,7 +4,7 @@
  * wherever it applies. `[]` means the property holds; for `observed` checks each message is what the target chose.
  */
 import type { Credential, Exchange, RecordedResponse, Severity, StatusCoverage } from '../../model/index.js'
-import type { JsonValue, OperationId, Spec } from '../../spec/index.js'
+import type { Basis, JsonValue, OperationId, Spec } from '../../spec/index.js'
 
 /** What is known about an exchange beyond the exchange itself: stated by a scenario, or derived by the engine. */
 export interface Facts {
@@ -87,11 +87,16 @@ export interface Applies<N extends Fact> {
   when?: (input: ExchangeInput<N>, spec: Spec) => boolean
 }
 
-/** A check judged on every exchange it applies to. */
-export interface ExchangeCheck<Id extends string = string, N extends Fact = Fact> {
+/**
+ * A check's severity and what documents the behaviour it judges: a `fail` check names its basis (spec pointers or
+ * RFC sections), so a check with none cannot fail a target; observed and advice checks may name one.
+ */
+export type Judging =
+  { severity: Extract<Severity, 'fail'>; basis: Basis } | { severity: Exclude<Severity, 'fail'>; basis?: Basis }
+
+interface ExchangeShape<Id extends string, N extends Fact> {
   id: Id
   title: string
-  severity: Severity
   scope: 'exchange'
   on: Applies<N>
   /** For observed checks: what an observation is about; the request line by default. */
@@ -99,15 +104,19 @@ export interface ExchangeCheck<Id extends string = string, N extends Fact = Fact
   run: (input: ExchangeInput<N>, spec: Spec) => string[]
 }
 
-/** A check judged on every exchange, answered or not (the transport's own verdict). */
-export interface TransportCheck<Id extends string = string> {
+/** A check judged on every exchange it applies to. */
+export type ExchangeCheck<Id extends string = string, N extends Fact = Fact> = ExchangeShape<Id, N> & Judging
+
+interface TransportShape<Id extends string> {
   id: Id
   title: string
-  severity: Severity
   scope: 'transport'
   on: { operation: 'any' }
   run: (exchange: Exchange) => string[]
 }
+
+/** A check judged on every exchange, answered or not (the transport's own verdict). */
+export type TransportCheck<Id extends string = string> = TransportShape<Id> & Judging
 
 /** What the run as a whole shows, computed once by the engine at its end. */
 export interface RunInput {
@@ -117,11 +126,9 @@ export interface RunInput {
   idsInOrder: readonly string[]
 }
 
-/** A check judged once, on the run as a whole. */
-export interface RunCheck<Id extends string = string> {
+interface RunShape<Id extends string> {
   id: Id
   title: string
-  severity: Severity
   scope: 'run'
   on: { operation: OperationId | 'all' }
   /** What its observation is about, for observed checks. */
@@ -131,25 +138,28 @@ export interface RunCheck<Id extends string = string> {
   run: (input: RunInput, spec: Spec) => string[]
 }
 
+/** A check judged once, on the run as a whole. */
+export type RunCheck<Id extends string = string> = RunShape<Id> & Judging
+
 /** One entry of the catalogue (over every fact: a check that needs fewer is handed all, so each one fits). */
 export type Check = ExchangeCheck | TransportCheck | RunCheck
 
 /** Declares an exchange check, keeping its id's literal type and typing `facts` by what it needs. */
 export function exchangeCheck<const Id extends string, const N extends Fact = never>(
-  check: Omit<ExchangeCheck<Id, N>, 'scope'>,
+  check: Omit<ExchangeShape<Id, N>, 'scope'> & Judging,
 ): ExchangeCheck<Id, N> {
   return { scope: 'exchange', ...check }
 }
 
 /** Declares a transport check. */
 export function transportCheck<const Id extends string>(
-  check: Omit<TransportCheck<Id>, 'scope' | 'on'>,
+  check: Omit<TransportShape<Id>, 'scope' | 'on'> & Judging,
 ): TransportCheck<Id> {
   return { scope: 'transport', on: { operation: 'any' }, ...check }
 }
 
 /** Declares a run-level check. */
-export function runCheck<const Id extends string>(check: Omit<RunCheck<Id>, 'scope'>): RunCheck<Id> {
+export function runCheck<const Id extends string>(check: Omit<RunShape<Id>, 'scope'> & Judging): RunCheck<Id> {
   return { scope: 'run', ...check }
 }
 

@@ -1,3 +1,4 @@
+import { spec, everyOperation } from '../../spec/index.js'
 import { runCheck } from './check.js'
 
 /** Every documented status the suite can provoke from a conformant target was seen. */
@@ -5,6 +6,7 @@ export const documentedStatusesSeen = runCheck({
   id: 'coverage.documented-statuses',
   title: 'Every documented status the suite can provoke was seen',
   severity: 'fail',
+  basis: everyOperation(spec(), 'responses'),
   on: { operation: 'all' },
   applies: ({ coverage }) => coverage.length > 0,
   run: ({ coverage }) =>

@@ -1,4 +1,4 @@
-import { spec } from '../../spec/index.js'
+import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { parseSfDate } from './http-grammar.js'
 import { deprecatedOperation, requestLine, statusesWithHeader } from './util.js'
@@ -10,6 +10,11 @@ export const deprecationHeader = exchangeCheck({
   id: 'getPet.deprecation-header',
   title: `${DEPRECATED} answers with a Deprecation header (RFC 9745)`,
   severity: 'advice',
+  basis: [
+    { spec: operationPointer(spec(), DEPRECATED, 'deprecated') },
+    { spec: '#/components/headers/Deprecation' },
+    { rfc: 'RFC 9745 §2' },
+  ],
   // Where the spec documents the header: not on a 401, which answers before any operation is reached.
   on: { operation: DEPRECATED, statuses: statusesWithHeader(spec(), DEPRECATED, 'Deprecation') },
   run: ({ exchange, response }) => {

@@ -1,4 +1,4 @@
-import { spec } from '../../spec/index.js'
+import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { deprecatedOperation, requestLine } from './util.js'
 
@@ -7,6 +7,7 @@ export const deprecationScoped = exchangeCheck({
   id: 'headers.deprecation-scoped',
   title: `Deprecation and Sunset appear only on the deprecated ${deprecatedOperation(spec())}`,
   severity: 'advice',
+  basis: [{ spec: operationPointer(spec(), deprecatedOperation(spec()), 'deprecated') }, { rfc: 'RFC 9745 §2' }],
   on: { operation: 'all', when: ({ operationId }, spec) => !spec.operation(operationId).deprecated },
   run: ({ exchange, response, operationId }) => {
     const found = ['deprecation', 'sunset'].filter((name) => response.headers[name] !== undefined)

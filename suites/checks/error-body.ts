@@ -12,6 +12,7 @@ export const errorBody = exchangeCheck({
   id: 'error.body',
   title: `Every answer with a documented error status (${errorStatuses(spec()).join(', ')}) carries an Error body`,
   severity: 'fail',
+  basis: [{ spec: '#/components/schemas/Error/description' }, { spec: '#/components/schemas/Error/required' }],
   on: { operation: 'all', statuses: errorStatuses(spec()) },
   run: ({ exchange, response, operationId }, spec) => {
     if (spec.response(operationId, response.status)) return [] // response.schema's to judge

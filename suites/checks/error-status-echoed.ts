@@ -9,6 +9,7 @@ export const errorStatusEchoed = exchangeCheck({
   id: 'error.status-echoed',
   title: 'Error.status repeats the HTTP status',
   severity: 'fail',
+  basis: [{ spec: '#/components/schemas/Error/properties/status/description' }],
   on: {
     operation: 'all',
     when: ({ exchange, response }) => response.status >= 400 && saidStatus(bodyOf(exchange)) !== undefined,

@@ -6,6 +6,7 @@ export const idsUnique = exchangeCheck({
   id: 'createPet.ids-unique',
   title: 'Every created pet gets a distinct id (also under concurrent creates)',
   severity: 'fail',
+  basis: [{ spec: '#/components/schemas/Pet/allOf/1/properties/id/description' }],
   on: {
     operation: 'createPet',
     statuses: [201],

@@ -1,4 +1,4 @@
-import { spec } from '../../spec/index.js'
+import { spec, parameterPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { listedPets, pageSize, requestLine, withinDocumentedInput } from './util.js'
 
@@ -7,6 +7,7 @@ export const limitDefault = exchangeCheck({
   id: 'listPets.limit.default',
   title: `Without limit, listPets returns the default page (${pageSize(spec(), undefined)})`,
   severity: 'fail',
+  basis: [{ spec: parameterPointer(spec(), 'listPets', 'limit', 'schema', 'default') }],
   on: {
     operation: 'listPets',
     statuses: [200],

@@ -1,3 +1,4 @@
+import { spec, operationPointer, parameterPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { listedPets, requestLine, withinDocumentedInput } from './util.js'
 
@@ -6,6 +7,10 @@ export const limitFills = exchangeCheck({
   id: 'listPets.limit.fills',
   title: 'listPets returns min(limit, pets held) pets, not fewer',
   severity: 'fail',
+  basis: [
+    { spec: operationPointer(spec(), 'listPets', 'summary') },
+    { spec: parameterPointer(spec(), 'listPets', 'limit', 'description') },
+  ],
   on: {
     operation: 'listPets',
     statuses: [200],

@@ -18,6 +18,7 @@ export const methodsAllow = exchangeCheck({
   id: 'methods.allow',
   title: '405 Method Not Allowed carries an Allow header (RFC 9110 §15.5.6)',
   severity: 'advice',
+  basis: [{ rfc: 'RFC 9110 §15.5.6' }],
   on: { operation: 'any', statuses: [405] },
   run: ({ exchange, response }) => {
     const where = `${requestLine(exchange)} answered 405`

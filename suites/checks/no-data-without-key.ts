@@ -19,6 +19,7 @@ export const noDataWithoutKey = exchangeCheck({
   id: 'auth.no-data-without-key',
   title: 'No request without a valid key gets pet data, whatever its method or path spelling',
   severity: 'fail',
+  basis: [{ spec: '#/security' }, { spec: '#/components/responses/Unauthorized/description' }],
   on: { operation: 'any', credential: 'invalid', when: ({ exchange }) => exchange.operationId === undefined },
   run: ({ exchange, response }, spec) => {
     if (response.status >= 300) return []

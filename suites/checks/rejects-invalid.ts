@@ -1,3 +1,4 @@
+import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
@@ -6,6 +7,10 @@ export const rejectsInvalid = exchangeCheck({
   id: 'createPet.rejects-invalid',
   title: 'createPet refuses every invalid body with 400',
   severity: 'fail',
+  basis: [
+    { spec: operationPointer(spec(), 'createPet', 'responses', '400', 'description') },
+    { spec: '#/components/schemas/NewPet/required' },
+  ],
   // Without a valid key the answer is 401 whatever the body: createPet.auth.required judges that.
   on: { operation: 'createPet', needs: ['invalid'], credential: 'valid' },
   run: ({ exchange, response }) => {

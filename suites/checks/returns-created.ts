@@ -1,3 +1,4 @@
+import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { bodyOf, fieldsToMatch, petDifferences, requestLine } from './util.js'
 
@@ -6,6 +7,10 @@ export const returnsCreated = exchangeCheck({
   id: 'getPet.returns-created',
   title: 'getPet returns a created pet as it was created',
   severity: 'fail',
+  basis: [
+    { spec: operationPointer(spec(), 'getPet', 'responses', '200') },
+    { spec: operationPointer(spec(), 'createPet', 'responses', '201', 'description') },
+  ],
   on: { operation: 'getPet', needs: ['expected'], credential: 'valid' },
   run: ({ exchange, response, facts: { expected } }) => {
     const where = `${requestLine(exchange)} of a pet created by this run`

@@ -1,3 +1,4 @@
+import { spec, everyOperation } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine, withinDocumentedInput } from './util.js'
 
@@ -6,6 +7,7 @@ export const statusDocumented = exchangeCheck({
   id: 'response.status-documented',
   title: 'Response status is documented for the operation',
   severity: 'fail',
+  basis: everyOperation(spec(), 'responses'),
   // Outside the documented input (limit=0, ...) the interface leaves the answer open: observed, not judged.
   on: { operation: 'all', when: ({ facts }) => withinDocumentedInput(facts) },
   run: ({ exchange, response, operationId }, spec) => {

@@ -1,4 +1,4 @@
-import { spec, type OperationId, type Spec } from '../../spec/index.js'
+import { spec, type OperationId, type Spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { deprecatedOperation, requestLine, statusesWithHeader } from './util.js'
 
@@ -16,6 +16,10 @@ export const successorLink = exchangeCheck({
   id: 'getPet.successor-link',
   title: `${DEPRECATED} links to its replacement (Link rel="successor-version")`,
   severity: 'advice',
+  basis: [
+    { spec: operationPointer(spec(), DEPRECATED, 'x-successor') },
+    { spec: '#/components/headers/Link/description' },
+  ],
   on: { operation: DEPRECATED, statuses: statusesWithHeader(spec(), DEPRECATED, 'Link') },
   run: ({ exchange, response, operationId }, spec) => {
     const value = response.headers['link']

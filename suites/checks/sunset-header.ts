@@ -1,4 +1,4 @@
-import { spec } from '../../spec/index.js'
+import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { parseImfFixdate, parseSfDate } from './http-grammar.js'
 import { deprecatedOperation, requestLine, statusesWithHeader } from './util.js'
@@ -10,6 +10,7 @@ export const sunsetHeader = exchangeCheck({
   id: 'getPet.sunset-header',
   title: `${DEPRECATED} answers with a Sunset header at the spec's removal date (RFC 8594)`,
   severity: 'advice',
+  basis: [{ spec: operationPointer(spec(), DEPRECATED, 'x-sunset') }, { rfc: 'RFC 8594 §3' }],
   on: { operation: DEPRECATED, statuses: statusesWithHeader(spec(), DEPRECATED, 'Sunset') },
   run: ({ exchange, response, operationId }, spec) => {
     const where = `${requestLine(exchange)} answered ${response.status}`

@@ -10,6 +10,7 @@ export const transportOk = transportCheck({
   id: 'transport.ok',
   title: 'Every request gets a complete HTTP response (no timeout, reset or garbage)',
   severity: 'fail',
+  basis: [{ rfc: 'RFC 9112 §2.1' }, { rfc: 'RFC 9112 §8' }],
   run: (exchange) =>
     exchange.error && !UNSENDABLE.test(exchange.error)
       ? [`${requestLine(exchange)}: no HTTP response: ${exchange.error}`]

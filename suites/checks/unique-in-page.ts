@@ -6,6 +6,10 @@ export const uniqueInPage = exchangeCheck({
   id: 'listPets.unique-in-page',
   title: 'A page of listPets holds each pet once',
   severity: 'fail',
+  basis: [
+    { spec: '#/components/schemas/Pets/description' },
+    { spec: '#/components/schemas/Pet/allOf/1/properties/id/description' },
+  ],
   on: { operation: 'listPets', statuses: [200], when: ({ exchange }) => listedPets(exchange) !== undefined },
   run: ({ exchange }) => {
     const seen = new Set<string>()

@@ -1,4 +1,4 @@
-import { spec, type ParameterSchema } from '../../spec/index.js'
+import { spec, type ParameterSchema, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { queryOutsideRange, requestLine } from './util.js'
 
@@ -17,6 +17,10 @@ export const validQueryAccepted = exchangeCheck({
   id: 'listPets.valid-query-accepted',
   title: `listPets answers 200 to ${QUERY.map(([name, p]) => documentedValues(name, p)).join(' and ')}`,
   severity: 'fail',
+  basis: [
+    { spec: operationPointer(spec(), 'listPets', 'parameters') },
+    { spec: operationPointer(spec(), 'listPets', 'responses', '200') },
+  ],
   on: {
     operation: 'listPets',
     credential: 'valid',

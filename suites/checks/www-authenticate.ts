@@ -7,6 +7,7 @@ export const wwwAuthenticate = exchangeCheck({
   id: 'auth.www-authenticate',
   title: 'Every 401 carries WWW-Authenticate: Bearer with an auth-param (RFC 6750 §3)',
   severity: 'advice',
+  basis: [{ rfc: 'RFC 9110 §15.5.2' }, { rfc: 'RFC 6750 §3' }],
   on: { operation: 'any', statuses: [401] },
   run: ({ exchange, response }) => {
     const where = `${requestLine(exchange)} answered 401`

@@ -4,7 +4,7 @@
  */
 import type { Finding, RecordedExchange } from '../../model/index.js'
 import { isInt64, parseJson, spec, type JsonValue } from '../../spec/index.js'
-import { queryOutsideRange } from '../checks/index.js'
+import { checkById, queryOutsideRange } from '../checks/index.js'
 
 /** The response header in which Prism reports violations. */
 export const VIOLATIONS_HEADER = 'sl-violations'
@@ -19,10 +19,26 @@ export interface PrismViolation {
 
 /** The checks under which Prism's response-side violations are reported. */
 export const PRISM_CHECKS = [
-  { id: 'prism.response-status', title: 'Prism: the response status is documented for the operation' },
-  { id: 'prism.response-content-type', title: 'Prism: the response media type is the documented one' },
-  { id: 'prism.response-body', title: "Prism: the response body validates against the operation's schema" },
-  { id: 'prism.response-headers', title: 'Prism: documented response headers match their schemas' },
+  {
+    id: 'prism.response-status',
+    title: 'Prism: the response status is documented for the operation',
+    basis: checkById('response.status-documented').basis,
+  },
+  {
+    id: 'prism.response-content-type',
+    title: 'Prism: the response media type is the documented one',
+    basis: checkById('response.content-type').basis,
+  },
+  {
+    id: 'prism.response-body',
+    title: "Prism: the response body validates against the operation's schema",
+    basis: checkById('response.schema').basis,
+  },
+  {
+    id: 'prism.response-headers',
+    title: 'Prism: documented response headers match their schemas',
+    basis: checkById('response.headers').basis,
+  },
 ] as const
 
 /** Id of one of {@link PRISM_CHECKS}. */
