@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { constants, readFileSync } from 'node:fs'
 import { access, mkdir } from 'node:fs/promises'
 import { exitCode, keySecrets, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
-import { renderBasis, spec } from '../../spec/index.js'
+import { renderBasis, spec, type Spec } from '../../spec/index.js'
 import { CHECKS, type RunConfig } from '../../suites/index.js'
 import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
@@ -197,9 +197,13 @@ async function judge(
 
 /**
  * The selected checks, as the reporter lists them: each must be judged, or the run is incomplete. Through Prism,
- * its checks too, whatever the selection: Prism judges every answer it relays.
+ * its checks too, whatever the selection: Prism judges every answer it relays. Each carries its basis, in the words
+ * of the spec the run reads.
  */
-export function catalogue(config: Pick<Config, 'checks' | 'operations' | 'viaPrism'>): CatalogueEntry[] {
+export function catalogue(
+  config: Pick<Config, 'checks' | 'operations' | 'viaPrism'>,
+  against: Spec = spec(),
+): CatalogueEntry[] {
   const suite = CHECKS.filter((c) => !config.checks.length || config.checks.includes(c.id))
     .filter(
       (c) =>
@@ -214,7 +218,7 @@ export function catalogue(config: Pick<Config, 'checks' | 'operations' | 'viaPri
       operationId: c.on.operation === 'any' ? 'all' : c.on.operation,
       severity: c.severity,
       source: 'suite',
-      ...(c.basis ? { basis: renderBasis(spec(), c.basis) } : {}),
+      ...(c.basis ? { basis: renderBasis(against, c.basis) } : {}),
     }))
   const prism = PRISM_CHECKS.map(({ id, title, basis }): CatalogueEntry => ({
     id,
@@ -222,7 +226,7 @@ export function catalogue(config: Pick<Config, 'checks' | 'operations' | 'viaPri
     operationId: 'all',
     severity: 'fail',
     source: 'prism',
-    ...(basis ? { basis: renderBasis(spec(), basis) } : {}),
+    ...(basis ? { basis: renderBasis(against, basis) } : {}),
   }))
   return config.viaPrism ? [...suite, ...prism] : suite
 }

@@ -15,7 +15,7 @@ import {
   type ScenarioRecord,
   type Severity,
 } from '../../model/index.js'
-import { renderBasis, stringifyJson, type JsonValue } from '../../spec/index.js'
+import { stringifyJson, type JsonValue } from '../../spec/index.js'
 import { appliesTo, exchangeInput, subjectOf } from '../checks/applies.js'
 import type { Check, ExchangeCheck, Fact, Facts, RunCheck, RunInput } from '../checks/check.js'
 import type { CheckId } from '../checks/index.js'
@@ -287,7 +287,7 @@ export class Recorder {
     }
   }
 
-  #state(check: Pick<AnyCheck, 'id' | 'title' | 'severity' | 'on' | 'basis'>): CheckState {
+  #state(check: Pick<AnyCheck, 'id' | 'title' | 'severity' | 'on'>): CheckState {
     let state = this.#checks.get(check.id)
     if (!state) {
       const operationId = check.on.operation === 'any' ? 'all' : check.on.operation
@@ -298,7 +298,6 @@ export class Recorder {
           operationId,
           severity: check.severity,
           source: 'suite',
-          ...(check.basis ? { basis: renderBasis(this.run.spec, check.basis) } : {}),
           outcome: 'skipped',
           findings: [],
           exchanges: 0,
