@@ -186,7 +186,11 @@ function enter(place: Place, key: string, node: Node): Place {
     case 'properties':
       return named(`${place.label}.${key}`, 'schema')
     case 'content':
-      return named(`${place.label} body`, 'media')
+      return named(place.label.endsWith(' body') ? place.label : `${place.label} body`, 'media')
+    case 'servers':
+      return named('the base address', 'server')
+    case 'operation':
+      return key === 'requestBody' ? named(`${place.label} request body`, key) : named(place.label, key)
     case 'allOf':
     case 'oneOf':
     case 'anyOf':
@@ -236,7 +240,7 @@ export function describePointer(doc: Node, ref: string): Omit<BasisLine, 'ref'> 
     if (key === 'parameters' && Array.isArray(value))
       return `${label} parameters: ${listed(value.map((p) => describeParameter(doc, p)))}`
     if (key === 'schema') return `${label}: ${describeSchema(doc, found.value)}`
-    if (key === 'requestBody' && isRecord(value)) return `${label} request body: ${describeBody(doc, value)}`
+    if (key === 'requestBody' && isRecord(value)) return `${label}: ${describeBody(doc, value)}`
     if (!isRecord(value) && !Array.isArray(value)) return `${label}: ${key} ${String(value)}`
     if (isRecord(value) && place.kind === 'operation' && typeof value.summary === 'string')
       return `${label}: ${prose(value.summary)}`
