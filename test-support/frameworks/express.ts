@@ -2,9 +2,10 @@
  * The Pet Store interface on Express 5, written from the interface text as a team would: a router under `/v1`
  * with a bearer-key middleware, body-parser's text parser for `application/json` (its defaults: 100 kB, UTF-8,
  * inflation) followed by an int64-exact JSON parse (lossless-json, so `categoryId` keeps every digit), hand-written
- * validation, and one error-handling middleware that turns every error into an Error body. Where the interface
- * is silent, Express decides: other media types leave the body unparsed (a 400 here), a body over 100 kB gets
- * body-parser's 413, unknown paths get Express's own 404 page.
+ * validation whose refusals the handlers answer with an Error body, and an error-handling middleware that does the
+ * same for the body parsers' errors. Where the interface is silent, Express decides: other media types leave the
+ * body unparsed (a 400 here), a body over 100 kB gets body-parser's 413, paths match in any letter case and with a
+ * trailing slash, and unknown paths get Express's own HTML 404 page.
  */
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express'
 import { parse, parseNumberAndBigInt, stringify } from 'lossless-json'
