@@ -1,6 +1,7 @@
 /**
  * The package's library entry (`import ... from 'petstore-conformance'`): the suite as a function, the stub
- * in-process or on a port, and the types of the run's result. `petstore-conformance/result.schema.json` is the
+ * in-process or on a port, the types of the run's result, and the interface's types for clients (`Pet`, `NewPet`,
+ * `PetStatus`, `Error`, generated from the spec). `petstore-conformance/result.schema.json` is the
  * JSON schema of that result (the JSON report).
  */
 export { runConformance, type ConformanceOptions } from './library.js'
@@ -15,6 +16,8 @@ export {
   type StubOptions,
 } from '../stub/index.js'
 export { exitCode, verdictOf } from '../model/index.js'
+/** The interface's own types, generated from the spec's schemas at build time: what a client sends and reads. */
+export type { Error, NewPet, Pet, Pets, PetStatus } from '../spec/index.js'
 export type {
   CatalogueEntry,
   CheckResult,

@@ -7,6 +7,8 @@ import { validationView, type JsonValue } from './json.js'
 
 export { INT64_MAX, INT64_MIN, isInt64 } from './int64.js'
 export { parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
+export { PACKAGE_ROOT, packageFile } from './package-files.js'
+export type { Error, NewPet, Pet, Pets, PetStatus } from './client-types.js'
 export {
   RFC_REFERENCE,
   RFC_SECTIONS,

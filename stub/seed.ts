@@ -1,7 +1,6 @@
 /** Reads and checks the pets a stub starts with, and the snapshots it restores: every error names where. */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { isInt64, parseJson, spec, type JsonValue } from '../spec/index.js'
+import { isInt64, packageFile, parseJson, spec, type JsonValue } from '../spec/index.js'
 import { StoreError, toInt64, type Int64, type PetRecord } from './store.js'
 
 /** A pet to start with: a Pet of the spec (id, name, categoryId, optional status). */
@@ -13,8 +12,8 @@ export interface Snapshot {
   nextId?: Int64
 }
 
-/** The seed used when none is named: the kit's fixture pets. */
-export const DEFAULT_SEED_PATH = fileURLToPath(new URL('../fixtures/seed-pets.json', import.meta.url))
+/** The seed used when none is named: the kit's fixture pets, read from the package's fixtures/ folder. */
+export const DEFAULT_SEED_PATH = packageFile('fixtures/seed-pets.json')
 
 /**
  * The seed pets from a file path, an array, or none (`false`); `undefined` means the default file.

@@ -1,8 +1,7 @@
 /** Helpers shared by the stub's tests: call the app with no port, and judge answers against the spec. */
 import { expect } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { parseJson, spec, stringifyJson, type JsonValue, type OperationId } from '../spec/index.js'
+import { packageFile, parseJson, spec, stringifyJson, type JsonValue, type OperationId } from '../spec/index.js'
 import { App, JSON_TYPE, type AppOptions, type AppResponse } from './app.js'
 import { loadSeed } from './seed.js'
 import { PetStore } from './store.js'
@@ -26,7 +25,7 @@ export interface PetExample {
 
 /** The valid and invalid createPet examples, int64 digits intact. */
 export const NEW_PETS = parseJson(
-  readFileSync(fileURLToPath(new URL('../fixtures/new-pets.json', import.meta.url)), 'utf8'),
+  readFileSync(packageFile('fixtures/new-pets.json'), 'utf8'),
 ) as unknown as {
   valid: PetExample[]
   invalid: PetExample[]

@@ -101,11 +101,13 @@ describe('the packed package', () => {
       'dist/suites/conformance.vitest.js',
       'dist/spec/petstore.yaml',
       'dist/stub/admin.yaml',
-      'dist/fixtures/seed-pets.json',
-      'dist/fixtures/new-pets.json',
+      'fixtures/seed-pets.json',
+      'fixtures/new-pets.json',
+      'dist/spec/client-types.d.ts',
       'dist/reporters/result.schema.json',
     ])
       expect(paths).toContain(needed)
+    expect(paths.filter((p) => p.startsWith('dist/fixtures/'))).toEqual([])
     expect(
       paths.filter((p) => /(^|\/)(tests?|test-support|bench|docs|scripts)\/|\.test\.|\.tgz$|(?<!\.d)\.ts$/.test(p)),
     ).toEqual([])
@@ -165,6 +167,26 @@ describe('installed from the tarball, from a working directory of the consumer',
     expect(stopped.timedOut).toBe(false)
   })
 
+  it("the stub's default seed is the installed package's fixtures/seed-pets.json, read as it is now", async () => {
+    const seed = join(project, 'node_modules', 'petstore-conformance', 'fixtures', 'seed-pets.json')
+    const original = await readFile(seed, 'utf8')
+    await writeFile(seed, JSON.stringify([{ id: 41, name: 'Edited', categoryId: 9007199254740993 }]))
+    try {
+      await writeFile(
+        join(cwd, 'seed.mjs'),
+        `import { createStub } from 'petstore-conformance'
+const stub = createStub({ apiKeys: ['k'] })
+const answer = await stub.fetch(new Request('http://stub.test/v1/pets', { headers: { authorization: 'Bearer k' } }))
+console.log(await answer.text())
+`,
+      )
+      const run = ok(await runProcess(process.execPath, ['seed.mjs'], { cwd, env: consumerEnv, timeoutMs: 60_000 }))
+      expect(run.stdout.trim()).toBe('[{"id":41,"name":"Edited","categoryId":9007199254740993}]')
+    } finally {
+      await writeFile(seed, original)
+    }
+  })
+
   it('--via-prism without Prism: exit 2 and one line giving the command that installs it', async () => {
     const run = await npx(['petstore-conformance', '--via-prism', '--quiet', '--reporter', 'console'], { cwd })
     expect(run.code).toBe(2)
@@ -202,12 +224,21 @@ console.log(JSON.stringify({ status: answer.status, pets: (await answer.json()).
     })
   })
 
-  it('TypeScript (nodenext, strict, no skipLibCheck) resolves the library and its result types', async () => {
+  it('TypeScript (nodenext, strict, no skipLibCheck) resolves the library, its result types and the client types', async () => {
     await writeFile(
       join(cwd, 'library-types.mts'),
       `import { createStub, runConformance, type CheckResult, type RunResult } from 'petstore-conformance'
+import type { Error, NewPet, Pet, PetStatus } from 'petstore-conformance'
 const result: RunResult = await runConformance({ fetch: createStub({ apiKeys: ['k'] }).fetch, apiKey: 'k' })
 export const failed: CheckResult[] = result.checks.filter((c) => c.outcome === 'failed')
+export const rex: NewPet = { name: 'Rex', categoryId: 1, status: 'available' }
+export const stored: Pet = { ...rex, id: 7 }
+export const statuses: PetStatus[] = ['available', 'pending', 'sold']
+export const refused: Error = { code: 'missing_field', message: 'name is required', status: 400 }
+// @ts-expect-error a status outside the spec's enum
+export const lost: PetStatus = 'lost'
+// @ts-expect-error a Pet has the id the service assigned
+export const noId: Pet = { name: 'Rex', categoryId: 1 }
 `,
     )
     const tsc = require.resolve('typescript/bin/tsc')

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Exchange } from '../../model/index.js'
-import { parseJson, type JsonValue } from '../../spec/index.js'
+import { packageFile, parseJson, type JsonValue } from '../../spec/index.js'
 import type { CheckId } from '../checks/index.js'
 import { idOf, isObject, listedPets } from '../checks/util.js'
 import type { Scenario } from '../engine/scenario.js'
@@ -16,9 +16,9 @@ export interface NewPetFixtures {
   names: { title: string; name: string }[]
 }
 
-/** fixtures/new-pets.json, read once, int64 digits kept. */
+/** fixtures/new-pets.json, read once from the package's root, int64 digits kept. */
 export const NEW_PET_FIXTURES = parseJson(
-  readFileSync(new URL('../../fixtures/new-pets.json', import.meta.url), 'utf8'),
+  readFileSync(packageFile('fixtures/new-pets.json'), 'utf8'),
 ) as unknown as NewPetFixtures
 
 // getPet probes spent looking between two sentinels; more ids in between than this and the search gives up.
