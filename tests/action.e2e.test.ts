@@ -1,11 +1,15 @@
 /**
- * The GitHub Action's own steps, run here as a runner runs a composite action's `run` steps: each script through
- * `bash --noprofile --norc -eo pipefail`, with the step's `env` and `working-directory`, `${{ inputs.* }}` and
- * `${{ github.action_path }}` filled in, and `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` as files. The action path
- * is this checkout, built first (`npm run build`, what the action's `npm ci` runs); the install step itself and
- * `actions/upload-artifact` are not run. Skipped where there is no bash (GitHub's Windows runners have it).
+ * The GitHub Action as a runner gets it at a release tag: this commit cloned, released there by
+ * scripts/release.mjs (its build, dist/, committed into the release and tagged v<version> and v<major>), and the
+ * `v<major>` tag checked out as the action's folder. Then the action's own steps, run as a runner runs a
+ * composite action's `run` steps: each script through `bash --noprofile --norc -eo pipefail`, with the step's
+ * `env` and `working-directory`, `${{ inputs.* }}` and `${{ github.action_path }}` filled in, and `GITHUB_OUTPUT` /
+ * `GITHUB_STEP_SUMMARY` as files. The install step runs for real (the release's runtime dependencies, from npm's
+ * cache here) and its time is printed as `[figures]`; `actions/upload-artifact` is not run. Skipped where there is
+ * no bash or git (GitHub's Windows runners have both).
  */
 import { spawnSync } from 'node:child_process'
+import { cpSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,7 +29,10 @@ const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, { default?: string }>
   runs: { steps: Step[] }
 }
-const hasBash = spawnSync('bash', ['-c', 'true']).status === 0
+const hasBash = spawnSync('bash', ['-c', 'true']).status === 0 && spawnSync('git', ['--version']).status === 0
+
+/** The action's folder: the release tag `v<major>` of this commit, checked out (set in beforeAll). */
+let actionPath = ROOT
 
 interface ActionRun {
   /** The run step's outcome (the conformance command's). */
@@ -54,14 +61,14 @@ async function runAction(inputs: Record<string, string>): Promise<ActionRun> {
   for (const file of Object.values(files)) await writeFile(file, '')
   const expand = (text: string) =>
     text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
-      if (name === 'github.action_path') return ROOT
+      if (name === 'github.action_path') return actionPath
       if (name.startsWith('inputs.')) return values[name.slice('inputs.'.length)] ?? ''
       throw new Error(`the test does not know ${name}`)
     })
   let failed = false
   let run: Finished | undefined
   for (const step of action.runs.steps) {
-    if (!step.run || step.run.startsWith('npm ci')) continue // the install (this checkout is built) and `uses` steps
+    if (!step.run || step.id === 'install') continue // installed once in beforeAll; `uses` steps are not run
     if (failed && step.if !== 'always()') continue
     const script = join(workspace, '.step.sh')
     await writeFile(script, step.run)
@@ -92,6 +99,48 @@ describe.runIf(hasBash)("the action's steps", () => {
   beforeAll(async () => {
     const build = await runProcess(process.execPath, [join(ROOT, 'scripts/build.mjs')], { timeoutMs: 300_000 })
     if (build.code !== 0) throw new Error(`build failed: ${build.stderr}`)
+    const work = await mkdtemp(join(tmpdir(), 'petstore-action-release-'))
+    workspaces.push(work)
+    const git = async (cwd: string, ...args: string[]) => {
+      const done = await runProcess('git', args, { cwd, timeoutMs: 120_000 })
+      if (done.code !== 0) throw new Error(`git ${args.join(' ')}: ${done.stderr}`)
+      return done.stdout.trim()
+    }
+    // The maintainer's clone, released with this checkout's build (the same sources, already built above).
+    const clone = join(work, 'kit')
+    await git(work, 'clone', '--quiet', '--no-local', ROOT, clone)
+    await git(clone, 'config', 'user.email', 'release@petstore.test')
+    await git(clone, 'config', 'user.name', 'Release')
+    const { release } = (await import(join(ROOT, 'scripts/release.mjs'))) as {
+      release: (o: { cwd: string; build: (cwd: string) => void }) => { majorTag: string }
+    }
+    const { majorTag } = release({
+      cwd: clone,
+      build: (cwd) => cpSync(join(ROOT, 'dist'), join(cwd, 'dist'), { recursive: true }),
+    })
+    // What `uses: owner/repo@v1` fetches: the tag, checked out alone.
+    actionPath = join(work, 'action')
+    await git(work, 'clone', '--quiet', '--depth', '1', '--branch', majorTag, `file://${clone}`, actionPath)
+    const install = action.runs.steps.find((step) => step.id === 'install')!
+    const script = join(work, '.install.sh')
+    await writeFile(script, install.run!)
+    const started = performance.now()
+    const installed = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      cwd: actionPath,
+      timeoutMs: 300_000,
+    })
+    const seconds = (performance.now() - started) / 1000
+    if (installed.code !== 0) throw new Error(`the install step failed: ${installed.stdout}${installed.stderr}`)
+    const packages = (await readdir(join(actionPath, 'node_modules'))).length
+    console.info(
+      `[figures] the action's install step at ${majorTag}: ${seconds.toFixed(1)} s, ${packages} node_modules entries`,
+    )
+  })
+
+  it('at a release tag, installs the build with its runtime dependencies only: no dev tree, no build', async () => {
+    await expect(readdir(join(actionPath, 'node_modules', 'typescript'))).rejects.toThrow()
+    await expect(readdir(join(actionPath, 'node_modules', '@stoplight'))).rejects.toThrow()
+    expect(await readdir(join(actionPath, 'dist', 'command'))).toContain('index.js')
   })
 
   it('with the defaults, judge the embedded stub: exit 0, every report, the Markdown one in the job summary', async () => {

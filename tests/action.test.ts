@@ -51,8 +51,12 @@ describe('action.yml', () => {
 
   it('is a composite action (no container) that installs the kit from its own ref and runs its command', () => {
     expect(action.runs.using).toBe('composite')
-    const install = action.runs.steps.find((s) => s.run?.startsWith('npm ci'))
+    const install = action.runs.steps.find((s) => s.id === 'install')
     expect(install).toMatchObject({ 'working-directory': '${{ github.action_path }}' })
+    // a release's build (dist/, committed by scripts/release.mjs) gets the runtime dependencies only, no scripts
+    expect(install?.run).toContain('if [ -f dist/command/conformance/main.js ]')
+    expect(install?.run).toContain('npm ci --omit=dev --ignore-scripts')
+    expect(readFileSync(new URL('scripts/release.mjs', ROOT), 'utf8')).toContain("'add', '--force', '--', 'dist'")
     const run = action.runs.steps.find((s) => s.id === 'run')!
     expect(run.run).toContain('"$KIT/bin/petstore-conformance.js"')
     expect(run.env?.KIT).toBe('${{ github.action_path }}')
