@@ -7,8 +7,10 @@
  *    version, and that the tag vx.y.z does not exist yet;
  * 2. builds the package (scripts/build.mjs), so that the GitHub Action installs only the runtime dependencies;
  * 3. makes a release commit: the checked-out commit's files plus dist/, the build (which the branch itself never
- *    holds), as a child of that commit, written through a temporary index so the branch and the working tree
- *    stay as they are;
+ *    holds), with a package.json and package-lock.json of the runtime dependencies alone (no devDependencies, no
+ *    `prepare`: the build is there), as a child of that commit, written through a temporary index so the branch
+ *    and the working tree stay as they are. The Action's `npm ci --omit=dev --ignore-scripts` then installs the
+ *    runtime dependencies only, at the versions of the branch's lockfile;
  * 4. tags it vx.y.z (annotated, with the CHANGELOG entry) and moves the major tag vx to it, so that
  *    `uses: <owner>/<repo>@v1` and `@v1.2.3` resolve;
  * 5. prints the push that publishes both tags (or pushes them with `--push`).
@@ -16,9 +18,9 @@
  * Plain Node and git, no shell: it runs wherever they do. `--dry-run` checks and says what it would do.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** A release that cannot be made: said in one line, exit 2. */
@@ -83,6 +85,10 @@ export function release({ cwd, build = defaultBuild, dryRun = false, push = fals
     const env = { GIT_INDEX_FILE: join(scratch, 'index') }
     git(cwd, ['read-tree', head], { env })
     git(cwd, ['add', '--force', '--', 'dist'], { env })
+    for (const [name, file] of Object.entries(runtimeManifest(cwd, scratch))) {
+      const blob = git(cwd, ['hash-object', '-w', '--path', name, file]).out
+      git(cwd, ['update-index', '--add', '--cacheinfo', `100644,${blob},${name}`], { env })
+    }
     const tree = git(cwd, ['write-tree'], { env }).out
     const message = `Release ${versionTag}: the sources of ${head.slice(0, 7)} and their build (dist/)`
     const commit = git(cwd, ['commit-tree', tree, '-p', head, '-m', message]).out
@@ -96,6 +102,45 @@ export function release({ cwd, build = defaultBuild, dryRun = false, push = fals
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
+}
+
+/** npm's own entry point, run by this Node (no shell, so the same on every platform). */
+function npmCli() {
+  if (process.env.npm_execpath?.endsWith('npm-cli.js')) return process.env.npm_execpath
+  const lib = process.platform === 'win32' ? '' : '../lib'
+  return join(dirname(process.execPath), lib, 'node_modules/npm/bin/npm-cli.js')
+}
+
+/**
+ * The release's package.json without devDependencies and `prepare`, and its lockfile of the runtime dependencies
+ * alone (npm prunes the branch's lockfile, keeping every version), written into `scratch`; returns their paths.
+ */
+function runtimeManifest(cwd, scratch) {
+  const folder = join(scratch, 'runtime')
+  mkdirSync(folder)
+  const manifest = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'))
+  delete manifest.devDependencies
+  if (manifest.scripts) delete manifest.scripts.prepare
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+  if (existsSync(join(cwd, 'package-lock.json')))
+    copyFileSync(join(cwd, 'package-lock.json'), join(folder, 'package-lock.json'))
+  const pruned = spawnSync(
+    process.execPath,
+    [
+      npmCli(),
+      'install',
+      '--package-lock-only',
+      '--ignore-scripts',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+    ],
+    { cwd: folder, encoding: 'utf8' },
+  )
+  if (pruned.status !== 0)
+    throw new ReleaseError(`npm could not write the runtime lockfile: ${(pruned.stderr || '').trim().split('\n')[0]}`)
+  return { 'package.json': join(folder, 'package.json'), 'package-lock.json': join(folder, 'package-lock.json') }
 }
 
 function defaultBuild(cwd) {

@@ -33,7 +33,11 @@ function git(...args: string[]): string {
 }
 
 function commitVersion(version: string, changelogVersion = version) {
-  writeFileSync(join(repo, 'package.json'), JSON.stringify({ name: 'kit', version }, null, 2))
+  // a development dependency the release leaves out of its package.json and lockfile
+  writeFileSync(
+    join(repo, 'package.json'),
+    JSON.stringify({ name: 'kit', version, devDependencies: { 'left-pad': '1.3.0' } }, null, 2),
+  )
   writeFileSync(
     join(repo, 'CHANGELOG.md'),
     `# Changelog\n\n## ${changelogVersion}\n\n- what changed\n\n## 0.9.0\n\n- older\n`,
@@ -89,7 +93,10 @@ describe.runIf(hasGit)('scripts/release.mjs', () => {
     expect(git('rev-parse', 'v1^{commit}')).toBe(made.commit)
     expect(git('rev-parse', `${made.commit}^`)).toBe(head)
     expect(git('show', 'v1:dist/index.js')).toBe('export const built = true')
-    expect(git('show', 'v1:package.json')).toContain('"version": "1.2.3"')
+    expect(JSON.parse(git('show', 'v1:package.json'))).toEqual({ name: 'kit', version: '1.2.3' })
+    expect(JSON.parse(git('show', 'main:package.json'))).toHaveProperty('devDependencies')
+    expect(JSON.parse(git('show', 'v1:package-lock.json'))).toMatchObject({ name: 'kit', version: '1.2.3' })
+    expect(git('show', 'v1:package-lock.json')).not.toContain('left-pad')
     expect(git('ls-tree', '-r', '--name-only', 'main')).not.toContain('dist/index.js')
     expect(git('tag', '-l', '--format=%(contents)', 'v1.2.3')).toContain('- what changed')
   })
