@@ -105,8 +105,12 @@ export class Spec {
   readonly #validators = new Map<string, Validator>()
   readonly #headers = new Map<string, ResponseHeader[]>()
 
-  constructor(doc: Doc) {
+  /** The document's text, when it was read from text (the examples are read from it again with int64 digits kept). */
+  readonly text: string | undefined
+
+  constructor(doc: Doc, text?: string) {
     this.doc = doc
+    this.text = text
     this.version = String(doc.info?.version)
     // OpenAPI 3.1 schema objects are JSON Schema 2020-12 plus a few annotation keywords.
     this.#ajv = new Ajv2020({ allErrors: true, strict: true })
@@ -197,15 +201,41 @@ export class Spec {
     return [...(this.doc.components.schemas[schemaName].enum as string[])]
   }
 
-  /** Names of the required properties of an object schema, e.g. `NewPet`. */
+  /** Names of the required properties of an object schema, e.g. `NewPet`, its `allOf` parts included (`Pet`). */
   requiredOf(schemaName: string): string[] {
-    return [...(this.doc.components.schemas[schemaName].required as string[])]
+    return [
+      ...new Set(this.#objectParts(this.doc.components.schemas[schemaName]).flatMap((part) => part.required ?? [])),
+    ]
   }
 
-  /** Properties of an object schema, each resolved. */
+  /**
+   * Properties of an object schema, each resolved, its `allOf` parts included in order (`Pet`: NewPet's, then `id`):
+   * the data model as the spec declares it.
+   */
   propertiesOf(schemaName: string): Record<string, Doc> {
-    const props = this.doc.components.schemas[schemaName].properties as Record<string, Doc>
-    return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, this.resolve(v)]))
+    const entries = this.#objectParts(this.doc.components.schemas[schemaName]).flatMap((part) =>
+      Object.entries<Doc>(part.properties ?? {}),
+    )
+    return Object.fromEntries(entries.map(([k, v]) => [k, this.resolve(v)]))
+  }
+
+  /** The schema and its `allOf` parts, each resolved, depth first. */
+  #objectParts(node: Doc | undefined): Doc[] {
+    const schema = node ? this.resolve(node) : undefined
+    if (!schema) return []
+    return [schema, ...((schema.allOf as Doc[] | undefined) ?? []).flatMap((part) => this.#objectParts(part))]
+  }
+
+  /**
+   * The component schema a property's declaration refers to (`PetStatus` for NewPet's `status`), or `undefined`
+   * for an inline schema.
+   */
+  refOf(schemaName: string, property: string): string | undefined {
+    for (const part of this.#objectParts(this.doc.components.schemas[schemaName])) {
+      const ref = (part.properties as Record<string, Doc> | undefined)?.[property]?.$ref
+      if (typeof ref === 'string') return ref.split('/').pop()
+    }
+    return undefined
   }
 
   /** The validator of a component schema (`Pet`, `NewPet`, `Error`, ...). */
@@ -284,20 +314,96 @@ export class Spec {
   }
 }
 
-/** Reads and parses a spec file. Throws with the path in the message when it cannot. */
+/** A spec that cannot be read, or is not a revision of this interface; the message is one sentence naming the file. */
+export class SpecError extends Error {
+  override name = 'SpecError'
+}
+
+/** The operations every revision of the interface keeps, with their methods and paths. */
+const OPERATIONS: Record<OperationId, { method: Operation['method']; path: string }> = {
+  listPets: { method: 'GET', path: '/pets' },
+  createPet: { method: 'POST', path: '/pets' },
+  getPet: { method: 'GET', path: '/pets/{petId}' },
+}
+
+/** The component schemas the kit reads by name. */
+const SCHEMAS = ['PetStatus', 'NewPet', 'Pet', 'Pets', 'Error'] as const
+
+/** The operation ids the kit knows, in the order of {@link OperationId} (a test pins them to the bundled spec). */
+export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[]
+
+/**
+ * A spec from its text, checked to be a revision of this interface: OpenAPI 3.1 whose schemas compile, with the
+ * three operations at their methods and paths and the schemas the kit reads. Throws {@link SpecError} saying what
+ * is wrong, in one sentence.
+ */
+export function parseSpec(text: string, where = 'the spec'): Spec {
+  let doc: Doc
+  try {
+    doc = parseYaml(text) as Doc
+  } catch (error) {
+    throw new SpecError(`${where} is not valid YAML or JSON: ${firstLine(error)}`)
+  }
+  if (doc === null || typeof doc !== 'object' || !/^3\.1\.[0-9]+$/.test(String(doc.openapi)))
+    throw new SpecError(`${where} is not an OpenAPI 3.1 document (openapi: ${String(doc?.openapi)})`)
+  let loaded: Spec
+  try {
+    loaded = new Spec(doc, text)
+  } catch (error) {
+    throw new SpecError(`${where} is not valid OpenAPI: ${firstLine(error)}`)
+  }
+  for (const [operationId, { method, path }] of Object.entries(OPERATIONS)) {
+    const op = loaded.operations[operationId as OperationId]
+    if (!op || op.method !== method || op.path !== path)
+      throw new SpecError(
+        `${where} is not a revision of the Pet Store interface: it has no operation ${operationId} (${method} ${path})`,
+      )
+  }
+  for (const name of SCHEMAS) {
+    if (!doc.components?.schemas?.[name])
+      throw new SpecError(`${where} is not a revision of the Pet Store interface: it has no schema ${name}`)
+  }
+  try {
+    for (const name of SCHEMAS) loaded.schema(name)
+  } catch (error) {
+    throw new SpecError(`${where} is not valid OpenAPI: ${firstLine(error)}`)
+  }
+  return loaded
+}
+
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split('\n')[0]!
+}
+
+/** Reads and parses a spec file, checked as {@link parseSpec} does. Throws {@link SpecError} naming the path. */
 export function loadSpec(path: string = SPEC_PATH): Spec {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new Error(`cannot read the spec at ${path}: ${(error as Error).message}`)
+    throw new SpecError(`cannot read the spec at ${path}: ${firstLine(error)}`)
   }
-  return new Spec(parseYaml(text))
+  return parseSpec(text, `the spec ${path}`)
 }
 
-let loaded: Spec | undefined
+let bundled: Spec | undefined
+let current: Spec | undefined
 
-/** The project's spec, read once. */
+/** The spec in use: the one a run or a stub was given ({@link useSpec}), else the bundled one, read once. */
 export function spec(): Spec {
-  return (loaded ??= loadSpec())
+  return current ?? (bundled ??= loadSpec())
+}
+
+/**
+ * Makes `revision` the spec in use (a spec object, a file path, or `undefined` for the bundled one) and returns it.
+ * Code that reads `spec()` at call time follows it; a vitest worker calls this before its scenarios run.
+ */
+export function useSpec(revision: Spec | string | undefined): Spec {
+  current = revision === undefined ? undefined : typeof revision === 'string' ? loadSpec(revision) : revision
+  return spec()
+}
+
+/** The spec an option names: a loaded spec, a file path, or the bundled one. Throws {@link SpecError}. */
+export function specFrom(option: Spec | string | undefined): Spec {
+  return option === undefined ? spec() : typeof option === 'string' ? loadSpec(option) : option
 }

@@ -4,7 +4,7 @@
  * paths stay exactly as documented.
  */
 import { readFileSync } from 'node:fs'
-import { parseJson, SPEC_PATH, stringifyJson, type JsonValue } from '../spec/index.js'
+import { parseJson, SPEC_PATH, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ADMIN_PREFIX } from './admin-path.js'
 import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
 import { EXPOSED, preflightHeaders } from './cors.js'
@@ -30,6 +30,8 @@ export interface AdminOptions {
   journal: Journal
   /** When set, every operation but the preflight needs `Authorization: Bearer <adminKey>`. */
   adminKey?: string
+  /** The interface the stub serves (a revision of it, when given): restores are checked and it is served by it. */
+  spec?: Spec
 }
 
 type Operation = (request: AppRequest, query: string) => Routed
@@ -163,7 +165,7 @@ export class Admin {
       } catch (caught) {
         throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${(caught as Error).message}`)
       }
-      const snapshot = readSnapshot(value, 'the snapshot')
+      const snapshot = readSnapshot(value, 'the snapshot', this.#options.spec)
       this.#options.store.replace(snapshot.pets, snapshot.nextId)
       return json(200, { pets: this.#options.store.size })
     } catch (caught) {
@@ -193,7 +195,7 @@ export class Admin {
 
   #read(): { petstore: string; admin: string } {
     return (this.#documents ??= {
-      petstore: readFileSync(SPEC_PATH, 'utf8'),
+      petstore: this.#options.spec?.text ?? readFileSync(SPEC_PATH, 'utf8'),
       // On disk the admin document refers to the interface's at ../spec/; served, the two sit side by side.
       admin: readFileSync(ADMIN_SPEC_PATH, 'utf8').replaceAll('../spec/petstore.yaml#', 'petstore.yaml#'),
     })

@@ -3,7 +3,7 @@
  * response (status, flat header list, body text) comes out. Tests call it directly; server.ts binds it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { spec, stringifyJson, type OperationId } from '../spec/index.js'
+import { spec, stringifyJson, type OperationId, type Spec } from '../spec/index.js'
 import { ApiError, errorBody } from './errors.js'
 import { NewPetReader } from './new-pet.js'
 import { decodeComponent, parsePetId, quote, readQuery, sameText, splitTarget, type RequestHeaders } from './request.js'
@@ -113,6 +113,8 @@ export interface AppOptions {
   chaos?: Chaos
   /** The source of chance for chaos and `dynamic=true` (tests pass their own). */
   random?: () => number
+  /** The interface served: a revision of it, or the spec in use by default. */
+  spec?: Spec
 }
 
 /** RFC 8259 defines no parameters for application/json, so none is sent. */
@@ -195,9 +197,9 @@ export class App implements Handler {
     const { latencyMs, failRate = 0 } = options.chaos ?? {}
     this.#chaos = latencyMs || failRate > 0 ? options.chaos : undefined
     this.#random = options.random ?? Math.random
-    this.#examples = specExamples()
+    const s = options.spec ?? spec()
+    this.#examples = specExamples(s)
     this.#keyDigests = options.apiKeys.map(sha256)
-    const s = spec()
     this.#routes = readRoutes(s.operations)
     const getPet = s.operation('getPet')
     const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets')

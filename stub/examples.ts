@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
-import { SPEC_PATH, spec, type JsonValue, type OperationId } from '../spec/index.js'
+import { SPEC_PATH, spec as specInUse, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
 import { toInt64 } from './store.js'
 
 /** One named example of a response. */
@@ -23,9 +23,10 @@ export class SpecExamples {
   readonly #examples = new Map<OperationId, ResponseExample[]>()
   readonly #schemas = new Map<string, Node | undefined>()
 
-  constructor(path = SPEC_PATH) {
-    this.doc = exact(parseYaml(readFileSync(path, 'utf8'), { intAsBigInt: true }) as Node) as Node
-    for (const op of Object.values(spec().operations)) {
+  constructor(spec: Spec = specInUse()) {
+    const text = spec.text ?? readFileSync(SPEC_PATH, 'utf8')
+    this.doc = exact(parseYaml(text, { intAsBigInt: true }) as Node) as Node
+    for (const op of Object.values(spec.operations)) {
       const responses = this.doc.paths[op.path][op.method.toLowerCase()].responses as Node
       const examples: ResponseExample[] = []
       for (const [status, ref] of Object.entries(responses)) {
@@ -75,9 +76,11 @@ function exact(value: unknown): unknown {
   return value
 }
 
-let loaded: SpecExamples | undefined
+const loaded = new WeakMap<Spec, SpecExamples>()
 
-/** The project spec's examples, read once. */
-export function specExamples(): SpecExamples {
-  return (loaded ??= new SpecExamples())
+/** A spec's examples (the one in use by default), read once per spec. */
+export function specExamples(spec: Spec = specInUse()): SpecExamples {
+  let examples = loaded.get(spec)
+  if (!examples) loaded.set(spec, (examples = new SpecExamples(spec)))
+  return examples
 }

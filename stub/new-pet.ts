@@ -49,7 +49,7 @@ export class NewPetReader {
     for (const rule of this.#fields) if (Object.hasOwn(value, rule.name)) this.#checkField(rule, value[rule.name]!)
     const problems = this.#validate(value)
     if (problems.length > 0) throw new ApiError(400, 'invalid_body', `request body: ${problems.join('; ')}`)
-    return this.#record(value as { name: string; categoryId: number | bigint; status?: string })
+    return this.#record(value)
   }
 
   #checkField(rule: FieldRule, value: JsonValue): void {
@@ -81,12 +81,24 @@ export class NewPetReader {
     }
   }
 
-  /** Only NewPet's own fields are kept: extra fields are ignored, never stored. */
-  #record(fields: { name: string; categoryId: number | bigint; status?: string }): NewPetRecord {
-    const record: NewPetRecord = { name: fields.name, categoryId: toInt64(fields.categoryId) }
-    if (fields.status !== undefined) record.status = fields.status
-    return record
+  /** Every property NewPet declares is kept, in the spec's order; extra fields are ignored, never stored. */
+  #record(fields: { [key: string]: JsonValue }): NewPetRecord {
+    return keepDeclared(this.#fields, fields)
   }
+}
+
+/** The declared properties present in `fields`, in the order of `declared`, integers as exact {@link Int64}s. */
+export function keepDeclared(
+  declared: readonly { name: string }[],
+  fields: { [key: string]: JsonValue },
+): NewPetRecord {
+  const record: NewPetRecord = {}
+  for (const { name } of declared) {
+    if (!Object.hasOwn(fields, name)) continue
+    const value = fields[name]!
+    record[name] = typeof value === 'number' || typeof value === 'bigint' ? toInt64(value) : value
+  }
+  return record
 }
 
 /** An integer's digits for a message, cut short so that no message grows with the input. */

@@ -1,9 +1,10 @@
 /** Reads and checks the pets a stub starts with, and the snapshots it restores: every error names where. */
 import { readFileSync } from 'node:fs'
-import { isInt64, packageFile, parseJson, spec, type JsonValue } from '../spec/index.js'
+import { isInt64, packageFile, parseJson, spec as specInUse, type JsonValue, type Spec } from '../spec/index.js'
+import { keepDeclared } from './new-pet.js'
 import { StoreError, toInt64, type Int64, type PetRecord } from './store.js'
 
-/** A pet to start with: a Pet of the spec (id, name, categoryId, optional status). */
+/** A pet to start with: a Pet of the spec (every property its Pet schema declares). */
 export type SeedPet = PetRecord
 
 /** A store's state as a snapshot holds it: pets, and optionally the id the next create gets. */
@@ -19,11 +20,11 @@ export const DEFAULT_SEED_PATH = packageFile('fixtures/seed-pets.json')
  * The seed pets from a file path, an array, or none (`false`); `undefined` means the default file.
  * Throws {@link StoreError} with one sentence naming the file, the pet's index and the field when a pet is wrong.
  */
-export function loadSeed(seed: string | false | readonly SeedPet[] | undefined): PetRecord[] {
+export function loadSeed(seed: string | false | readonly SeedPet[] | undefined, spec: Spec = specInUse()): PetRecord[] {
   if (seed === false) return []
-  if (Array.isArray(seed)) return checkPets(seed as JsonValue, 'the seed')
+  if (Array.isArray(seed)) return checkPets(seed as JsonValue, 'the seed', spec)
   const path = typeof seed === 'string' ? seed : DEFAULT_SEED_PATH
-  return checkPets(readJsonFile(path, 'seed file'), `the seed file ${path}`)
+  return checkPets(readJsonFile(path, 'seed file'), `the seed file ${path}`, spec)
 }
 
 /** A JSON file read without losing int64 digits; throws StoreError naming the file. */
@@ -45,15 +46,15 @@ export function readJsonFile(path: string, what: string): JsonValue {
  * A snapshot read from JSON: `{ "pets": [...], "nextId": N }`, or a bare array of pets. Throws StoreError
  * naming `where`, the pet's index and the field.
  */
-export function readSnapshot(value: JsonValue, where: string): Snapshot {
-  if (Array.isArray(value)) return { pets: checkPets(value, where) }
+export function readSnapshot(value: JsonValue, where: string, spec: Spec = specInUse()): Snapshot {
+  if (Array.isArray(value)) return { pets: checkPets(value, where, spec) }
   if (value === null || typeof value !== 'object')
     throw new StoreError(`${where} must be an object { "pets": [...], "nextId": N } or an array of pets`)
   const unknown = Object.keys(value).filter((key) => key !== 'pets' && key !== 'nextId')
   if (unknown.length > 0)
     throw new StoreError(`${where}: unknown field ${JSON.stringify(unknown[0])}; a snapshot has pets and nextId`)
   if (!Object.hasOwn(value, 'pets')) throw new StoreError(`${where}: pets is required`)
-  const snapshot: Snapshot = { pets: checkPets(value.pets!, where) }
+  const snapshot: Snapshot = { pets: checkPets(value.pets!, where, spec) }
   const nextId = value.nextId
   if (nextId !== undefined) {
     const valid =
@@ -65,20 +66,42 @@ export function readSnapshot(value: JsonValue, where: string): Snapshot {
   return snapshot
 }
 
+/** A quick test of one property's value, read from its schema; `undefined` when only the compiled schema can tell. */
+type PlainTest = (value: unknown) => boolean
+
 /**
- * True for a pet of the plainest valid shape (safe-integer or in-range bigint ids, a string name, a known
- * status or none): such pets skip the compiled schema, so a million seed pets load in a moment. Anything
- * else goes through `spec().schema('Pet')`; a test pins that this never accepts what the schema rejects.
+ * The quick tests of a Pet's properties, from the spec: a string with no other constraint, an enumeration, an
+ * int64 with no bounds. A pet whose every property passes its test, with every required one present, skips the
+ * compiled schema, so a million seed pets load in a moment.
  */
-export function isPlainPet(value: unknown, statuses: readonly string[]): boolean {
+export function plainPetTests(spec: Spec): { tests: Map<string, PlainTest | undefined>; required: string[] } {
+  const tests = new Map<string, PlainTest | undefined>()
+  for (const [name, schema] of Object.entries(spec.propertiesOf('Pet'))) {
+    const keys = Object.keys(schema).filter((key) => !['description', 'example', 'examples', 'title'].includes(key))
+    const only = (...allowed: string[]) => keys.every((key) => allowed.includes(key))
+    if (Array.isArray(schema.enum) && only('type', 'enum'))
+      tests.set(name, (value) => (schema.enum as unknown[]).includes(value))
+    else if (schema.type === 'string' && only('type')) tests.set(name, (value) => typeof value === 'string')
+    else if (schema.type === 'integer' && schema.format === 'int64' && only('type', 'format'))
+      tests.set(name, isPlainInt64)
+    else tests.set(name, undefined)
+  }
+  return { tests, required: spec.requiredOf('Pet') }
+}
+
+/**
+ * True for a pet of the plainest valid shape by {@link plainPetTests}: such pets skip the compiled schema.
+ * Anything else goes through the spec's Pet schema; a test pins that this never accepts what the schema rejects.
+ */
+export function isPlainPet(value: unknown, plain: ReturnType<typeof plainPetTests>): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
   const pet = value as Record<string, unknown>
-  return (
-    isPlainInt64(pet.id) &&
-    typeof pet.name === 'string' &&
-    isPlainInt64(pet.categoryId) &&
-    (pet.status === undefined || statuses.includes(pet.status as string))
-  )
+  for (const name of plain.required) if (!Object.hasOwn(pet, name)) return false
+  for (const name in pet) {
+    const test = plain.tests.get(name)
+    if (test === undefined || !test(pet[name])) return false
+  }
+  return true
 }
 
 function isPlainInt64(value: unknown): boolean {
@@ -86,13 +109,14 @@ function isPlainInt64(value: unknown): boolean {
 }
 
 /** Checks every pet against the spec's Pet schema and for unique ids; messages read `<where>: pets[3].name must be string`. */
-function checkPets(value: JsonValue, where: string): PetRecord[] {
+function checkPets(value: JsonValue, where: string, spec: Spec): PetRecord[] {
   if (!Array.isArray(value)) throw new StoreError(`${where}: pets must be a JSON array of pets`)
-  const validate = spec().schema('Pet')
-  const statuses = spec().enumOf('PetStatus')
+  const validate = spec.schema('Pet')
+  const plain = plainPetTests(spec)
+  const declared = Object.keys(spec.propertiesOf('Pet')).map((name) => ({ name }))
   const seen = new Map<Int64, number>()
   return value.map((item, index) => {
-    const problems = isPlainPet(item, statuses) ? [] : validate(item)
+    const problems = isPlainPet(item, plain) ? [] : validate(item)
     if (problems.length > 0) {
       const located = problems.map((problem) =>
         problem.replace(
@@ -102,10 +126,8 @@ function checkPets(value: JsonValue, where: string): PetRecord[] {
       )
       throw new StoreError(`${where}: ${[...new Set(located)].join('; ')}`)
     }
-    const pet = item as { id: number | bigint; name: string; categoryId: number | bigint; status?: string }
     // Only the Pet's own fields are kept; anything else in the file is ignored, as createPet ignores it.
-    const record: PetRecord = { id: toInt64(pet.id), name: pet.name, categoryId: toInt64(pet.categoryId) }
-    if (pet.status !== undefined) record.status = pet.status
+    const record = keepDeclared(declared, item as { [key: string]: JsonValue }) as PetRecord
     const earlier = seen.get(record.id)
     if (earlier !== undefined)
       throw new StoreError(`${where}: pets[${index}].id ${record.id} is also the id of pets[${earlier}]`)

@@ -4,16 +4,17 @@
  * Each pet is kept once, as its serialized JSON, in id order; list pages and single pets are answered by
  * handing out those strings, so no read re-serializes and no read costs more with more pets.
  */
-import { INT64_MAX, isInt64, parseJson } from '../spec/index.js'
+import { INT64_MAX, isInt64, parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
 
 /** An int64 id or categoryId: a `number` when it is a safe integer, otherwise an exact `bigint`. */
 export type Int64 = number | bigint
 
-/** The fields of a pet the store keeps (the spec's NewPet). */
+/**
+ * The fields of a pet the store keeps: the properties the spec declares for NewPet, as read from a request or a
+ * seed (int64 values as {@link Int64}). The store knows no field by name but `id` and the listing filter's.
+ */
 export interface NewPetRecord {
-  name: string
-  categoryId: Int64
-  status?: string
+  [property: string]: JsonValue | undefined
 }
 
 /** A stored pet (the spec's Pet). */
@@ -28,24 +29,33 @@ export class StoreError extends Error {
 
 const EMPTY: readonly string[] = Object.freeze([])
 
+/** The pet field that listPets' filter of the same name (`status`) selects on; the app reads the filter from the spec. */
+export const FILTERED = 'status'
+
 /** The one representation of an int64 value: `number` when safe, `bigint` otherwise (so `===` compares). */
 export function toInt64(value: number | bigint): Int64 {
   if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? value : BigInt(value)
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value
 }
 
-/** The pet as JSON text, int64 values as exact digits, fields in the order id, name, categoryId, status. */
+/** The pet as JSON text, int64 values as exact digits: `id` first, then its other fields in their order. */
 export function petJson(pet: PetRecord): string {
-  const status = pet.status === undefined ? '' : ',"status":' + JSON.stringify(pet.status)
-  const json =
-    '{"id":' +
-    String(pet.id) +
-    ',"name":' +
-    JSON.stringify(pet.name) +
-    ',"categoryId":' +
-    String(pet.categoryId) +
-    status +
-    '}'
+  let json = '{"id":' + String(pet.id)
+  for (const key in pet) {
+    if (key === 'id') continue
+    const value = pet[key]
+    if (value === undefined) continue
+    json +=
+      ',' +
+      JSON.stringify(key) +
+      ':' +
+      (typeof value === 'string'
+        ? JSON.stringify(value)
+        : typeof value === 'number' || typeof value === 'bigint'
+          ? String(value)
+          : stringifyJson(value))
+  }
+  json += '}'
   json.charCodeAt(0) // flattens the concatenation, so a stored pet is one compact string, not a rope of pieces
   return json
 }
@@ -163,8 +173,8 @@ export class PetStore {
     const last = this.#ids[this.#ids.length - 1]
     const ordered = last !== undefined && id < last ? last : id
     if (ordered >= this.#nextId) this.#nextId = increment(ordered)
-    const record: PetRecord = { id: ordered, name: pet.name, categoryId: pet.categoryId }
-    if (pet.status !== undefined) record.status = pet.status
+    const record: PetRecord = { id: ordered, ...pet }
+    record.id = ordered // an `id` among the fields never overrides the one assigned
     const json = this.#append(record)
     this.#changed()
     return { pet: record, json }
@@ -225,10 +235,11 @@ export class PetStore {
     const json = petJson(pet)
     this.#ids.push(pet.id)
     this.#json.push(json)
-    if (pet.status !== undefined) {
-      const index = this.#byStatus.get(pet.status)
+    const status = pet[FILTERED]
+    if (typeof status === 'string') {
+      const index = this.#byStatus.get(status)
       if (index) index.push(json)
-      else this.#byStatus.set(pet.status, [json])
+      else this.#byStatus.set(status, [json])
     }
     return json
   }
@@ -236,10 +247,12 @@ export class PetStore {
 
 /** A stored pet's JSON read back into a record, int64 values exact. */
 function readPet(json: string): PetRecord {
-  const pet = parseJson(json) as { id: Int64; name: string; categoryId: Int64; status?: string }
-  const record: PetRecord = { id: toInt64(pet.id), name: pet.name, categoryId: toInt64(pet.categoryId) }
-  if (pet.status !== undefined) record.status = pet.status
-  return record
+  const pet = parseJson(json) as PetRecord
+  for (const key of Object.keys(pet)) {
+    const value = pet[key]
+    if (typeof value === 'number' || typeof value === 'bigint') pet[key] = toInt64(value)
+  }
+  return pet
 }
 
 function isSorted(pets: readonly PetRecord[]): boolean {

@@ -2,7 +2,7 @@
  * A whole stub in-process: its store, its app (with a fault around it, if asked), the admin API and the
  * journal, as a Fetch handler or on a port.
  */
-import type { JsonValue, OperationId } from '../spec/index.js'
+import { specFrom, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
 import { Admin } from './admin.js'
 import { isAdmin } from './admin-path.js'
 import {
@@ -47,6 +47,12 @@ export interface CreateStubOptions {
   onDataError?: (message: string) => void
   /** A deliberate fault to inject (see FAULTS): for proving that a test suite catches it. */
   fault?: FaultName
+  /**
+   * The interface to serve: a revision of the bundled spec (a loaded {@link Spec} or a file path), which the pets,
+   * their validation, limits, enums and headers follow; the bundled spec by default. A file that is not a revision
+   * of this interface throws SpecError.
+   */
+  spec?: Spec | string
 }
 
 /** A stub with no socket. */
@@ -72,9 +78,10 @@ export interface InProcessStub {
   close(): void
 }
 
-/** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file. */
+/** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file, SpecError on a bad spec. */
 export function createStub(options: CreateStubOptions = {}): InProcessStub {
-  const seed = loadSeed(options.seed)
+  const spec = specFrom(options.spec)
+  const seed = loadSeed(options.seed, spec)
   const saved = options.data === undefined ? undefined : readDataFile(options.data)
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
@@ -88,10 +95,11 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     chaos: options.chaos,
     random: options.random,
+    spec,
   })
   const handler = new StubHandler(
     wrappers.app?.(app, { apiKeys, store: appStore }) ?? app,
-    new Admin({ store, seed, journal, adminKey: options.adminKey }),
+    new Admin({ store, seed, journal, adminKey: options.adminKey, spec }),
   )
   return {
     store,
@@ -101,7 +109,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     reset: () => store.replace(seed),
     snapshot: () => store.state(),
     restore: (snapshot) => {
-      const { pets, nextId } = readSnapshot(snapshot as JsonValue, 'the snapshot')
+      const { pets, nextId } = readSnapshot(snapshot as JsonValue, 'the snapshot', spec)
       store.replace(pets, nextId)
     },
     requests: (filter) => journal.read(filter),

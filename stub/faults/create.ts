@@ -42,7 +42,7 @@ export const nameTruncated = wrapStore(
   'names longer than 32 characters are stored and echoed cut to 32',
   'createPet.echo',
   (store) => ({
-    add: (pet) => store.add({ ...pet, name: Array.from(pet.name).slice(0, 32).join('') }),
+    add: (pet) => store.add({ ...pet, name: Array.from(String(pet.name)).slice(0, 32).join('') }),
   }),
 )
 
