@@ -131,7 +131,7 @@ describe('the HTML report in Chromium', () => {
     const png = await page.screenshot({ fullPage: false })
     expect(png.subarray(1, 4).toString()).toBe('PNG')
     expect(png.length).toBeGreaterThan(20_000) // a blank page compresses to a few kB
-    // `PETSTORE_REPORT_SCREENSHOT=docs/report.png npx vitest run reporters/html-report.e2e.test.ts` refreshes the README's picture.
+    // `PETSTORE_REPORT_SCREENSHOT=docs/report.png npx vitest run reporters/html-report.e2e.test.ts` refreshes the picture in docs/reports.md.
     const target = process.env.PETSTORE_REPORT_SCREENSHOT
     if (target) await writeFile(target, png)
   })

@@ -1,4 +1,4 @@
-// The README's MSW recipe, as written there: the stub answers a client's own `fetch` calls in-process.
+// The MSW recipe of docs/stub.md, as written there (its imports aside): the stub answers a client's own `fetch` calls in-process.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'

@@ -410,11 +410,25 @@ export function leewayNumbers(spec: Spec): LeewayNumber[] {
   ]
 }
 
-/** Request media types that are `application/json` with a parameter, or a JSON-based type (RFC 6839 `+json`): each must be accepted. */
+/**
+ * `application/json` written other ways that name the same type (letter case, a `charset` of UTF-8, RFC 9110 §8.3.1
+ * and RFC 8259 §8.1): each must be accepted as the documented request media type.
+ */
 export const JSON_REQUEST_TYPES = [
   'application/json; charset=utf-8',
   'application/json;charset=UTF-8',
+  'Application/JSON',
+] as const
+
+/**
+ * Request media types the spec does not document for a NewPet (`''`: no Content-Type at all): accepting or refusing
+ * each is the target's choice, observed; a refusal must still store nothing and never be a 5xx.
+ */
+export const OTHER_REQUEST_TYPES = [
   'application/vnd.petstore+json',
+  'application/json; charset=iso-8859-1',
+  'text/plain',
+  '',
 ] as const
 
 /** `limit` texts a listPets query may carry that are not a documented value, beyond the basic out-of-range ones. */

@@ -2,8 +2,8 @@
  * The real `petstore-conformance` command, in child processes, against misbehaving targets served from this test
  * process on loopback ports (test-support/misbehaving.ts): each run ends with the right exit code (0 conformant,
  * 1 a failing check, 2 cannot run) in bounded time, every report it writes is complete, the key is in no output,
- * and peak memory stays within the bounds the README quotes. Wall times and peak RSS are printed as `[figures]`
- * lines: they are the README's numbers.
+ * and peak memory stays within the bounds docs/staging.md quotes. Wall times and peak RSS are printed as `[figures]`
+ * lines: they are docs/staging.md's numbers.
  *
  * Peak RSS comes from GNU `/usr/bin/time -v` ("Maximum resident set size": the largest single process of the
  * command's tree, the command or the child running the scenarios). Where it is absent the memory assertions are
@@ -26,7 +26,7 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
 const MiB = 1024 * 1024
 const ALL_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown'].flatMap((r) => ['--reporter', r])
 
-/** The README's numbers, printed once at the end. */
+/** docs/staging.md's numbers, printed once at the end. */
 const figures: string[] = []
 afterAll(() => {
   if (figures.length) console.log(`[figures]\n${figures.join('\n')}`)

@@ -57,7 +57,7 @@ const ROOT = new RegExp(
 )
 
 /** `GET /pets?limit=5`: the request line as messages quote it, path relative to the base address. */
-export function requestLine(exchange: Exchange): string {
+export function requestLine(exchange: Pick<Exchange, 'request'>): string {
   const { method, url } = exchange.request
   const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
   const at = target.search(ROOT)

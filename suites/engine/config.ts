@@ -56,8 +56,8 @@ export function recordAllowances(runs: number): Allowances {
     // Creates are about a sixth of the commands; the model stops creating when this runs out.
     stateful: Math.min(60, statefulRuns(runs) * 3),
     coverage: 3,
-    // Bodies at the edges of the schema, each created once.
-    probe: 40,
+    // Bodies at the edges of the schema, each created once; media types and large bodies, with their sentinels.
+    probe: 50,
   }
 }
 
