@@ -139,6 +139,17 @@ const PROBES: Record<FaultName, { seed?: PetRecord[]; holds: (stub: InProcessStu
   },
   hangs: { holds: (stub) => answers(stub, '/v1/pets/999') },
   'drops-connection': { holds: (stub) => answers(stub, '/v1/pets?status=pending') },
+  'large-body-500': {
+    holds: async (stub) =>
+      (await create(stub, JSON.stringify({ name: 'x'.repeat(100 * 1024), categoryId: 1 }))).status === 400,
+  },
+  'refused-media-type-stored': {
+    holds: async (stub) => {
+      const before = stub.store.size
+      const answer = await create(stub, '{"name":"a","categoryId":1}', { ...AUTH, 'content-type': 'text/plain' })
+      return answer.status === 400 && stub.store.size === before
+    },
+  },
 }
 
 describe('faults', () => {

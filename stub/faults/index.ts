@@ -4,6 +4,7 @@
  * wrapper around the stub's app or store (see wrap.ts); with none the stub is correct.
  */
 import { noAuthCreate, noAuthList, unauthCreateStores, wrongKeyAccepted } from './auth.js'
+import { largeBody500, refusedMediaTypeStored } from './bodies.js'
 import { dropsConnection, hangs } from './connection.js'
 import {
   acceptsInvalidStatus,
@@ -50,6 +51,8 @@ export const FAULTS = {
   'get-wrong-pet': getWrongPet,
   hangs,
   'drops-connection': dropsConnection,
+  'large-body-500': largeBody500,
+  'refused-media-type-stored': refusedMediaTypeStored,
 } as const satisfies Record<string, Fault>
 
 /** The name of one injectable fault. */

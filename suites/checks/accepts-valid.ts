@@ -1,4 +1,5 @@
 import { spec, operationPointer, type JsonValue } from '../../spec/index.js'
+import { refusedBeyondInterface, requestContentBasis, undocumentedMediaType } from './beyond.js'
 import { exchangeCheck } from './check.js'
 import { isObject, requestLine, show, undescribedFields, utf8Bytes } from './util.js'
 
@@ -14,13 +15,17 @@ export function mayHitSizeLimit(sent: JsonValue): boolean {
   return isObject(sent) && typeof sent.name === 'string' && utf8Bytes(sent.name) > NAME_SIZE_FLOOR
 }
 
-/** A valid NewPet is added: 201. */
+/**
+ * A valid NewPet sent as the documented media type is added: 201. That is `application/json`, in any letter case, also
+ * with `charset=utf-8`; any other type (`+json`, a vendor type, another charset, none) is the target's choice
+ * (createPet.media-type). A name past the size floor may meet a size limit: 400, or HTTP's 413 for a large body.
+ */
 export const acceptsValid = exchangeCheck({
   id: 'createPet.accepts-valid',
-  title: 'createPet accepts every valid NewPet with 201',
+  title: 'createPet accepts every valid NewPet sent as application/json with 201',
   severity: 'fail',
   basis: [
-    { spec: operationPointer(spec(), 'createPet', 'requestBody') },
+    ...requestContentBasis(spec(), 'createPet'),
     { spec: operationPointer(spec(), 'createPet', 'responses', '201') },
   ],
   on: {
@@ -29,10 +34,15 @@ export const acceptsValid = exchangeCheck({
     credential: 'valid',
     // A field the schema does not name may be refused: the interface is silent on it (createPet.unknown-field);
     // so may JSON whose reading parsers differ on (createPet.json-leeway).
-    when: ({ facts }, spec) => undescribedFields(spec, facts.sent).length === 0 && facts.leeway === undefined,
+    when: ({ exchange, facts }, spec) =>
+      undescribedFields(spec, facts.sent).length === 0 &&
+      facts.leeway === undefined &&
+      !undocumentedMediaType(exchange, spec),
   },
-  run: ({ exchange, response, facts: { sent } }) => {
-    if (response.status === 201 || (response.status === 400 && mayHitSizeLimit(sent))) return []
+  run: ({ exchange, response, facts: { sent } }, spec) => {
+    if (response.status === 201) return []
+    if ((response.status === 400 || response.status === 413) && mayHitSizeLimit(sent)) return []
+    if (refusedBeyondInterface(exchange, spec) !== undefined) return []
     return [
       `${requestLine(exchange)} with the valid NewPet ${show(sent).slice(0, 200)} answered ${response.status}; documented: 201 Pet`,
     ]

@@ -24,18 +24,21 @@ import { invalidId } from './invalid-id.js'
 import { invalidIdRefused } from './invalid-id-refused.js'
 import { invalidStoresNothing } from './invalid-stores-nothing.js'
 import { jsonLeeway } from './json-leeway.js'
+import { largeBody } from './large-body.js'
 import { keepsExisting } from './keeps-existing.js'
 import { limitDefault } from './limit-default.js'
 import { limitFills } from './limit-fills.js'
 import { limitMax } from './limit-max.js'
 import { limitOutOfRange } from './limit-out-of-range.js'
 import { longName } from './long-name.js'
+import { mediaType } from './media-type.js'
 import { methodsAllow } from './methods-allow.js'
 import { noDataWithoutKey } from './no-data-without-key.js'
 import { noServerError } from './no-server-error.js'
 import { noStackTrace } from './no-stack-trace.js'
 import { ordering } from './ordering.js'
 import { pathVariant } from './path-variant.js'
+import { refusedStoresNothing } from './refused-stores-nothing.js'
 import { rejectsInvalid } from './rejects-invalid.js'
 import { responseHeaders } from './response-headers.js'
 import { responseSchema } from './response-schema.js'
@@ -57,6 +60,7 @@ import { wwwAuthenticate } from './www-authenticate.js'
 export type { Check, ExchangeCheck, ExchangeInput, Fact, Facts, RunCheck, RunInput, TransportCheck } from './check.js'
 export { appliesTo, exchangeInput, judgeExchange, subjectOf, type PerExchangeCheck } from './applies.js'
 export { credentialKind } from './check.js'
+export { refusedBeyondInterface, undocumentedMediaType } from './beyond.js'
 export { bodyOf, idOf, isObject, listedPets, queryOutsideRange, requestLine, show } from './util.js'
 
 /** Every check, in the order reports list them: cross-cutting first, then by operation, the run-level last. */
@@ -91,6 +95,7 @@ export const CHECKS = [
   echoesNewPet, // the Pet echoes what was sent
   rejectsInvalid, // invalid body -> 400
   invalidStoresNothing, // ... and nothing stored
+  refusedStoresNothing, // a valid NewPet refused (media type, size) stores nothing
   idsUnique, // distinct ids, also concurrently
   assignsId, // an id in the body is not used
   statusDefault, // observed: status when omitted
@@ -98,6 +103,8 @@ export const CHECKS = [
   longName, // observed: a long name
   unknownField, // observed: an undescribed field
   jsonLeeway, // observed: JSON whose reading parsers may differ on
+  mediaType, // observed: a media type the spec does not document
+  largeBody, // observed: a body over 64 KiB
   returnsCreated, // getPet returns the created pet
   keepsExisting, // pets held before the run are still there
   unknown404, // getPet of an unknown id -> 404

@@ -1,4 +1,5 @@
 import { spec, everyOperation } from '../../spec/index.js'
+import { refusedBeyondInterface } from './beyond.js'
 import { exchangeCheck } from './check.js'
 import { requestLine, withinDocumentedInput } from './util.js'
 
@@ -8,8 +9,13 @@ export const statusDocumented = exchangeCheck({
   title: 'Response status is documented for the operation',
   severity: 'fail',
   basis: everyOperation(spec(), 'responses'),
-  // Outside the documented input (limit=0, ...) the interface leaves the answer open: observed, not judged.
-  on: { operation: 'all', when: ({ facts }) => withinDocumentedInput(facts) },
+  // Outside the documented input (limit=0, ...) the interface leaves the answer open: observed, not judged; so is
+  // HTTP's 413, 414, 415 or 431 to input beyond what it describes (a body of 1 MiB, a vendor media type).
+  on: {
+    operation: 'all',
+    when: ({ exchange, facts }, spec) =>
+      withinDocumentedInput(facts) && refusedBeyondInterface(exchange, spec) === undefined,
+  },
   run: ({ exchange, response, operationId }, spec) => {
     const documented = spec.statuses(operationId)
     if (documented.includes(String(response.status))) return []

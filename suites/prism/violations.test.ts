@@ -1,6 +1,7 @@
 // Prism's recorded verdicts, read without a Prism process: which violations fail, under which check, and which
 // are Prism's own artefacts.
 import { describe, expect, it } from 'vitest'
+import type { RecordedExchange } from '../../model/index.js'
 import { parseViolations, violationIn } from './violations.js'
 import { listExchange } from './test-support.js'
 
@@ -162,6 +163,42 @@ describe('parseViolations', () => {
     expect(findings).toHaveLength(1)
     expect(findings[0]!.message).toContain('3 response-side')
     expect(() => parseViolations('{not json', listExchange('[]'))).toThrow(/unreadable sl-violations/)
+  })
+})
+
+describe('HTTP refusals of input beyond the interface', () => {
+  const create = (contentType: string, body: string, status: number, type = 'text/html'): RecordedExchange => ({
+    operationId: 'createPet',
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: { 'content-type': contentType }, body },
+    response: { status, headers: { 'content-type': type }, rawBody: '<h1>refused</h1>' },
+    durationMs: 1,
+  })
+  const statusAndType = JSON.stringify([
+    {
+      location: ['response'],
+      severity: 'Warning',
+      message: 'Unable to match the returned status code with those defined in the document: 201,400,401',
+    },
+    {
+      location: ['response'],
+      severity: 'Error',
+      message:
+        'The received media type "text/html" does not match the one specified in the current response: application/json',
+    },
+  ])
+
+  it('does not fail a 415 to an undocumented media type, or a 413 to a body of 1 MiB, whatever its media type', () => {
+    const vendor = create('application/vnd.petstore+json', '{"name":"a","categoryId":1}', 415)
+    expect(parseViolations(statusAndType, vendor)).toEqual([])
+    const large = create('application/json', JSON.stringify({ name: 'x'.repeat(1 << 20), categoryId: 1 }), 413)
+    expect(parseViolations(statusAndType, large)).toEqual([])
+  })
+
+  it('still fails a 415 to application/json and a 413 to a small body', () => {
+    const checks = (exchange: RecordedExchange) => parseViolations(statusAndType, exchange).map((f) => f.checkId)
+    const both = ['prism.response-status', 'prism.response-content-type']
+    expect(checks(create('application/json; charset=utf-8', '{"name":"a","categoryId":1}', 415))).toEqual(both)
+    expect(checks(create('application/json', '{"name":"a","categoryId":1}', 413))).toEqual(both)
   })
 })
 

@@ -4,7 +4,7 @@
  */
 import type { Finding, RecordedExchange } from '../../model/index.js'
 import { isInt64, parseJson, spec, type JsonValue } from '../../spec/index.js'
-import { checkById, queryOutsideRange } from '../checks/index.js'
+import { checkById, queryOutsideRange, refusedBeyondInterface } from '../checks/index.js'
 
 /** The response header in which Prism reports violations. */
 export const VIOLATIONS_HEADER = 'sl-violations'
@@ -61,9 +61,14 @@ export function parseViolations(headerValue: string | undefined, exchange: Recor
   const violations = readViolations(headerValue)
   if (violations === 'truncated') return [truncatedFinding(headerValue, exchange)]
   const statusOpen = outsideDocumentedInput(exchange)
+  // HTTP's 413, 414, 415 or 431 to input beyond the interface is the target's choice, in whatever media type.
+  const refusedBeyond = refusedBeyondInterface(exchange, spec()) !== undefined
   return violations
     .filter((v) => v.location[0] === 'response' && isJudgement(v))
     .filter((v) => !(statusOpen && prismCheckId(v) === 'prism.response-status'))
+    .filter(
+      (v) => !(refusedBeyond && ['prism.response-status', 'prism.response-content-type'].includes(prismCheckId(v))),
+    )
     .filter((v) => !isPrismArtefact(v, exchange))
     .map((v) => ({
       checkId: prismCheckId(v),

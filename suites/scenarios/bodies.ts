@@ -1,12 +1,20 @@
 /**
- * createPet bodies, wider: every class of Unicode in names, categoryId at each int64 edge, JSON media types with
- * parameters or a `+json` suffix: each added (201), echoed exactly and read back. Malformed JSON and numbers a
- * NewPet must not carry: 400, nothing stored. JSON whose reading parsers may differ on: observed, and held to the
+ * createPet bodies, wider: every class of Unicode in names, categoryId at each int64 edge, `application/json` written
+ * other ways (letter case, a UTF-8 charset): each added (201), echoed exactly and read back. Malformed JSON and
+ * numbers a NewPet must not carry: 400, nothing stored. JSON whose reading parsers may differ on, media types the
+ * spec does not document and bodies of 1 MiB: observed, never a 5xx, nothing stored by a refusal, and held to the
  * value sent when accepted. Size limits stay observed (a name far past the size floor).
  */
 import type { Exchange } from '../../model/index.js'
 import { stringifyJson, type JsonValue } from '../../spec/index.js'
-import { categoryIdEdges, invalidNumbers, JSON_REQUEST_TYPES, leewayNumbers, malformedJson } from '../arbitraries.js'
+import {
+  categoryIdEdges,
+  invalidNumbers,
+  JSON_REQUEST_TYPES,
+  leewayNumbers,
+  malformedJson,
+  OTHER_REQUEST_TYPES,
+} from '../arbitraries.js'
 import { idOf } from '../checks/util.js'
 import { scenario, type Scenario } from '../engine/scenario.js'
 import { lookForStored, NEW_PET_FIXTURES as fixtures, sentinel } from './probes.js'
@@ -21,7 +29,7 @@ async function readBack(s: Scenario, exchange: Exchange): Promise<void> {
 }
 
 export const widerValidBodies = scenario({
-  name: 'createPet adds every class of Unicode name, categoryId at each int64 edge and JSON media types with parameters, echoes each exactly, and getPet returns it',
+  name: 'createPet adds every class of Unicode name, categoryId at each int64 edge and application/json written other ways, echoes each exactly, and getPet returns it',
   area: 'probe',
   operations: ['createPet', 'getPet'],
   judges: ['createPet.accepts-valid', 'createPet.echo', 'getPet.returns-created', 'createPet.name.long'],
@@ -97,4 +105,68 @@ export const jsonLeeway = scenario({
   },
 })
 
-export const BODIES = [widerValidBodies, malformedBodiesRefused, jsonLeeway]
+export const mediaTypes = scenario({
+  name: 'createPet with media types the spec does not document (a vendor +json type, another charset, text/plain, none): observed; never a 5xx, nothing stored by a refusal or without a key',
+  area: 'probe',
+  operations: ['createPet', 'getPet'],
+  judges: [
+    'createPet.media-type',
+    'createPet.refused-stores-nothing',
+    'createPet.auth.required',
+    'createPet.auth.stores-nothing',
+  ],
+  async run(s) {
+    const marker = named(s, 'media-')
+    const before = await sentinel(s, 'media-before')
+    const sent = new Map<string, Exchange>()
+    const as = (contentType: string) => `as ${contentType || 'no Content-Type'}`
+    for (const [i, contentType] of OTHER_REQUEST_TYPES.entries()) {
+      const body = { name: `${marker}t${i}-${as(contentType)}`, categoryId: 80n + BigInt(i) }
+      const { exchange } = await s.createValid(body, { contentType })
+      sent.set(`t${i}`, exchange)
+      await readBack(s, exchange)
+    }
+    // Without a key: 401, or HTTP's own refusal of the media type; either way nothing stored and no pet shown.
+    const unauthenticated = [
+      { contentType: OTHER_REQUEST_TYPES[0], credential: 'none' },
+      { contentType: '', credential: 'wrong' },
+    ] as const
+    for (const [i, { contentType, credential }] of unauthenticated.entries()) {
+      const body = { name: `${marker}u${i}-${as(contentType)}`, categoryId: 1n }
+      sent.set(`u${i}`, await s.createPet(body, { contentType, credential }))
+    }
+    await lookForStored(s, marker, sent, before, ['createPet.refused-stores-nothing', 'createPet.auth.stores-nothing'])
+  },
+})
+
+/** The size of the large bodies sent: far past the limits servers and proxies apply by default (64 KiB to 1 MiB). */
+export const LARGE_BODY = 1024 * 1024
+
+export const largeBodies = scenario({
+  name: 'createPet with bodies of 1 MiB, a valid NewPet (a name of 1 MiB) and an invalid one: the limit applied is observed; never a 5xx, nothing stored by a refusal',
+  area: 'probe',
+  operations: ['createPet', 'getPet'],
+  judges: [
+    'createPet.large-body',
+    'createPet.refused-stores-nothing',
+    'createPet.invalid-stores-nothing',
+    'createPet.rejects-invalid',
+  ],
+  async run(s) {
+    const marker = named(s, 'large-')
+    const before = await sentinel(s, 'large-before')
+    const sent = new Map<string, Exchange>()
+    const valid = { name: `${marker}v-`.padEnd(LARGE_BODY, 'x'), categoryId: 90n }
+    const { exchange } = await s.createValid(valid)
+    sent.set('v', exchange)
+    const invalid = stringifyJson({ name: `${marker}i-`.padEnd(LARGE_BODY, 'x'), categoryId: 'not an integer' })
+    sent.set('i', await s.createInvalid(invalid, `a body of ${LARGE_BODY} bytes whose categoryId is a string`))
+    await readBack(s, exchange)
+    await lookForStored(s, marker, sent, before, [
+      'createPet.refused-stores-nothing',
+      'createPet.invalid-stores-nothing',
+    ])
+  },
+})
+
+export const BODIES = [widerValidBodies, malformedBodiesRefused, jsonLeeway, mediaTypes, largeBodies]

@@ -110,6 +110,8 @@ export function curlLine(request: CurlRequest): string {
   const auth = curlAuthorization(request.credential)
   if (auth) words.push('-H', auth)
   if (request.contentType) words.push('-H', shellQuote(`Content-Type: ${request.contentType}`))
+  // curl sends a body as a form unless told otherwise; `Content-Type:` with no value sends no Content-Type at all.
+  else if (request.body !== undefined && request.body !== '') words.push('-H', 'Content-Type:')
   for (const [name, value] of Object.entries(request.headers ?? {})) words.push('-H', shellQuote(`${name}: ${value}`))
   if (request.body !== undefined && request.body !== '') words.push('--data-binary', shellQuote(request.body))
   return words.join(' ')

@@ -80,7 +80,8 @@ export class MountedTransport implements Transport {
       const fetchRequest = new globalThis.Request(prepared.sent, {
         method: request.method,
         headers: prepared.headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
+        // As bytes: a string body would get a `text/plain` Content-Type the request did not ask for.
+        ...(request.body !== undefined ? { body: new TextEncoder().encode(request.body) } : {}),
         signal,
       })
       // The timeout covers the handler's answer and its whole body: a handler may hang at either.
