@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { parseJson, SPEC_PATH, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ADMIN_PREFIX } from './admin-path.js'
 import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
-import { EXPOSED, preflightHeaders } from './cors.js'
+import { allowedHeaders, EXPOSED, preflightHeaders } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
 import type { Journal, JournalFilter } from './journal.js'
 import { quote, readQuery, sameText, splitTarget } from './request.js'
@@ -90,16 +90,12 @@ export class Admin {
       const allow = [...Object.keys(endpoint.methods), 'OPTIONS'].join(', ')
       if (request.method === 'OPTIONS') {
         const asked = request.headers['access-control-request-headers']
+        const allowed = allowedHeaders(Array.isArray(asked) ? asked.join(',') : asked)
         return {
           status: 204,
-          headers: [
-            'Content-Type',
-            JSON_TYPE,
-            'Allow',
-            allow,
-            ...preflightHeaders(allow, Array.isArray(asked) ? asked.join(',') : asked),
-          ],
+          headers: ['Content-Type', JSON_TYPE, 'Allow', allow, ...preflightHeaders(allow, allowed)],
           body: '',
+          allowedHeaders: allowed,
         }
       }
       const operation = endpoint.methods[request.method]

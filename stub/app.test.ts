@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { spec, stringifyJson, type JsonValue } from '../spec/index.js'
-import { App, BASE_PATH, DEPRECATION } from './app.js'
+import { App, BASE_PATH, DEPRECATION, type AppResponse } from './app.js'
+import { logLine } from './server.js'
 import { loadSeed } from './seed.js'
 import { PetStore } from './store.js'
 import {
@@ -596,15 +597,24 @@ describe('routing', () => {
     })
   })
 
-  it('allows the headers a preflight asks for within the safe set, and no others', async () => {
-    const asked = 'Authorization, Content-Type, Prefer, X-Request-Id, Traceparent, Cookie, Host, Bad Name'
+  it('allows every well-formed header a preflight asks for, tracing headers included, and says so for the log', async () => {
+    const asked =
+      'Authorization, Content-Type, Prefer, X-Request-Id, sentry-trace, baggage, b3, traceparent, request-id, Bad Name'
     const answer = await call(app, 'OPTIONS', '/v1/pets', {
       headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': asked },
     })
-    expect(answer.headers['access-control-allow-headers']).toBe(
-      'authorization, content-type, prefer, x-request-id, traceparent',
-    )
+    const allowed =
+      'authorization, content-type, prefer, x-request-id, sentry-trace, baggage, b3, traceparent, request-id'
+    expect(answer.headers['access-control-allow-headers']).toBe(allowed)
     expect(answer.headers.vary).toBe('Access-Control-Request-Headers')
+    const routed = app.route({
+      method: 'OPTIONS',
+      url: '/v1/pets',
+      headers: { authorization: undefined, 'access-control-request-headers': asked },
+    })
+    expect(logLine({ method: 'OPTIONS', url: '/v1/pets' }, routed as AppResponse, 1)).toBe(
+      `OPTIONS /v1/pets 204 allow-headers="${allowed}" 1.0ms`,
+    )
   })
 
   it('puts the CORS headers and the JSON content type on every answer', async () => {

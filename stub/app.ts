@@ -7,7 +7,7 @@ import { spec, stringifyJson, type OperationId, type Spec } from '../spec/index.
 import { ApiError, errorBody } from './errors.js'
 import { NewPetReader } from './new-pet.js'
 import { decodeComponent, parsePetId, quote, readQuery, sameText, splitTarget, type RequestHeaders } from './request.js'
-import { EXPOSED, preflightHeaders } from './cors.js'
+import { allowedHeaders, EXPOSED, preflightHeaders } from './cors.js'
 import { generate } from './generate.js'
 import { specExamples, type SpecExamples } from './examples.js'
 import { readPreferences, type Preferences } from './prefer.js'
@@ -61,6 +61,8 @@ export interface AppResponse {
   socket?: SocketDirective
   /** For `trickle`: how long the whole body takes (TRICKLE_MS when absent). */
   trickleMs?: number
+  /** For a CORS preflight: the request headers it allowed, as the page asked for them (for the log). */
+  allowedHeaders?: string
 }
 
 /** The app needs the request body to answer; the server reads it (within `maxBody`) and calls `accept`. */
@@ -408,14 +410,9 @@ export class App implements Handler {
   #preflight(route: Route, request: AppRequest): AppResponse {
     // No body, but every answer says JSON: clients and checks that read Content-Type on every response agree.
     const asked = request.headers['access-control-request-headers']
-    const headers = [
-      'Content-Type',
-      JSON_TYPE,
-      'Allow',
-      route.allow,
-      ...preflightHeaders(route.allow, Array.isArray(asked) ? asked.join(',') : asked),
-    ]
-    return { status: 204, headers, body: '' }
+    const allowed = allowedHeaders(Array.isArray(asked) ? asked.join(',') : asked)
+    const headers = ['Content-Type', JSON_TYPE, 'Allow', route.allow, ...preflightHeaders(route.allow, allowed)]
+    return { status: 204, headers, body: '', allowedHeaders: allowed }
   }
 
   #methodNotAllowed(method: string, path: string, route: Route): AppResponse {

@@ -3,39 +3,30 @@
 /** Response headers a page may read: the deprecation headers, the challenge, and the controls' answers. */
 export const EXPOSED = 'Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied'
 
-/** Request headers a preflight allows when asked: what the stub reads, and what clients commonly add. */
-const SAFE_HEADERS = new Set([
-  'authorization',
-  'content-type',
-  'prefer',
-  'accept',
-  'accept-language',
-  'content-language',
-  'cache-control',
-  'pragma',
-  'if-match',
-  'if-none-match',
-  'idempotency-key',
-  'traceparent',
-  'tracestate',
-  'baggage',
-])
+/** The headers a preflight allows when the page names none: what the stub reads. */
+const DEFAULT_HEADERS = 'authorization, content-type, prefer'
 
 /** How long a browser may cache a preflight, in seconds. */
 const MAX_AGE = '600'
 
-/** True for a header a preflight may allow: a safe one, or a custom `X-` one (the stub ignores both kinds it does not read). */
-function isSafe(name: string): boolean {
-  return SAFE_HEADERS.has(name) || /^x-[a-z0-9-]+$/.test(name)
-}
+/** An HTTP field name (RFC 9110 section 5.1: a token). */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/
 
-/** The headers of a preflight answer: the path's methods, and the asked-for headers within the safe set. */
-export function preflightHeaders(allow: string, requested: string | undefined): string[] {
+/**
+ * The request headers a preflight allows: every well-formed name the page asks for (tracing headers such as
+ * `sentry-trace`, `baggage`, `b3` or `request-id` included), lower-cased, each once; the stub ignores what it
+ * does not read. None asked means the headers the stub reads.
+ */
+export function allowedHeaders(requested: string | undefined): string {
   const asked = (requested ?? '')
     .split(',')
     .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '' && isSafe(name))
-  const headers = asked.length > 0 ? [...new Set(asked)].join(', ') : 'authorization, content-type, prefer'
+    .filter((name) => FIELD_NAME.test(name))
+  return asked.length > 0 ? [...new Set(asked)].join(', ') : DEFAULT_HEADERS
+}
+
+/** The headers of a preflight answer: the path's methods, and the headers `allowedHeaders` allows. */
+export function preflightHeaders(allow: string, headers: string): string[] {
   return [
     'Access-Control-Allow-Origin',
     '*',

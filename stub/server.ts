@@ -186,7 +186,10 @@ function note(
   if (state.journal && !isAdmin(request.url)) state.journal.record(request, response, ms, body)
 }
 
-/** `METHOD target status [code] [prefer="..."] [socket directive] time`: never a header value. */
+/**
+ * `METHOD target status [code] [prefer="..."] [allow-headers="..."] [socket directive] time`: never a header
+ * value, except the header names a CORS preflight asked for and was allowed.
+ */
 export function logLine(
   request: Pick<AppRequest, 'method' | 'url'>,
   response: AppResponse | undefined,
@@ -199,8 +202,10 @@ export function logLine(
         ? response.status
         : `${response.status} ${response.code}`
   const applied = response?.applied === undefined ? '' : ` prefer=${JSON.stringify(response.applied)}`
+  const allowed =
+    response?.allowedHeaders === undefined ? '' : ` allow-headers=${JSON.stringify(response.allowedHeaders)}`
   const socket = response?.socket === undefined ? '' : ` ${response.socket}`
-  return `${request.method} ${printable(request.url)} ${status}${applied}${socket} ${ms.toFixed(1)}ms`
+  return `${request.method} ${printable(request.url)} ${status}${applied}${allowed}${socket} ${ms.toFixed(1)}ms`
 }
 
 /**
