@@ -5,12 +5,13 @@
  */
 import { randomBytes } from 'node:crypto'
 import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioRecord } from '../model/index.js'
-import { spec } from '../spec/index.js'
+import { SpecError, specFrom, type Spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
 import { recordAllowances, recordBudget, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
 import { catalogue, NAME, prismInFront, VERSION } from './conformance/cli.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, newRunId } from './conformance/config.js'
 import { preflight } from './conformance/preflight.js'
+import { UsageError } from './usage-error.js'
 
 /** What `runConformance` takes; every field is optional. */
 export interface ConformanceOptions {
@@ -35,6 +36,12 @@ export interface ConformanceOptions {
   viaPrism?: boolean
   /** Called with each scenario's record as it finishes. */
   onRecord?: (record: ScenarioRecord) => void
+  /**
+   * The interface to judge by: a revision of the bundled spec (a loaded Spec or a file path), which the embedded
+   * stub serves too; the bundled spec by default. A spec that is not a revision of this interface rejects with a
+   * UsageError.
+   */
+  spec?: Spec | string
 }
 
 /**
@@ -50,9 +57,16 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     throw new TypeError('runConformance: apiKey is required with baseUrl')
   if (options.viaPrism && options.baseUrl === undefined)
     throw new TypeError('runConformance: viaPrism needs baseUrl (Prism proxies HTTP)')
-  const handler = options.fetch ?? (embedded ? createStub({ apiKeys: [apiKey] }).fetch : undefined)
+  let spec: Spec
+  try {
+    spec = specFrom(options.spec)
+  } catch (error) {
+    if (error instanceof SpecError) throw new UsageError(error.message)
+    throw error
+  }
+  const handler = options.fetch ?? (embedded ? createStub({ apiKeys: [apiKey], spec }).fetch : undefined)
   const runs = options.runs ?? DEFAULT_RUNS
-  const allowances = recordAllowances(runs)
+  const allowances = recordAllowances(runs, spec)
   const baseUrl = (options.baseUrl ?? 'http://stub.invalid/v1').replace(/\/+$/, '')
   const proxy = options.viaPrism ? await prismInFront(baseUrl) : undefined
   try {
@@ -70,10 +84,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       viaPrism: proxy !== undefined,
       runId: newRunId(),
       allowances,
+      ...(typeof options.spec === 'string' ? { specPath: options.spec } : {}),
     }
     // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError.
     if (handler === undefined) await preflight(config)
-    const run = startRun(config, handler)
+    const run = startRun(config, handler, spec)
     const records = await runAll(run, options.onRecord)
     return buildRunResult(
       records,
@@ -86,8 +101,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         recordBudget: recordBudget(allowances),
         viaPrism: config.viaPrism,
         strict: config.strict,
-        specVersion: spec().version,
-        operationOrder: Object.keys(spec().operations) as RunConfig['operations'],
+        specVersion: spec.version,
+        operationOrder: Object.keys(spec.operations) as RunConfig['operations'],
         notices: [],
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,

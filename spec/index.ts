@@ -391,7 +391,12 @@ let current: Spec | undefined
 
 /** The spec in use: the one a run or a stub was given ({@link useSpec}), else the bundled one, read once. */
 export function spec(): Spec {
-  return current ?? (bundled ??= loadSpec())
+  return current ?? bundledSpec()
+}
+
+/** The spec bundled with the kit (`spec/petstore.yaml`), read once, whatever spec is in use. */
+export function bundledSpec(): Spec {
+  return (bundled ??= loadSpec())
 }
 
 /**
@@ -403,7 +408,7 @@ export function useSpec(revision: Spec | string | undefined): Spec {
   return spec()
 }
 
-/** The spec an option names: a loaded spec, a file path, or the bundled one. Throws {@link SpecError}. */
+/** The spec an option names: a loaded spec, a file path, or (when absent) the bundled one. Throws {@link SpecError}. */
 export function specFrom(option: Spec | string | undefined): Spec {
-  return option === undefined ? spec() : typeof option === 'string' ? loadSpec(option) : option
+  return option === undefined ? bundledSpec() : typeof option === 'string' ? loadSpec(option) : option
 }

@@ -11,7 +11,7 @@ import { allowedHeaders, EXPOSED, preflightHeaders } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
 import type { Journal, JournalFilter } from './journal.js'
 import { quote, readQuery, sameText, splitTarget } from './request.js'
-import { readSnapshot } from './seed.js'
+import { int64Properties, readSnapshot } from './seed.js'
 import { StoreError, type PetRecord, type PetStore } from './store.js'
 
 /** Where this API's own OpenAPI document lives. */
@@ -60,7 +60,7 @@ export class Admin {
         {
           summary: 'every pet and the next id (GET); replace them (PUT)',
           methods: {
-            GET: () => raw(200, store.stateJson()),
+            GET: (_, query) => this.#snapshot(query),
             PUT: () => ({ kind: 'body', maxBody: ADMIN_MAX_BODY, accept: (body) => this.#restore(body) }),
           },
         },
@@ -149,6 +149,24 @@ export class Admin {
   #reset(): AppResponse {
     this.#options.store.replace(this.#options.seed)
     return json(200, { pets: this.#options.store.size })
+  }
+
+  /** The state as JSON: int64 values as integers, or as decimal strings with `?int64=string`. */
+  #snapshot(query: string): AppResponse {
+    const values = readQuery(query, ['int64']).get('int64')
+    const [form] = values ?? ['number']
+    if (values !== undefined && (values.length > 1 || (form !== 'string' && form !== 'number')))
+      throw new ApiError(
+        400,
+        'invalid_query',
+        `int64 must be given once, as string or number; got ${quote(String(form))}`,
+      )
+    if (form === 'number') return raw(200, this.#options.store.stateJson())
+    const names = int64Properties(this.#options.spec)
+    const { nextId, pets } = this.#options.store.state()
+    const asStrings = (pet: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(pet).map(([k, v]) => [k, names.includes(k) ? String(v) : v]))
+    return json(200, { nextId: String(nextId), pets: pets.map((pet) => asStrings(pet as Record<string, unknown>)) })
   }
 
   #restore(body: Uint8Array | string): AppResponse {

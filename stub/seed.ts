@@ -42,11 +42,48 @@ export function readJsonFile(path: string, what: string): JsonValue {
   }
 }
 
+/** The names of the Pet properties the spec declares as int64 integers. */
+export function int64Properties(spec: Spec = specInUse()): string[] {
+  return Object.entries(spec.propertiesOf('Pet'))
+    .filter(([, schema]) => schema.type === 'integer' && schema.format === 'int64')
+    .map(([name]) => name)
+}
+
+/** A decimal integer string within int64 as its exact value; anything else as it is (the checks then name it). */
+function int64OfString(value: JsonValue | undefined): JsonValue | undefined {
+  if (typeof value !== 'string' || !/^-?(0|[1-9][0-9]{0,18})$/.test(value)) return value
+  const exact = BigInt(value)
+  return isInt64(exact) ? toInt64(exact) : value
+}
+
 /**
- * A snapshot read from JSON: `{ "pets": [...], "nextId": N }`, or a bare array of pets. Throws StoreError
- * naming `where`, the pet's index and the field.
+ * A snapshot whose int64 values (the Pet's int64 properties, and `nextId`) may be decimal strings, as a
+ * JavaScript client keeps them (`GET /__stub/state?int64=string`), with those strings read as the integers
+ * they spell. Everything else is left for the checks.
  */
-export function readSnapshot(value: JsonValue, where: string, spec: Spec = specInUse()): Snapshot {
+function int64sOfStrings(value: JsonValue, spec: Spec): JsonValue {
+  const names = int64Properties(spec)
+  const pet = (item: JsonValue): JsonValue => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item
+    if (!names.some((name) => typeof item[name] === 'string')) return item
+    const copy = { ...item }
+    for (const name of names) if (Object.hasOwn(copy, name)) copy[name] = int64OfString(copy[name])!
+    return copy
+  }
+  if (Array.isArray(value)) return value.map(pet)
+  if (value === null || typeof value !== 'object') return value
+  const copy = { ...value }
+  if (Array.isArray(copy.pets)) copy.pets = copy.pets.map(pet)
+  if (Object.hasOwn(copy, 'nextId')) copy.nextId = int64OfString(copy.nextId)!
+  return copy
+}
+
+/**
+ * A snapshot read from JSON: `{ "pets": [...], "nextId": N }`, or a bare array of pets; int64 values as
+ * integers or as decimal strings. Throws StoreError naming `where`, the pet's index and the field.
+ */
+export function readSnapshot(json: JsonValue, where: string, spec: Spec = specInUse()): Snapshot {
+  const value = int64sOfStrings(json, spec)
   if (Array.isArray(value)) return { pets: checkPets(value, where, spec) }
   if (value === null || typeof value !== 'object')
     throw new StoreError(`${where} must be an object { "pets": [...], "nextId": N } or an array of pets`)

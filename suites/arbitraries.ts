@@ -82,11 +82,141 @@ export const codePoint: fc.Arbitrary<string> = fc.integer({ min: 0, max: 0x10fff
   },
 )
 
-/** A NewPet as the suite sends it. */
+/** A NewPet as the suite sends it: every property the spec declares may be there, int64 values as `bigint`. */
 export interface NewPetValue {
-  name: string
-  categoryId: bigint
-  status?: string
+  [property: string]: JsonValue
+}
+
+/** The parts of a property's schema the arbitraries read. */
+interface PropertySchema {
+  type?: string
+  format?: string
+  enum?: JsonValue[]
+  minimum?: number
+  maximum?: number
+  minLength?: number
+  maxLength?: number
+  example?: JsonValue
+  const?: JsonValue
+}
+
+/**
+ * The property a run marks its pets by (a name prefix): NewPet's first required string property that is not an
+ * enumeration (`name` today).
+ */
+export function labelOf(spec: Spec): string {
+  const properties = spec.propertiesOf('NewPet') as Record<string, PropertySchema>
+  const label = spec.requiredOf('NewPet').find((name) => properties[name]?.type === 'string' && !properties[name]?.enum)
+  if (label === undefined) throw new Error('NewPet declares no required string property to mark a pet by')
+  return label
+}
+
+/** Text of exactly `length` code points, the run's `prefix` first when it fits. */
+function textOfLength(length: number, prefix = ''): string {
+  const start = prefix.length <= length ? prefix : ''
+  return start + 'x'.repeat(Math.max(0, length - [...start].length))
+}
+
+/** Values of one property, read from its schema: enumerations, int64 anywhere, strings within their length bounds. */
+function propertyValue(schema: PropertySchema, prefix: string): fc.Arbitrary<JsonValue> | undefined {
+  if (schema.const !== undefined) return fc.constant(schema.const)
+  if (schema.enum) return fc.constantFrom(...schema.enum)
+  if (schema.type === 'integer') {
+    if (schema.format === 'int64') return int64Value(schema)
+    return fc.integer({
+      min: schema.minimum ?? -(2 ** 31),
+      max: schema.maximum ?? 2 ** 31 - 1,
+    })
+  }
+  if (schema.type === 'number')
+    return fc.double({ min: schema.minimum, max: schema.maximum, noNaN: true, noDefaultInfinity: true })
+  if (schema.type === 'boolean') return fc.boolean()
+  if (schema.type === 'string') {
+    const min = schema.minLength ?? 0
+    const max = schema.maxLength
+    const room = max === undefined ? undefined : max - [...prefix].length
+    if (room !== undefined && room < 0) return fc.constant(textOfLength(max!))
+    const text = anyText()
+      .filter((t) => [...t].length + [...prefix].length >= min && (room === undefined || [...t].length <= room))
+      .map((t) => prefix + t)
+    // A string's bounds are sent too: exactly maxLength and exactly minLength code points.
+    const edges = [
+      ...(max === undefined ? [] : [textOfLength(max, prefix)]),
+      ...(min > 0 ? [textOfLength(min, prefix)] : []),
+    ]
+    return edges.length
+      ? fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: fc.constantFrom(...edges) })
+      : text
+  }
+  return schema.example === undefined ? undefined : fc.constant(schema.example)
+}
+
+/** An int64 value within a schema's bounds, biased towards both ends and the edges of double precision. */
+function int64Value(schema: PropertySchema): fc.Arbitrary<bigint> {
+  const { min, max } = int64Bounds(schema)
+  const edges = [min, max, 0n, 1n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n].filter((v) => v >= min && v <= max)
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.bigInt({ min, max }) },
+    { weight: 1, arbitrary: fc.constantFrom(...edges) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 0, max: 1000 })
+        .map(BigInt)
+        .filter((v) => v >= min && v <= max),
+    },
+  )
+}
+
+/** A plain valid value of a property: its example, else its first enum value, its lower bound or a short text. */
+export function sampleValue(schema: PropertySchema): JsonValue {
+  if (schema.const !== undefined) return schema.const
+  if (schema.example !== undefined)
+    return typeof schema.example === 'number' && schema.type === 'integer' ? BigInt(schema.example) : schema.example
+  if (schema.enum) return schema.enum[0]!
+  if (schema.type === 'integer') return BigInt(schema.minimum ?? 1)
+  if (schema.type === 'number') return schema.minimum ?? 1
+  if (schema.type === 'boolean') return true
+  return textOfLength(Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 3, 3)))
+}
+
+/** A valid NewPet with every declared property at a plain value (its example, its first enum value, ...). */
+export function sampleNewPet(spec: Spec): { [property: string]: JsonValue } {
+  return Object.fromEntries(
+    Object.entries(spec.propertiesOf('NewPet') as Record<string, PropertySchema>).map(([name, schema]) => [
+      name,
+      sampleValue(schema),
+    ]),
+  )
+}
+
+/**
+ * Valid NewPets with every declared property at its bounds: each string at its maxLength (and minLength), each
+ * integer at its minimum and maximum, each enum value once; the label carries `prefix`.
+ */
+export function boundaryPets(spec: Spec, prefix: string): { why: string; body: { [property: string]: JsonValue } }[] {
+  const properties = spec.propertiesOf('NewPet') as Record<string, PropertySchema>
+  const label = labelOf(spec)
+  const base = { ...sampleNewPet(spec), [label]: `${prefix}bounds` }
+  const pets: { why: string; body: { [property: string]: JsonValue } }[] = []
+  for (const [name, schema] of Object.entries(properties)) {
+    const at = (why: string, value: JsonValue) => pets.push({ why: `${name} ${why}`, body: { ...base, [name]: value } })
+    if (schema.enum) for (const value of schema.enum) at(`= ${String(value)}`, value)
+    else if (schema.type === 'string') {
+      if (schema.maxLength !== undefined)
+        at(`at maxLength ${schema.maxLength}`, textOfLength(schema.maxLength, name === label ? prefix : ''))
+      if (schema.minLength !== undefined && name !== label)
+        at(`at minLength ${schema.minLength}`, textOfLength(schema.minLength))
+    } else if (schema.type === 'integer' && name !== label) {
+      const { min, max } =
+        schema.format === 'int64'
+          ? int64Bounds(schema)
+          : { min: BigInt(schema.minimum ?? -(2 ** 31)), max: BigInt(schema.maximum ?? 2 ** 31 - 1) }
+      at(`at its minimum ${min}`, min)
+      at(`at its maximum ${max}`, max)
+    }
+  }
+  return pets
 }
 
 /** The NewPet as a JSON value (bigint digits kept). */
@@ -95,17 +225,20 @@ export function asJson(pet: NewPetValue): JsonValue {
 }
 
 /**
- * A valid NewPet: every required field, each documented status and none. Names start with `prefix` so a
- * shared target's records can be traced to the run that made them.
+ * A valid NewPet: every property the spec declares, optional ones sometimes left out, each within its bounds
+ * and sometimes at them. The label (`name`) starts with `prefix` so a shared target's records can be traced to
+ * the run that made them.
  */
 export function newPet(spec: Spec, prefix: string): fc.Arbitrary<NewPetValue> {
   const required = spec.requiredOf('NewPet')
-  return fc
-    .record(
-      { name: anyText(), categoryId: categoryId(spec), status: petStatus(spec) },
-      { requiredKeys: required as ('name' | 'categoryId')[] },
-    )
-    .map((pet) => ({ ...pet, name: `${prefix}${pet.name}` }) as NewPetValue)
+  const label = labelOf(spec)
+  const model: Record<string, fc.Arbitrary<JsonValue>> = {}
+  for (const [name, schema] of Object.entries(spec.propertiesOf('NewPet') as Record<string, PropertySchema>)) {
+    const value = propertyValue(schema, name === label ? prefix : '')
+    if (value) model[name] = value
+    else if (required.includes(name)) model[name] = fc.constant(sampleValue(schema))
+  }
+  return fc.record(model, { requiredKeys: required.filter((name) => name in model) }) as fc.Arbitrary<NewPetValue>
 }
 
 /** An invalid createPet body, described so a counterexample reads well; render it with `renderInvalid`. */
@@ -121,11 +254,7 @@ export interface InvalidBody {
 }
 
 /** One representative wrong value of each kind, for the examples every run sends. */
-function wrongExamples(schema: {
-  type?: string
-  format?: string
-  enum?: string[]
-}): { kind: string; value: JsonValue }[] {
+function wrongExamples(schema: PropertySchema): { kind: string; value: JsonValue }[] {
   const all: { kind: string; value: JsonValue }[] = [
     { kind: 'null', value: null },
     { kind: 'a boolean', value: true },
@@ -133,10 +262,18 @@ function wrongExamples(schema: {
     { kind: 'an object', value: { value: 1 } },
   ]
   if (schema.type === 'string') all.push({ kind: 'a number', value: 1 })
+  if (schema.type === 'string' && schema.maxLength !== undefined)
+    all.push({ kind: `one over maxLength ${schema.maxLength}`, value: textOfLength(schema.maxLength + 1) })
+  if (schema.type === 'string' && schema.minLength !== undefined && schema.minLength > 0)
+    all.push({ kind: `one under minLength ${schema.minLength}`, value: textOfLength(schema.minLength - 1) })
+  if (schema.type === 'integer' && schema.maximum !== undefined)
+    all.push({ kind: `above its maximum ${schema.maximum}`, value: BigInt(schema.maximum) + 1n })
+  if (schema.type === 'integer' && schema.minimum !== undefined)
+    all.push({ kind: `below its minimum ${schema.minimum}`, value: BigInt(schema.minimum) - 1n })
   if (schema.enum)
     all.push(
       { kind: 'outside the enumeration', value: 'lost' },
-      { kind: 'outside the enumeration', value: schema.enum[0]!.toUpperCase() },
+      { kind: 'outside the enumeration', value: String(schema.enum[0]).toUpperCase() },
     )
   if (schema.type === 'integer') {
     all.push({ kind: 'a string of digits', value: '1' }, { kind: 'a fraction', value: 1.5 })
@@ -151,7 +288,7 @@ function wrongExamples(schema: {
  * each wrong type (null included), non-object bodies, malformed JSON and no body at all.
  */
 export function invalidExamples(spec: Spec): InvalidBody[] {
-  const base: { [key: string]: JsonValue } = { name: 'Rex', categoryId: 1n, status: spec.enumOf('PetStatus')[0]! }
+  const base = sampleNewPet(spec)
   const missing = spec.requiredOf('NewPet').map((field): InvalidBody => {
     const { [field]: _dropped, ...rest } = base
     return { why: `${field} is missing`, body: rest }
@@ -173,12 +310,8 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
   ]
 }
 
-/** JSON values of every type but the ones a schema allows, for wrong-type cases. */
-function wrongValues(schema: {
-  type?: string
-  format?: string
-  enum?: string[]
-}): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
+/** JSON values of every type but the ones a schema allows (or beyond its bounds), for wrong-value cases. */
+function wrongValues(schema: PropertySchema): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
   const of = (kind: string, value: fc.Arbitrary<JsonValue>) => value.map((v) => ({ kind, value: v }))
   const all = [
     of('null', fc.constant(null)),
@@ -188,11 +321,21 @@ function wrongValues(schema: {
   ]
   if (schema.type === 'string') {
     all.push(of('a number', fc.integer()))
+    if (schema.maxLength !== undefined) {
+      const max = schema.maxLength
+      all.push(
+        of(
+          `over maxLength ${max}`,
+          fc.integer({ min: max + 1, max: max + 64 }).map((n) => textOfLength(n)),
+        ),
+      )
+    }
     if (schema.enum) {
-      const allowed = new Set(schema.enum)
+      const values = schema.enum.map(String)
+      const allowed = new Set(values)
       const outside = fc.oneof(
         fc.string({ maxLength: 12 }),
-        fc.constantFrom(...schema.enum.map((v) => v.toUpperCase()), ...schema.enum.map((v) => ` ${v}`)),
+        fc.constantFrom(...values.map((v) => v.toUpperCase()), ...values.map((v) => ` ${v}`)),
       )
       all.push(
         of(
@@ -234,7 +377,7 @@ export function invalidBody(spec: Spec): fc.Arbitrary<InvalidBody> {
   const valid = newPet(spec, '')
   const missing = spec.requiredOf('NewPet').map((field) =>
     valid.map((pet): InvalidBody => {
-      const { [field as keyof NewPetValue]: _dropped, ...rest } = pet
+      const { [field]: _dropped, ...rest } = pet
       return { why: `${field} is missing`, body: rest as JsonValue }
     }),
   )

@@ -3,6 +3,7 @@
  * (tests, the library) or under vitest (the command, `suites/conformance.vitest.ts`).
  */
 import type { ScenarioRecord } from '../model/index.js'
+import { useSpec, type Spec } from '../spec/index.js'
 import { Run, runScenario, type RunConfig } from './engine/index.js'
 import { PrismOpinion } from './prism/opinion.js'
 import { PHASES } from './scenarios/index.js'
@@ -30,9 +31,13 @@ export function transportFor(config: RunConfig, handler?: FetchHandler): PoliteT
   return new PoliteTransport(transport, { concurrency: config.concurrency })
 }
 
-/** A new run over a target. */
-export function startRun(config: RunConfig, handler?: FetchHandler): Run {
-  return new Run(config, transportFor(config, handler))
+/**
+ * A new run over a target, judged by `spec` (a loaded revision), else by the file `config.specPath`, else by the
+ * bundled spec; that spec becomes the one in use, so code reading `spec()` follows the run.
+ */
+export function startRun(config: RunConfig, handler?: FetchHandler, spec?: Spec): Run {
+  const judgedBy = useSpec(spec ?? config.specPath)
+  return new Run(config, transportFor(config, handler), judgedBy)
 }
 
 /** Runs every scenario, phase by phase, and the run-level checks; resolves to every record (the last is the run's). */

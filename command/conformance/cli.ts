@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { constants, readFileSync } from 'node:fs'
 import { access, mkdir } from 'node:fs/promises'
 import { exitCode, keySecrets, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
-import { renderBasis, spec, type Spec } from '../../spec/index.js'
+import { renderBasis, spec, useSpec, type Spec } from '../../spec/index.js'
 import { CHECKS, type RunConfig } from '../../suites/index.js'
 import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
@@ -37,23 +37,23 @@ async function startTarget(config: Config, stoppers: Stopper[]): Promise<Target>
   if (config.baseUrl) return { baseUrl: config.baseUrl, apiKey: config.apiKey!, embedded: false }
   const { startStub } = await import('../../stub/index.js')
   const apiKey = config.apiKey ?? `pcs-${randomBytes(12).toString('hex')}`
-  const stub = await startStub({ port: 0, host: '127.0.0.1', apiKeys: [apiKey], quiet: true })
+  const stub = await startStub({ port: 0, host: '127.0.0.1', apiKeys: [apiKey], quiet: true, spec: config.spec })
   stoppers.push(() => stub.close())
   return { baseUrl: stub.url, apiKey, embedded: true }
 }
 
-async function startPrism(target: Target, stoppers: Stopper[]): Promise<string> {
-  const proxy = await prismInFront(target.baseUrl)
+async function startPrism(target: Target, stoppers: Stopper[], specPath?: string): Promise<string> {
+  const proxy = await prismInFront(target.baseUrl, specPath)
   stoppers.push(() => proxy.close())
   return proxy.url
 }
 
 /** Prism's validating proxy in front of `baseUrl`; a UsageError saying why when it cannot start. */
-export async function prismInFront(baseUrl: string): Promise<PrismProxy> {
+export async function prismInFront(baseUrl: string, specPath?: string): Promise<PrismProxy> {
   const { startPrismProxy } = await import('../../suites/prism/index.js')
   const { SPEC_PATH } = await import('../../spec/index.js')
   try {
-    return await startPrismProxy({ upstream: baseUrl, specPath: SPEC_PATH })
+    return await startPrismProxy({ upstream: baseUrl, specPath: specPath ?? SPEC_PATH })
   } catch (error) {
     throw new UsageError(`cannot start Prism's proxy: ${String((error as Error).message).split('\n')[0]}`)
   }
@@ -105,6 +105,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   let restore = () => {}
   try {
     const config = resolveConfig(argv, env)
+    useSpec(config.spec) // the preflight, the catalogue and the reports follow the spec of the run
     if (config.help) {
       process.stdout.write(usage())
       return 0
@@ -122,7 +123,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     const target = await startTarget(config, stoppers)
     restore()
     restore = redactOutput(new Redactor(keySecrets(target.apiKey)))
-    const sendBaseUrl = config.viaPrism ? await startPrism(target, stoppers) : undefined
+    const sendBaseUrl = config.viaPrism ? await startPrism(target, stoppers, config.specPath) : undefined
     const run: RunConfig = {
       baseUrl: target.baseUrl,
       ...(sendBaseUrl ? { sendBaseUrl } : {}),
@@ -137,6 +138,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       viaPrism: config.viaPrism,
       runId: config.runId,
       allowances: config.allowances,
+      ...(config.specPath !== undefined ? { specPath: config.specPath } : {}),
       ...(config.maxTimeS !== undefined ? { deadline: started + config.maxTimeS * 1000 } : {}),
     }
     await preflight(run)

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
-import { spec, type OperationId } from '../../spec/index.js'
+import { bundledSpec, loadSpec, SpecError, type OperationId, type Spec } from '../../spec/index.js'
 import { CHECKS, recordAllowances, recordBudget, type Allowances } from '../../suites/index.js'
 import { integerFlag, parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
@@ -43,6 +43,7 @@ export const FLAGS = {
   reporter: { type: 'string', multiple: true },
   'output-dir': { type: 'string' },
   replay: { type: 'string' },
+  spec: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -71,6 +72,10 @@ export interface Config {
   quiet: boolean
   /** A report.json whose failing requests are to be sent again, with `--replay`. */
   replay: string | undefined
+  /** The spec file judged by (`--spec`, a revision of the interface), absolute; undefined for the bundled spec. */
+  specPath: string | undefined
+  /** The spec judged by: the `--spec` file, checked to be a revision of the interface, or the bundled one. */
+  spec: Spec
   /** Names every pet this run creates (`pcs-<runId>-...`), so they can be recognised on a shared target. */
   runId: string
   allowances: Allowances
@@ -120,6 +125,17 @@ function checkSelection(values: readonly string[] | undefined): string[] {
   return [...new Set(matching)]
 }
 
+/** The `--spec` file, checked to be a revision of the interface (else a one-line UsageError), or the bundled spec. */
+function specOf(path: string | undefined): Spec {
+  if (path === undefined) return bundledSpec()
+  try {
+    return loadSpec(path)
+  } catch (error) {
+    if (error instanceof SpecError) throw new UsageError(`--spec: ${error.message}`)
+    throw error
+  }
+}
+
 /** A short random id that names this run's pets. */
 export function newRunId(): string {
   return randomBytes(5).readUInt32BE(0).toString(36).padStart(7, '0').slice(0, 7)
@@ -135,8 +151,10 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   if (apiKey !== undefined && (apiKey === '' || /[\s\u0000-\u001f\u007f]/.test(apiKey))) {
     throw new UsageError('--api-key must be a non-empty token without spaces or control characters')
   }
+  const specPath = flags.spec === undefined ? undefined : resolve(flags.spec)
+  const spec = specOf(specPath)
   const runs = integerFlag('--runs', flags.runs, 1, 10_000) ?? DEFAULT_RUNS
-  const allowances = recordAllowances(runs)
+  const allowances = recordAllowances(runs, spec)
   return Object.freeze({
     baseUrl,
     apiKey,
@@ -147,13 +165,15 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     concurrency: integerFlag('--concurrency', flags.concurrency, 1, 256) ?? DEFAULT_CONCURRENCY,
     maxTimeS: integerFlag('--max-time', flags['max-time'], 1, 86_400),
     checks: checkSelection(flags.check),
-    operations: oneOf('--operation', flags.operation, Object.keys(spec().operations) as OperationId[]),
+    operations: oneOf('--operation', flags.operation, Object.keys(spec.operations) as OperationId[]),
     strict: flags.strict ?? false,
     viaPrism: flags['via-prism'] ?? false,
     reporters: flags.reporter?.length ? oneOf('--reporter', flags.reporter, REPORTERS) : [...DEFAULT_REPORTERS],
     outputDir: resolve(flags['output-dir'] ?? 'reports'),
     quiet: flags.quiet ?? false,
     replay: flags.replay,
+    specPath,
+    spec,
     runId: newRunId(),
     allowances: Object.freeze(allowances),
     recordBudget: recordBudget(allowances),

@@ -16,6 +16,8 @@ Target:
   --base-url URL       base address, /v1 included (env PETSTORE_BASE_URL)
   --api-key KEY        API key, sent as "Authorization: Bearer KEY" (env PETSTORE_API_KEY); never printed
   --via-prism          send the traffic through Prism's validating proxy and report its violations too
+  --spec FILE          judge by this revision of the interface (OpenAPI 3.1, the same three operations);
+                       the embedded stub serves it too (default: the bundled spec/petstore.yaml)
 
 Effort and replay:
   --seed N             fast-check seed (printed at the start of every run), to replay a run

@@ -72,6 +72,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       data: config.data,
       onDataError: (message) => process.stderr.write(`${COMMAND}: ${message}\n`),
       fault: config.fault,
+      ...(config.spec ? { spec: config.spec } : {}),
     })
   } catch (error) {
     if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)

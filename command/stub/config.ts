@@ -12,6 +12,7 @@ import {
   type Chaos,
   type FaultName,
 } from '../../stub/index.js'
+import { loadSpec, SpecError, type Spec } from '../../spec/index.js'
 import { integerFlag, parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
 
@@ -40,6 +41,8 @@ export interface StubConfig {
   /** Journal entries kept (0: no journal). */
   journal: number
   fault?: FaultName
+  /** The interface served (`--spec`, a revision of it); the bundled spec when absent. */
+  spec?: Spec
 }
 
 /** The `--help` text. */
@@ -55,6 +58,8 @@ Options:
   --host ADDRESS      address to bind (default 127.0.0.1; any other needs --admin-key)
   --api-key KEY       an accepted API key; repeat for several. Default: PETSTORE_API_KEYS
                       (comma-separated), else ${DEFAULT_API_KEY}
+  --spec FILE         serve this revision of the interface (OpenAPI 3.1, the same three operations) instead of
+                      the bundled spec/petstore.yaml: its enums, bounds, dates and pet properties
   --seed FILE         JSON array of pets to start with (default fixtures/seed-pets.json)
   --no-seed           start with no pets
   --data FILE         keep the pets in FILE across restarts: read at start (it wins over the seed),
@@ -96,6 +101,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'api-key': { type: 'string', multiple: true },
   seed: { type: 'string' },
+  spec: { type: 'string' },
   'no-seed': { type: 'boolean' },
   data: { type: 'string' },
   'max-body': { type: 'string' },
@@ -181,7 +187,15 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const fault = flags.fault
   if (fault !== undefined && !isFaultName(fault))
     throw new UsageError(`--fault must name one of the faults listed by --help, got ${JSON.stringify(fault)}`)
+  let spec: Spec | undefined
+  try {
+    spec = flags.spec === undefined ? undefined : loadSpec(flags.spec)
+  } catch (error) {
+    if (error instanceof SpecError) throw new UsageError(`--spec: ${error.message}`)
+    throw error
+  }
   return Object.freeze({
+    ...(spec ? { spec } : {}),
     help: flags.help === true,
     port,
     host,

@@ -2,7 +2,7 @@ import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { bodyOf, isObject, petDifferences, requestLine } from './util.js'
 
-/** The created Pet echoes exactly what was sent: name, categoryId (int64-exact) and status when given. */
+/** The created Pet echoes exactly what was sent: every property NewPet declares that was sent (int64-exact). */
 export const echoesNewPet = exchangeCheck({
   id: 'createPet.echo',
   title: 'The created Pet echoes the NewPet exactly (int64-exact)',
@@ -18,9 +18,9 @@ export const echoesNewPet = exchangeCheck({
     needs: ['sent'],
     when: ({ exchange, facts }) => isObject(bodyOf(exchange)) && isObject(facts.sent),
   },
-  run: ({ exchange, facts: { sent } }) => {
-    // status omitted: the default is not described, so any documented value (or none) is the target's choice.
-    const fields = ['name', 'categoryId', ...(isObject(sent) && sent.status !== undefined ? ['status'] : [])]
+  run: ({ exchange, facts: { sent } }, spec) => {
+    // Every property NewPet declares that was sent; one omitted (status: its default is not described) is the target's choice.
+    const fields = Object.keys(spec.propertiesOf('NewPet')).filter((f) => isObject(sent) && sent[f] !== undefined)
     const differences = petDifferences(bodyOf(exchange), sent, fields)
     return differences.length
       ? [`${requestLine(exchange)} created a Pet that differs from what was sent: ${differences.join('; ')}`]

@@ -36,7 +36,7 @@ export const findsCreated = exchangeCheck({
     for (const pet of created) {
       const shown = byId.get(idOf(pet))
       if (shown === undefined) continue
-      const differences = petDifferences(shown, pet, fieldsToMatch(pet, ['name', 'categoryId', 'status']))
+      const differences = petDifferences(shown, pet, fieldsToMatch(spec, pet))
       if (differences.length)
         messages.push(
           `${requestLine(exchange)} lists pet ${idOf(pet)} differently from how it was created: ${differences.join('; ')}`,

@@ -1,5 +1,6 @@
 /** What a run is told: one serialisable object, resolved by the command and handed to the tests and the reporter. */
-import type { OperationId } from '../../spec/index.js'
+import { spec as specInUse, type OperationId, type Spec } from '../../spec/index.js'
+import { boundaryPets } from '../arbitraries.js'
 
 /** The part of the run a scenario belongs to; each has its own allowance of pets to create. */
 export type Area = 'create' | 'list' | 'get' | 'auth' | 'stateful' | 'coverage' | 'probe'
@@ -31,6 +32,8 @@ export interface RunConfig {
   allowances: Allowances
   /** Epoch ms after which no request is sent (`--max-time`); none by default. */
   deadline?: number
+  /** The spec file the run judges by (a revision of the interface); the bundled spec when absent. */
+  specPath?: string
 }
 
 /** Sequences of commands the model-based run tries, for a given `--runs`. */
@@ -41,15 +44,21 @@ export function statefulRuns(runs: number): number {
 /** Commands in one model-based sequence, at most. */
 export const MAX_COMMANDS = 8
 
-/** How many pets each area may create with `runs` fast-check runs per property. */
-export function recordAllowances(runs: number): Allowances {
+/** Pets created one at a time between listings of the same query, so that a list served from a stale cache shows. */
+export const ONE_AT_A_TIME = 5
+
+/** How many pets each area may create with `runs` fast-check runs per property, by the bounds of `spec`. */
+export function recordAllowances(runs: number, spec: Spec = specInUse()): Allowances {
+  const limit = spec.parameter('listPets', 'limit')
+  const pageMaximum = Number(limit.maximum ?? limit.default ?? 0)
+  const statuses = spec.parameter('listPets', 'status').enum?.length ?? 0
   return {
     // 11 valid fixtures, probes, 20 concurrent creates, 4 sentinels, one pet per valid-payload run, and
     // a margin of 22 for shrinking a failure and for a target that stores what it should refuse.
     create: 60 + runs,
     // Enough to hold a full page (limit's maximum) plus two pets of each status, and five created one at a time
     // between listings of the same query.
-    list: 111,
+    list: pageMaximum + 2 * statuses + ONE_AT_A_TIME,
     get: 2,
     // 2 sentinels; nothing else on a conformant target, room for a target that stores unauthenticated creates.
     auth: 10,
@@ -57,7 +66,8 @@ export function recordAllowances(runs: number): Allowances {
     stateful: Math.min(60, statefulRuns(runs) * 3),
     coverage: 3,
     // Bodies at the edges of the schema, each created once; media types and large bodies, with their sentinels.
-    probe: 50,
+    // and one NewPet per bound of its properties (boundaryPets).
+    probe: 50 + boundaryPets(spec, '').length,
   }
 }
 

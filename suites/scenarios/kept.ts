@@ -1,5 +1,6 @@
 /** At the end of the run, the pets created at its start, and those the target held before it, are still there. */
 import { listedPets } from '../checks/util.js'
+import { ONE_AT_A_TIME } from '../engine/config.js'
 import { scenario } from '../engine/scenario.js'
 
 const SAMPLE = 6
@@ -43,7 +44,7 @@ const filtered = (status: string, limit: number): [string, string][] => [
 ]
 
 /** Creates made one at a time, each followed by the same listing: a list served stale shows on one of them. */
-const READ_AFTER_WRITE = 5
+const READ_AFTER_WRITE = ONE_AT_A_TIME
 
 /**
  * The last phase, alone: its creates overlap no other create, so they neither blur how ids are assigned nor

@@ -1,0 +1,175 @@
+/**
+ * A revised spec is an input: four revisions of the interface, each applied to a copy of spec/petstore.yaml, are
+ * served by the stub and judged by the suite in-process with no code edit. The suite passes the stub serving the
+ * revision, its requests carry the revision's new values, and it fails a stub that drops the added property.
+ * The expected values below are the revisions' own (what each one changes), not the bundled spec's.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parseDocument, type Document } from 'yaml'
+import { runConformance } from '../command/library.js'
+import { UsageError } from '../command/usage-error.js'
+import { loadSpec, SPEC_PATH, spec } from '../spec/index.js'
+import { createStub } from '../stub/index.js'
+import type { RunResult } from '../model/index.js'
+
+const work = mkdtempSync(join(tmpdir(), 'petstore-revisions-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+const KEY = 'revision-key'
+
+/** Writes a copy of the bundled spec changed by `change`, and returns its path. */
+function revision(name: string, change: (doc: Document) => void): string {
+  const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'), { intAsBigInt: true })
+  change(doc)
+  const path = join(work, `${name}.yaml`)
+  writeFileSync(path, doc.toString({ lineWidth: 0 }))
+  return path
+}
+
+const LIST_LIMIT = ['paths', '/pets', 'get', 'parameters', 0, 'schema']
+const SUNSET = ['paths', '/pets/{petId}', 'get', 'x-sunset']
+
+const REVISIONS = {
+  reserved: revision('reserved', (doc) =>
+    doc.setIn(
+      ['components', 'schemas', 'PetStatus', 'enum'],
+      doc.createNode(['available', 'pending', 'sold', 'reserved']),
+    ),
+  ),
+  limit: revision('limit', (doc) => {
+    doc.setIn([...LIST_LIMIT, 'maximum'], 200)
+    doc.setIn([...LIST_LIMIT, 'default'], 25)
+  }),
+  tag: revision('tag', (doc) =>
+    doc.setIn(
+      ['components', 'schemas', 'NewPet', 'properties', 'tag'],
+      doc.createNode({ type: 'string', maxLength: 64, description: 'A free label.' }),
+    ),
+  ),
+  sunset: revision('sunset', (doc) => doc.setIn(SUNSET, '2031-06-30T00:00:00Z')),
+}
+
+interface Sent {
+  method: string
+  url: string
+  body: string
+}
+
+/** Runs the suite in-process against `handler`, judged by the revision at `path`, and keeps every request sent. */
+async function judge(
+  path: string,
+  handler: (request: Request) => Promise<Response>,
+  options: { checks?: string[]; operations?: ('listPets' | 'createPet' | 'getPet')[] } = {},
+): Promise<{ result: RunResult; sent: Sent[] }> {
+  const sent: Sent[] = []
+  const fetch = async (request: Request) => {
+    const body = request.method === 'POST' ? await request.clone().text() : ''
+    sent.push({ method: request.method, url: decodeURIComponent(request.url), body })
+    return handler(request)
+  }
+  const result = await runConformance({ fetch, apiKey: KEY, spec: path, runs: 1, seed: 7, concurrency: 16, ...options })
+  return { result, sent }
+}
+
+const outcomeOf = (result: RunResult, id: string) => result.checks.find((check) => check.id === id)?.outcome
+const failing = (result: RunResult) =>
+  result.checks.filter((check) => check.outcome === 'failed').map((check) => check.id)
+
+describe('a revision of the interface, served by the stub and judged by the suite with no code edit', () => {
+  it('a fourth PetStatus: the suite filters and creates with it, and passes the stub', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.reserved })
+    const { result, sent } = await judge(REVISIONS.reserved, stub.fetch)
+    expect([failing(result), result.incomplete]).toEqual([[], undefined])
+    expect(result.verdict).toBe('conformant')
+    expect(sent.some((r) => r.method === 'GET' && /[?&]status=reserved(&|$)/.test(r.url))).toBe(true)
+    expect(sent.some((r) => r.method === 'POST' && r.body.includes('"status":"reserved"'))).toBe(true)
+    expect(outcomeOf(result, 'listPets.status.filter')).toBe('passed')
+  })
+
+  it('limit maximum 200, default 25: the suite fills a page of 200 and judges the default 25', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.limit, seed: false })
+    const { result, sent } = await judge(REVISIONS.limit, stub.fetch)
+    expect([failing(result), result.incomplete]).toEqual([[], undefined])
+    expect(result.verdict).toBe('conformant')
+    expect(sent.some((r) => /[?&]limit=200(&|$)/.test(r.url))).toBe(true)
+    expect(sent.some((r) => /[?&]limit=201(&|$)/.test(r.url))).toBe(true) // just outside the revised range
+    expect(stub.store.size).toBeGreaterThanOrEqual(200) // the list allowance follows the bound: the page was filled
+    expect(outcomeOf(result, 'listPets.limit.default')).toBe('passed')
+    expect(outcomeOf(result, 'listPets.limit.fills')).toBe('passed')
+  })
+
+  it('an optional tag (maxLength 64): sent valid, at its bound and over it; a stub that drops it fails createPet.echo', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.tag })
+    const { result, sent } = await judge(REVISIONS.tag, stub.fetch)
+    expect([failing(result), result.incomplete]).toEqual([[], undefined])
+    expect(result.verdict).toBe('conformant')
+    const tags = sent
+      .filter((r) => r.method === 'POST')
+      .map((r) => /"tag":"([^"]*)"/.exec(r.body)?.[1])
+      .filter((tag): tag is string => tag !== undefined)
+    expect(tags.some((tag) => tag.length === 64)).toBe(true)
+    expect(tags.some((tag) => tag.length === 65)).toBe(true)
+    expect(tags.some((tag) => tag.length < 64)).toBe(true)
+    // The stub keeps and serves the tag: what the suite sent comes back from getPet.
+    const [pet] = stub.snapshot().pets.filter((p) => typeof p.tag === 'string')
+    expect(pet).toBeDefined()
+
+    const dropping = createStub({ apiKeys: [KEY], spec: REVISIONS.tag })
+    const dropsTag = async (request: Request) => {
+      const response = await dropping.fetch(request)
+      if (request.method !== 'POST' || response.status !== 201) return response
+      const { tag: _dropped, ...rest } = JSON.parse(await response.text()) as Record<string, unknown>
+      return new Response(JSON.stringify(rest), { status: 201, headers: response.headers })
+    }
+    const faulty = await judge(REVISIONS.tag, dropsTag, { checks: ['createPet.echo'] })
+    expect(outcomeOf(faulty.result, 'createPet.echo')).toBe('failed')
+    expect(faulty.result.verdict).toBe('non-conformant')
+  })
+
+  it('a removal date of 2031-06-30: the stub announces it and the suite judges Sunset by it', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.sunset })
+    const answer = await stub.fetch(
+      new Request('http://stub.test/v1/pets/1', { headers: { authorization: `Bearer ${KEY}` } }),
+    )
+    expect(answer.headers.get('sunset')).toBe('Mon, 30 Jun 2031 00:00:00 GMT')
+    const { result } = await judge(REVISIONS.sunset, stub.fetch, { checks: ['getPet.sunset-header'] })
+    expect(outcomeOf(result, 'getPet.sunset-header')).toBe('passed')
+    // The bundled stub still says 5 December 2030: judged by the revision, that is a finding.
+    const bundled = createStub({ apiKeys: [KEY] })
+    const stale = await judge(REVISIONS.sunset, bundled.fetch, { checks: ['getPet.sunset-header'] })
+    expect(outcomeOf(stale.result, 'getPet.sunset-header')).not.toBe('passed')
+    expect(JSON.stringify(stale.result)).toContain('Mon, 30 Jun 2031 00:00:00 GMT')
+  })
+
+  it('the default stays the bundled spec after a revision was used', async () => {
+    await judge(REVISIONS.reserved, createStub({ apiKeys: [KEY], spec: REVISIONS.reserved }).fetch, {
+      checks: ['listPets.status.filter'],
+    })
+    const result = await runConformance({
+      fetch: createStub({ apiKeys: [KEY] }).fetch,
+      apiKey: KEY,
+      runs: 1,
+      seed: 3,
+      checks: ['listPets.status.filter'],
+    })
+    expect(spec().enumOf('PetStatus')).toEqual(loadSpec(SPEC_PATH).enumOf('PetStatus'))
+    expect(result.verdict).toBe('conformant')
+  })
+})
+
+describe('a spec that is not a revision of this interface', () => {
+  it('is refused with one line: an operation missing, or no OpenAPI 3.1', async () => {
+    const missing = revision('no-get-pet', (doc) => doc.deleteIn(['paths', '/pets/{petId}']))
+    const notOpenApi = join(work, 'not-openapi.yaml')
+    writeFileSync(notOpenApi, 'swagger: "2.0"\n')
+    for (const path of [missing, notOpenApi]) {
+      const refused = runConformance({ fetch: createStub({ apiKeys: [KEY] }).fetch, apiKey: KEY, spec: path })
+      await expect(refused).rejects.toBeInstanceOf(UsageError)
+      await expect(refused).rejects.toThrow(/^[^\n]+$/)
+      expect(() => createStub({ spec: path })).toThrow(/not (a revision of the Pet Store interface|an OpenAPI 3\.1)/)
+    }
+  })
+})
