@@ -1,0 +1,85 @@
+/**
+ * The conformance command (a child process, as a user runs it) against services written on mainstream frameworks
+ * with their defaults (test-support/frameworks/): the conformant Express and Fastify services exit 0 at the default
+ * effort, every check that applies judged; each natural mistake of its framework exits 1 and names the check the
+ * mistake names. Fixed seeds make every run replayable. The same in-process is tests/frameworks.test.ts.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { pool } from '../test-support/pool.js'
+import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { FRAMEWORKS, holdPets, MISTAKE_CASES, type FrameworkName } from '../test-support/frameworks/index.js'
+
+const KEY = 'framework-key-5d02'
+// Conformant services get the default effort, as a user runs it; mistakes the teeth's effort.
+const CONFORMANT_FLAGS = ['--seed', '20240601', '--reporter', 'json']
+const MISTAKE_FLAGS = ['--runs', '10', '--seed', '20301205', '--timeout', '1000', '--reporter', 'json']
+const PARALLEL = 2
+
+interface Case {
+  name: string
+  framework: FrameworkName
+  mistake?: string
+}
+
+const cases: Case[] = [
+  ...(Object.keys(FRAMEWORKS) as FrameworkName[]).map((framework) => ({ name: `${framework} conformant`, framework })),
+  ...MISTAKE_CASES.map(({ framework, mistake }) => ({ name: `${framework} ${mistake}`, framework, mistake })),
+]
+
+const runs = new Map<string, ConformanceRun>()
+
+// The commands run up front, two at a time, so that no test's timeout includes its wait for a turn.
+beforeAll(async () => {
+  await pool(cases, PARALLEL, async ({ name, framework, mistake }) => {
+    const target = await FRAMEWORKS[framework].start({ keys: [KEY], ...(mistake ? { mistake } : {}) })
+    try {
+      if (!mistake) await holdPets(target, 6)
+      const flags = mistake ? MISTAKE_FLAGS : CONFORMANT_FLAGS
+      const run = await runCommand('conformance', ['--base-url', target.url, ...flags], {
+        env: { PETSTORE_API_KEY: KEY },
+        timeoutMs: 5 * 60_000,
+      })
+      runs.set(name, run)
+    } finally {
+      await target.close()
+    }
+  })
+}, 30 * 60_000)
+
+/** The run of one case; what the command printed when it could not judge the service. */
+function runOf(name: string): ConformanceRun {
+  const run = runs.get(name)
+  if (!run) throw new Error(`no run for ${name}`)
+  if (run.code === 2 || run.code === null)
+    throw new Error(
+      `${name}: the command could not run (exit ${run.code ?? run.signal}):\n${(run.stderr + run.stdout).slice(0, 4000)}`,
+    )
+  return run
+}
+
+describe('services on mainstream frameworks, through the command', () => {
+  for (const framework of Object.keys(FRAMEWORKS)) {
+    it(`passes the conformant ${framework} service: exit 0, every check that applies judged`, () => {
+      const run = runOf(`${framework} conformant`)
+      expect(brokenChecks(run.report)).toEqual([])
+      expect(failedChecks(run.report)).toEqual([])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.report?.verdict).toBe('conformant')
+      const skipped = run.report!.checks.filter((c) => c.outcome === 'skipped' && c.severity !== 'advice')
+      expect(skipped.map((c) => c.id)).toEqual([])
+      expect(run.stdout + run.stderr).not.toContain(KEY)
+    })
+  }
+
+  for (const { framework, mistake, catches } of MISTAKE_CASES) {
+    it(`fails ${framework} with the mistake "${mistake}" through ${catches}: exit 1`, () => {
+      const run = runOf(`${framework} ${mistake}`)
+      expect(brokenChecks(run.report)).toEqual([])
+      expect(failedChecks(run.report)).toContain(catches)
+      expect(run.code, run.stderr).toBe(1)
+      expect(run.report?.verdict).toBe('non-conformant')
+      const check = run.report!.checks.find((c) => c.id === catches)!
+      for (const finding of check.findings) expect(finding.curl).toMatch(/^curl /)
+    })
+  }
+})
