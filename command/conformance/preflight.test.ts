@@ -83,6 +83,25 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
   })
 
   it.each([
+    [502, 'Bad Gateway'],
+    [503, 'Service Unavailable'],
+    [504, 'Gateway Timeout'],
+  ])('a proxy whose service is down (%i to everything): says so, not check --base-url', async (status, phrase) => {
+    const s = await serve(target.serveFetch(target.everything(status, '<html>upstream down</html>', 'text/html')))
+    const message = await verdict(s.url)
+    expect(message).toBe(
+      `every request answered ${status} ${phrase} (GET ${s.url}/pets and GET ${s.url}/pets/1): the service behind the proxy or gateway seems down; start it, or wait until it is up`,
+    )
+  })
+
+  it('a certificate Node cannot trust: names NODE_EXTRA_CA_CERTS, not --base-url', async () => {
+    const s = await serve(target.serveTls())
+    const message = await verdict(s.url)
+    expect(message).toMatch(/^cannot reach the target at .*: TLS failed: .*set NODE_EXTRA_CA_CERTS to its PEM file$/)
+    expect(message).not.toContain('--base-url')
+  })
+
+  it.each([
     ['a closed port', () => target.closedPort(), /: connection refused; check --base-url/],
     [
       'a TLS server asked for plain HTTP',

@@ -18,10 +18,28 @@ const answered = (exchange: Exchange) =>
   exchange.response !== undefined || /^response body larger than/.test(exchange.error ?? '')
 const refused = (exchange: Exchange) => exchange.response?.status === 401 || exchange.response?.status === 403
 
+/** The statuses of a gateway or proxy whose service is not answering (RFC 9110 §15.6.3, §15.6.4, §15.6.5). */
+const GATEWAY_DOWN = new Map([
+  [502, 'Bad Gateway'],
+  [503, 'Service Unavailable'],
+  [504, 'Gateway Timeout'],
+])
+
 /** Why the run cannot be judged, from the preflight's two answers, or undefined when it can. */
 export function cannotRun(list: Exchange, get: Exchange, baseUrl: string): string | undefined {
-  if (!answered(list) && !answered(get))
-    return `cannot reach the target at ${baseUrl}: ${list.error ?? get.error}; check --base-url (or PETSTORE_BASE_URL)`
+  if (!answered(list) && !answered(get)) {
+    const error = list.error ?? get.error ?? 'no answer'
+    // A certificate Node cannot trust: the address was reached, the line already says what to set.
+    const check = /NODE_EXTRA_CA_CERTS/.test(error) ? '' : '; check --base-url (or PETSTORE_BASE_URL)'
+    return `cannot reach the target at ${baseUrl}: ${error}${check}`
+  }
+  // A gateway answering for a service it cannot reach: the address is right, the service behind it is down.
+  const gateway = (e: Exchange) => e.response !== undefined && GATEWAY_DOWN.has(e.response.status)
+  if (gateway(list) && gateway(get)) {
+    const statuses = [...new Set([list.response!.status, get.response!.status])]
+    const said = statuses.map((status) => `${status} ${GATEWAY_DOWN.get(status)}`).join(' and ')
+    return `every request answered ${said} (GET ${baseUrl}/pets and GET ${baseUrl}/pets/1): the service behind the proxy or gateway seems down; start it, or wait until it is up`
+  }
   if (refused(list) && refused(get)) {
     const statuses = [...new Set([list.response!.status, get.response!.status])].join(' and ')
     return `the target refused the API key: GET ${baseUrl}/pets and GET ${baseUrl}/pets/1 both answered ${statuses} with the key given; check --api-key (or PETSTORE_API_KEY)`

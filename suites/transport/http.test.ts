@@ -2,11 +2,14 @@
  * Live HTTP against misbehaving targets on loopback ports (test-support/misbehaving.ts): what a server may legally
  * do never becomes a transport error, and what it must not do becomes one clear, bounded error, in bounded time.
  */
+import type { AddressInfo } from 'node:net'
+import tls from 'node:tls'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Exchange, Request } from '../../model/index.js'
 import { createStub } from '../../stub/index.js'
 import * as target from '../../test-support/misbehaving.js'
-import { HttpTransport } from './http.js'
+import { PRIVATE_CA_LEAF_CERT, PRIVATE_CA_LEAF_KEY } from '../../test-support/private-ca.js'
+import { describeTransportError, HttpTransport } from './http.js'
 import { MAX_BODY_BYTES } from './transport.js'
 
 const KEY = 'http-test-key-5d2a'
@@ -162,6 +165,41 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
     expect(outcome(await transport(s.url).send(list))).toMatch(
       /^TLS failed: self[- ]signed certificate.*NODE_EXTRA_CA_CERTS/,
     )
+  })
+
+  it('a leaf of a private CA sent without its chain names NODE_EXTRA_CA_CERTS', async () => {
+    const server = tls.createServer({ key: PRIVATE_CA_LEAF_KEY, cert: PRIVATE_CA_LEAF_CERT }, (socket) =>
+      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n[]'),
+    )
+    server.on('tlsClientError', () => undefined)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+    opened.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) })
+    const { port } = server.address() as AddressInfo
+    expect(outcome(await transport(`https://127.0.0.1:${port}/v1`).send(list))).toBe(
+      "TLS failed: unable to verify the first certificate (UNABLE_TO_VERIFY_LEAF_SIGNATURE); for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file (and its intermediates', if the server does not send its chain)",
+    )
+  })
+
+  it.each([
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate'],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'],
+    ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'unable to get local issuer certificate'],
+    ['UNABLE_TO_GET_ISSUER_CERT', 'unable to get issuer certificate'],
+    ['CERT_UNTRUSTED', 'certificate not trusted'],
+  ])('a certificate Node cannot trust (%s) names NODE_EXTRA_CA_CERTS', (code, message) => {
+    const error = Object.assign(new Error(message), { code })
+    expect(describeTransportError(error, 1000, { protocol: 'https:' })).toMatch(
+      new RegExp(`^TLS failed: ${message} \\(${code}\\); for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file`),
+    )
+  })
+
+  it.each([
+    ['CERT_HAS_EXPIRED', 'certificate has expired'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"],
+  ])('a known but wrong certificate (%s) is a TLS failure, with no private-CA hint', (code, message) => {
+    const line = describeTransportError(Object.assign(new Error(message), { code }), 1000)
+    expect(line).toBe(`TLS failed: ${message} (${code})`)
   })
 
   it('https:// to a plain HTTP port is told to try http://', async () => {

@@ -32,6 +32,50 @@ export interface FailureContext {
   protocol?: string
 }
 
+/**
+ * The certificate-verification codes (OpenSSL's, as Node reports them) of a chain Node cannot trust, each with
+ * its hint: a certificate of a private CA (Node reads more CAs from NODE_EXTRA_CA_CERTS), or, for a leaf whose
+ * issuer is missing, a server that does not send its chain.
+ */
+const UNTRUSTED = new Map<string, string>([
+  ...[
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED',
+    'INVALID_CA',
+  ].map((code): [string, string] => [code, '; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file']),
+  [
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    "; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file (and its intermediates', if the server does not send its chain)",
+  ],
+])
+
+/** The other certificate-verification codes: the certificate is known but wrong (expired, revoked, malformed). */
+const CERTIFICATE = new Set([
+  'UNABLE_TO_GET_CRL',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CERT_SIGNATURE_FAILURE',
+  'CRL_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'CRL_NOT_YET_VALID',
+  'CRL_HAS_EXPIRED',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+  'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+])
+
 /** One line saying why no response came. */
 export function describeTransportError(error: unknown, timeoutMs: number, context: FailureContext = {}): string {
   const e = error as { code?: string; message?: string; cause?: { code?: string } }
@@ -52,11 +96,11 @@ export function describeTransportError(error: unknown, timeoutMs: number, contex
   if (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(message)) {
     return 'TLS failed: the port does not speak TLS (wrong version number); if it serves plain HTTP, the URL should start with http://'
   }
-  // A certificate Node cannot verify is often one of a private CA: Node reads more CAs from NODE_EXTRA_CA_CERTS.
-  const untrusted = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT_UNTRUSTED/.test(code ?? '')
-  const hint = untrusted ? '; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file' : ''
-  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO')
-    return `TLS failed: ${message.split('\n')[0]} (${code})${hint}`
+  if (
+    code !== undefined &&
+    (UNTRUSTED.has(code) || CERTIFICATE.has(code) || code.startsWith('ERR_TLS') || code === 'EPROTO')
+  )
+    return `TLS failed: ${message.split('\n')[0]} (${code})${UNTRUSTED.get(code) ?? ''}`
   if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || code === 'ERR__ERROR_FORMAT_PADDING_1') {
     return `the body could not be decompressed (${message})`
   }
