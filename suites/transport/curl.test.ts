@@ -43,6 +43,20 @@ describe('curl lines', () => {
       body,
     ])
   })
+  it.runIf(hasBash)('write a large body made of one repeated character compactly, and the shell rebuilds it', () => {
+    const body = `{"name":"pcs-1-large-v-${'x'.repeat(64 * 1024)}","categoryId":"it's \\ $HOME"}`
+    const line = curlLine({
+      method: 'POST',
+      url: 'http://h/v1/pets',
+      credential: 'key',
+      contentType: 'application/json',
+      body,
+    })
+    expect(line.length).toBeLessThan(400)
+    expect(argvOf(line).at(-1)).toBe(body)
+    const short = '{"name":"' + 'x'.repeat(100) + '"}'
+    expect(curlLine({ method: 'POST', url: 'http://h/v1/pets', credential: 'key', body: short })).toContain(short)
+  })
   it.runIf(hasBash)('rebuild every credential from $PETSTORE_API_KEY without writing the key', () => {
     for (const credential of [
       'key',

@@ -113,6 +113,43 @@ export function curlLine(request: CurlRequest): string {
   // curl sends a body as a form unless told otherwise; `Content-Type:` with no value sends no Content-Type at all.
   else if (request.body !== undefined && request.body !== '') words.push('-H', 'Content-Type:')
   for (const [name, value] of Object.entries(request.headers ?? {})) words.push('-H', shellQuote(`${name}: ${value}`))
-  if (request.body !== undefined && request.body !== '') words.push('--data-binary', shellQuote(request.body))
+  if (request.body !== undefined && request.body !== '') words.push('--data-binary', bodyWord(request.body))
   return words.join(' ')
+}
+
+/** Bodies longer than this are written compactly when one character repeated makes up a long run of them. */
+const LONG_BODY = 4096
+/** The shortest run of one character written as `printf | tr` rather than spelled out. */
+const LONG_RUN = 1024
+
+/**
+ * One shell word holding the body exactly. A body of a megabyte made mostly of one repeated printable ASCII character
+ * (a name of 1 MiB) is rebuilt by the shell, `"$(printf …; printf '%*s' N '' | tr ' ' x; printf …)"`, so the line
+ * stays short enough for a report to show whole, and still sends the same bytes.
+ */
+export function bodyWord(body: string): string {
+  if (body.length <= LONG_BODY) return shellQuote(body)
+  const run = longestRun(body)
+  if (run.length < LONG_RUN) return shellQuote(body)
+  const before = body.slice(0, run.start)
+  const after = body.slice(run.start + run.length)
+  const parts = [
+    ...(before ? [`printf '%s' ${shellQuote(before)}`] : []),
+    `printf '%*s' ${run.length} '' | tr ' ' ${shellQuote(body[run.start]!)}`,
+    ...(after ? [`printf '%s' ${shellQuote(after)}`] : []),
+  ]
+  return `"$(${parts.join('; ')})"`
+}
+
+/** The longest run of one printable ASCII character in a text (one pass). */
+function longestRun(text: string): { start: number; length: number } {
+  let best = { start: 0, length: 0 }
+  let start = 0
+  for (let i = 1; i <= text.length; i++) {
+    if (i < text.length && text.charCodeAt(i) === text.charCodeAt(start)) continue
+    const code = text.charCodeAt(start)
+    if (i - start > best.length && code >= 0x20 && code <= 0x7e) best = { start, length: i - start }
+    start = i
+  }
+  return best
 }
