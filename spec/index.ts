@@ -303,13 +303,15 @@ export class Spec {
     return typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop() : undefined
   }
 
+  /** The validator of the schema at `pointer`, its messages naming `subject`; one per pair, since shared components have many subjects. */
   #compile(pointer: string, subject: string): Validator {
-    const cached = this.#validators.get(pointer)
+    const key = `${pointer} ${subject}`
+    const cached = this.#validators.get(key)
     if (cached) return cached
     const compiled: ValidateFunction | undefined = this.#ajv.getSchema(`petstore${pointer}`)
     if (!compiled) throw new Error(`no schema at ${pointer} in the spec`)
     const validator: Validator = (value) => (compiled(validationView(value)) ? [] : explain(compiled.errors, subject))
-    this.#validators.set(pointer, validator)
+    this.#validators.set(key, validator)
     return validator
   }
 }

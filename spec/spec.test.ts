@@ -216,6 +216,16 @@ describe('validators compiled from the spec', () => {
     expect(s.responseSchemaName('listPets', 200)).toBe('Pets')
   })
 
+  it('names the operation asked for, even for a response component every operation shares', () => {
+    const body = parseJson('{"message":"y","status":401}')
+    const messages = (['listPets', 'createPet', 'getPet'] as const).map((op) => s.response(op, 401)!(body))
+    expect(messages).toEqual([
+      ["listPets 401 body must have required property 'code'"],
+      ["createPet 401 body must have required property 'code'"],
+      ["getPet 401 body must have required property 'code'"],
+    ])
+  })
+
   it('parses and writes JSON without losing int64 digits', () => {
     const text = '{"id":9223372036854775807,"categoryId":-9223372036854775808,"n":1.5}'
     expect(stringifyJson(parseJson(text))).toBe(text)
