@@ -37,6 +37,19 @@ describe('MountedTransport', () => {
     expect(exchange.request.headers.authorization).not.toContain(KEY)
   })
 
+  it('sends a body with exactly the Content-Type asked for, or none at all', async () => {
+    const seen: (string | null)[] = []
+    const echo: FetchHandler = async (request) => {
+      seen.push(request.headers.get('content-type'))
+      return new Response(await request.text(), { headers: { 'content-type': 'application/json' } })
+    }
+    const create = (contentType: string) =>
+      mount(echo).send({ operationId: 'createPet', method: 'POST', path: '/pets', body: '{"a":1}', contentType })
+    expect((await create('')).response?.rawBody).toBe('{"a":1}')
+    await create('application/vnd.petstore+json')
+    expect(seen).toEqual([null, 'application/vnd.petstore+json'])
+  })
+
   it('a handler that rejects as fetch does on a dropped connection: a reset', async () => {
     const handler: FetchHandler = async () => {
       throw new TypeError('fetch failed', {
