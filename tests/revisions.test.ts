@@ -11,7 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { parseDocument, type Document } from 'yaml'
 import { runConformance } from '../command/library.js'
 import { UsageError } from '../command/usage-error.js'
-import { loadSpec, SPEC_PATH, spec } from '../spec/index.js'
+import { resolveConfig as conformanceConfig } from '../command/conformance/config.js'
+import { resolveConfig as stubConfig } from '../command/stub/config.js'
+import { bundledSpec, loadSpec, OPERATION_IDS, SPEC_PATH, spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
 import type { RunResult } from '../model/index.js'
 
@@ -171,5 +173,23 @@ describe('a spec that is not a revision of this interface', () => {
       await expect(refused).rejects.toThrow(/^[^\n]+$/)
       expect(() => createStub({ spec: path })).toThrow(/not (a revision of the Pet Store interface|an OpenAPI 3\.1)/)
     }
+  })
+
+  it('--spec on both commands: a revision is taken, anything else is one line of UsageError', () => {
+    expect(conformanceConfig(['--spec', REVISIONS.reserved], {}).spec.enumOf('PetStatus')).toContain('reserved')
+    expect(conformanceConfig(['--spec', REVISIONS.limit], {}).allowances.list).toBe(200 + 2 * 3 + 5)
+    expect(stubConfig(['--spec', REVISIONS.tag], {}).spec?.propertiesOf('NewPet')).toHaveProperty('tag')
+    const missing = revision('no-list-pets', (doc) => doc.deleteIn(['paths', '/pets', 'get']))
+    for (const resolve of [conformanceConfig, stubConfig]) {
+      expect(() => resolve(['--spec', missing], {})).toThrow(UsageError)
+      expect(() => resolve(['--spec', missing], {})).toThrow(/^--spec: .* has no operation listPets \(GET \/pets\)$/)
+      expect(() => resolve(['--spec', join(work, 'absent.yaml')], {})).toThrow(/^--spec: cannot read the spec at /)
+    }
+  })
+})
+
+describe('the operations of the interface', () => {
+  it('are the ones the kit types (OperationId), pinned to the bundled spec on purpose', () => {
+    expect(Object.keys(bundledSpec().operations).sort()).toEqual([...OPERATION_IDS].sort())
   })
 })
