@@ -11,37 +11,14 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, runProcess, startProcess, type Finished, type RunOptions } from '../test-support/run-command.js'
+import { consumerEnv, npm, NPX_CLI, ok } from '../test-support/packed-kit.js'
+import { ROOT, runProcess, startProcess, type RunOptions } from '../test-support/run-command.js'
 
 const require = createRequire(import.meta.url)
 const MB = 1_000_000
 
-/** npm's own entry points, run by this Node: no shell, so the same on every platform. */
-const NPM_CLI = process.env.npm_execpath?.endsWith('npm-cli.js')
-  ? process.env.npm_execpath
-  : join(dirname(process.execPath), process.platform === 'win32' ? '' : '../lib', 'node_modules/npm/bin/npm-cli.js')
-const NPX_CLI = join(dirname(NPM_CLI), 'npx-cli.js')
-
-/**
- * The consumer's environment: nothing of the npm run that started these tests (`npm_config_local_prefix` would
- * point the consumer's npm at this repository), no target or key from the environment.
- */
-const consumerEnv: Record<string, undefined> = Object.fromEntries(
-  Object.keys(process.env)
-    .filter((name) => name.startsWith('npm_') || name === 'INIT_CWD')
-    .map((name) => [name, undefined]),
-)
-
-const npm = (args: string[], options: RunOptions) =>
-  runProcess(process.execPath, [NPM_CLI, ...args], { env: consumerEnv, timeoutMs: 300_000, ...options })
 const npx = (args: string[], options: RunOptions) =>
   runProcess(process.execPath, [NPX_CLI, ...args], { env: consumerEnv, timeoutMs: 180_000, ...options })
-
-function ok(run: Finished): Finished {
-  if (run.code !== 0)
-    throw new Error(`exit ${run.code ?? run.signal}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`)
-  return run
-}
 
 /** Bytes on disk under `path`, as `du` counts them (allocated blocks), links not followed. */
 async function diskUsage(path: string): Promise<number> {
