@@ -24,9 +24,7 @@ export interface PetExample {
 }
 
 /** The valid and invalid createPet examples, int64 digits intact. */
-export const NEW_PETS = parseJson(
-  readFileSync(packageFile('fixtures/new-pets.json'), 'utf8'),
-) as unknown as {
+export const NEW_PETS = parseJson(readFileSync(packageFile('fixtures/new-pets.json'), 'utf8')) as unknown as {
   valid: PetExample[]
   invalid: PetExample[]
 }
