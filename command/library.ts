@@ -10,7 +10,7 @@ import { createStub } from '../stub/index.js'
 import { recordAllowances, recordBudget, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
 import { catalogue, NAME, prismInFront, VERSION } from './conformance/cli.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, newRunId } from './conformance/config.js'
-import { preflight } from './conformance/preflight.js'
+import { prefixCatalogue, preflight } from './conformance/preflight.js'
 import { UsageError } from './usage-error.js'
 
 /** What `runConformance` takes; every field is optional. */
@@ -86,10 +86,12 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       allowances,
       ...(typeof options.spec === 'string' ? { specPath: options.spec } : {}),
     }
-    // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError.
-    if (handler === undefined) await preflight(config)
-    const run = startRun(config, handler, spec)
-    const records = await runAll(run, options.onRecord)
+    // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError; one
+    // that answers without the documented version prefix fails that one check.
+    const { prefixMissing } = handler === undefined ? await preflight(config) : {}
+    if (prefixMissing) options.onRecord?.(prefixMissing)
+    const run = prefixMissing ? undefined : startRun(config, handler, spec)
+    const records = run ? await runAll(run, options.onRecord) : [prefixMissing!]
     return buildRunResult(
       records,
       {
@@ -106,9 +108,9 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         notices: [],
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,
-        catalogue: catalogue(config),
+        catalogue: run ? catalogue(config) : prefixCatalogue(spec),
         runErrors: [],
-        ...(run.stopped ? { stopped: run.stopped } : {}),
+        ...(run?.stopped ? { stopped: run.stopped } : {}),
       },
       new Redactor(keySecrets(apiKey)),
     )

@@ -29,8 +29,12 @@ for (const [i, phase] of PHASES.entries()) {
   // A plain describe per phase keeps the phases in order; `test.concurrent` lets a phase's scenarios overlap.
   describe(`phase ${i + 1}`, () => {
     for (const spec of phase) {
-      test.concurrent(spec.name, { meta: { area: spec.area } }, async ({ task }) => {
-        task.meta.conformance = await runScenario(run, spec)
+      test.concurrent(spec.name, { meta: { area: spec.area } }, async ({ task, signal }) => {
+        // Cancelled (the command was interrupted): what the scenario judged so far is its record, kept at once.
+        task.meta.conformance = await runScenario(run, spec, {
+          signal,
+          record: (record) => (task.meta.conformance = record),
+        })
       })
     }
   })

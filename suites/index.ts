@@ -28,7 +28,10 @@ export function transportFor(config: RunConfig, handler?: FetchHandler): PoliteT
   }
   let transport: Transport = handler ? new MountedTransport(handler, options) : new HttpTransport(options)
   if (config.viaPrism) transport = new PrismOpinion(transport)
-  return new PoliteTransport(transport, { concurrency: config.concurrency })
+  return new PoliteTransport(transport, {
+    concurrency: config.concurrency,
+    ...(config.deadline !== undefined ? { deadline: config.deadline } : {}),
+  })
 }
 
 /**

@@ -19,6 +19,8 @@ export interface Stats {
   requests: number
   /** TCP connections accepted. */
   connections: number
+  /** TCP connections open now (a client process that is gone holds none). */
+  open: number
   /** Requests being handled now. */
   inFlight: number
   /** The most requests handled at once. */
@@ -57,14 +59,26 @@ export function closedAfter(hook: (close: () => Promise<void>) => void): (start:
   }
 }
 
-const newStats = (): Stats => ({ requests: 0, connections: 0, inFlight: 0, maxInFlight: 0, bytesOut: 0, methods: {} })
+const newStats = (): Stats => ({
+  requests: 0,
+  connections: 0,
+  open: 0,
+  inFlight: 0,
+  maxInFlight: 0,
+  bytesOut: 0,
+  methods: {},
+})
 
 async function listen(server: net.Server, stats: Stats, scheme: 'http' | 'https' = 'http'): Promise<Served> {
   const sockets = new Set<Socket>()
   server.on('connection', (socket: Socket) => {
     stats.connections++
+    stats.open++
     sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
+    socket.on('close', () => {
+      stats.open--
+      sockets.delete(socket)
+    })
     socket.on('error', () => undefined) // a client that gave up is not the target's problem
   })
   await new Promise<void>((resolve, reject) => {
@@ -403,13 +417,52 @@ function retryAfterHeader(retryAfter: RetryAfter, seconds: number): Record<strin
   }
 }
 
-/** A 429 as a rate limiter sends it. */
-export function tooMany(retryAfter: RetryAfter, seconds = 1): Response {
-  const body = JSON.stringify({ code: 'rate_limited', message: 'too many requests', status: 429 })
+/** A 429 as a rate limiter sends it (or, with `status`, the 503 a proxy's limiter sends by default). */
+export function tooMany(retryAfter: RetryAfter, seconds = 1, status: 429 | 503 = 429): Response {
+  const body = JSON.stringify({ code: 'rate_limited', message: 'too many requests', status })
   return new Response(body, {
-    status: 429,
+    status,
     headers: { 'content-type': 'application/json', ...retryAfterHeader(retryAfter, seconds) },
   })
+}
+
+/** What a token-bucket limiter did: requests it passed on and refused, and the times of those it passed on. */
+export interface LimiterStats {
+  passed: number
+  refused: number
+  /** `performance.now()` of each request passed on. */
+  passedAt: number[]
+}
+
+/**
+ * A rate limiter in front of the handler, as nginx's `limit_req` with `nodelay` is: a bucket of `burst` tokens
+ * refilled at `rate` per second; a request finding a token is passed on, any other is refused at once with
+ * `status` (429 by default) and `Retry-After: seconds`. Refused requests take no token.
+ */
+export function tokenBucket(
+  next: FetchHandler,
+  options: { rate: number; burst: number; seconds?: number; status?: 429 | 503 },
+): { fetch: FetchHandler; stats: LimiterStats } {
+  const { rate, burst, seconds = 1, status = 429 } = options
+  const stats: LimiterStats = { passed: 0, refused: 0, passedAt: [] }
+  let tokens = burst
+  let at = performance.now()
+  return {
+    stats,
+    fetch: async (request) => {
+      const now = performance.now()
+      tokens = Math.min(burst, tokens + ((now - at) * rate) / 1000)
+      at = now
+      if (tokens < 1) {
+        stats.refused++
+        return tooMany('seconds', seconds, status)
+      }
+      tokens -= 1
+      stats.passed++
+      stats.passedAt.push(now)
+      return next(request)
+    },
+  }
 }
 
 /**
@@ -631,6 +684,23 @@ export const isList = (request: Request) => request.method === 'GET' && /\/pets$
 /** Answers everything (the key accepted or not) with the same status and body: a wrong key, a wrong base URL. */
 export function everything(status: number, body: string, contentType = 'application/json'): FetchHandler {
   return async () => new Response(body, { status, headers: { 'content-type': contentType } })
+}
+
+/**
+ * The interface mounted without its version prefix: `/pets` is what `/v1/pets` is to the handler, and a path under
+ * the prefix gets a JSON 404, as a framework answers a route it does not know.
+ */
+export function withoutPrefix(next: FetchHandler, prefix = '/v1'): FetchHandler {
+  return async (request) => {
+    const url = new URL(request.url)
+    if (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))
+      return new Response(JSON.stringify({ code: 'not_found', message: 'no such route', status: 404 }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      })
+    url.pathname = `${prefix}${url.pathname}`
+    return next(new Request(url, request))
+  }
 }
 
 /** An HTML 404 page, as a web server answers a path it does not serve. */

@@ -7,13 +7,21 @@
 import { randomBytes } from 'node:crypto'
 import { constants, readFileSync } from 'node:fs'
 import { access, mkdir } from 'node:fs/promises'
-import { exitCode, keySecrets, Redactor, type CatalogueEntry, type RunResult } from '../../model/index.js'
+import {
+  exitCode,
+  keySecrets,
+  Redactor,
+  type CatalogueEntry,
+  type RunResult,
+  type ScenarioRecord,
+} from '../../model/index.js'
+import type { ReporterOptions } from '../../reporters/index.js'
 import { renderBasis, spec, useSpec, type Spec } from '../../spec/index.js'
 import { CHECKS, type RunConfig } from '../../suites/index.js'
 import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
-import { preflight } from './preflight.js'
+import { prefixCatalogue, preflight } from './preflight.js'
 import { usage } from './usage.js'
 
 export const NAME = 'petstore-conformance'
@@ -97,11 +105,23 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const stopAll = async () => {
     for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => undefined)
   }
-  const interrupted = () => {
-    void stopAll().finally(() => process.exit(130))
+  // SIGINT or SIGTERM: the run in vitest is cancelled and its reports written with what was judged, then every
+  // process the command started is stopped and it exits 2. Before the run (or at a second signal, or when the run
+  // does not end soon), everything is stopped at once.
+  const stop = new AbortController()
+  let judging = false
+  const interrupted = (signal: NodeJS.Signals) => {
+    const hard = () =>
+      void stopAll().finally(() => {
+        process.stderr.write(`${NAME}: interrupted by ${signal} before every check was judged\n`)
+        process.exit(2)
+      })
+    if (stop.signal.aborted || !judging) return hard()
+    stop.abort(signal)
+    setTimeout(hard, INTERRUPT_GRACE_MS).unref()
   }
-  process.once('SIGINT', interrupted)
-  process.once('SIGTERM', interrupted)
+  process.on('SIGINT', interrupted)
+  process.on('SIGTERM', interrupted)
   let restore = () => {}
   try {
     const config = resolveConfig(argv, env)
@@ -141,10 +161,18 @@ export async function main(argv: string[], env: Record<string, string | undefine
       ...(config.specPath !== undefined ? { specPath: config.specPath } : {}),
       ...(config.maxTimeS !== undefined ? { deadline: started + config.maxTimeS * 1000 } : {}),
     }
-    await preflight(run)
-    const { result, writeErrors } = await judge(config, run, target, env)
+    const { prefixMissing } = await preflight(run)
+    judging = true
+    const { result, writeErrors } = prefixMissing
+      ? await reportAlone(config, target, prefixMissing, started, process.stdout.isTTY === true && !env.NO_COLOR)
+      : await judge(config, run, target, env, stop.signal)
     if (!result) throw new Error('the run ended without a result')
     if (writeErrors.length) throw new UsageError(`could not write every report: ${writeErrors[0]}`)
+    if (stop.signal.aborted) {
+      // An interrupted run could not finish, whatever it found before: its reports say what was judged.
+      process.stderr.write(`${NAME}: ${interruptedLine(stop.signal)}; the reports hold what was judged\n`)
+      return 2
+    }
     if (result.verdict === 'incomplete')
       process.stderr.write(`${NAME}: ${result.incomplete ?? 'incomplete: not every check was judged'}\n`)
     return exitCode(result)
@@ -161,12 +189,64 @@ export async function main(argv: string[], env: Record<string, string | undefine
   }
 }
 
+/** How long an interrupted run may take to write its reports before everything is stopped at once. */
+const INTERRUPT_GRACE_MS = 15_000
+
+const interruptedLine = (signal: AbortSignal) =>
+  `interrupted by ${String(signal.reason ?? 'a signal')} before every check was judged`
+
+/** What the reporter is told of the run besides its records. */
+function reporterFacts(config: Config, target: Target, catalogueOf: CatalogueEntry[]): ReporterOptions['facts'] {
+  return {
+    tool: { name: NAME, version: VERSION },
+    target: { baseUrl: target.baseUrl, embedded: target.embedded },
+    runId: config.runId,
+    seed: config.seed,
+    runs: config.runs,
+    recordBudget: config.recordBudget,
+    viaPrism: config.viaPrism,
+    strict: config.strict,
+    specVersion: config.spec.version,
+    notices: [],
+    catalogue: catalogueOf,
+    operationOrder: Object.keys(config.spec.operations),
+  }
+}
+
+/**
+ * A run judged by the preflight alone (the service answers without the documented version prefix): its one failing
+ * check reported in every selected format, as a run in vitest would be.
+ */
+async function reportAlone(
+  config: Config,
+  target: Target,
+  record: ScenarioRecord,
+  started: number,
+  color: boolean,
+): Promise<{ result: RunResult; writeErrors: string[] }> {
+  const { buildRunResult } = await import('../../model/index.js')
+  const { runHeader, toConsole, writeReports } = await import('../../reporters/index.js')
+  const redactor = new Redactor(keySecrets(target.apiKey))
+  const facts = reporterFacts(config, target, prefixCatalogue(config.spec))
+  const result = buildRunResult(
+    [record],
+    { ...facts, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, runErrors: [] },
+    redactor,
+  )
+  const { written, errors } = await writeReports(result, config.reporters, config.outputDir, redactor)
+  if (config.reporters.includes('console') || !config.quiet) process.stdout.write(`${runHeader(facts, { color })}\n`)
+  if (config.reporters.includes('console'))
+    process.stdout.write(toConsole(result, { color, written: Object.values(written) }))
+  return { result, writeErrors: errors.map((e) => `${e.path}: ${e.message}`) }
+}
+
 /** Runs the scenarios in vitest with the reporter; resolves to the run's result. */
 async function judge(
   config: Config,
   run: RunConfig,
   target: Target,
   env: Record<string, string | undefined>,
+  stop: AbortSignal,
 ): Promise<{ result?: RunResult; writeErrors: string[] }> {
   const [{ runInVitest }, { default: ConformanceReporter }] = await Promise.all([
     import('./vitest.js'),
@@ -178,22 +258,10 @@ async function judge(
     redactor: new Redactor(keySecrets(target.apiKey)),
     color: process.stdout.isTTY === true && !env.NO_COLOR,
     ...(config.quiet ? { progress: 'none' as const } : {}),
-    facts: {
-      tool: { name: NAME, version: VERSION },
-      target: { baseUrl: target.baseUrl, embedded: target.embedded },
-      runId: config.runId,
-      seed: config.seed,
-      runs: config.runs,
-      recordBudget: config.recordBudget,
-      viaPrism: config.viaPrism,
-      strict: config.strict,
-      specVersion: spec().version,
-      notices: [],
-      catalogue: catalogue(config),
-      operationOrder: Object.keys(spec().operations),
-    },
+    facts: reporterFacts(config, target, catalogue(config)),
+    stopped: () => (stop.aborted ? interruptedLine(stop) : undefined),
   })
-  const result = await runInVitest(run, reporter, () => reporter.result)
+  const result = await runInVitest(run, reporter, () => reporter.result, stop)
   return { ...(result ? { result } : {}), writeErrors: reporter.writeErrors.map((e) => `${e.path}: ${e.message}`) }
 }
 

@@ -8,7 +8,7 @@ import { createStub } from '../../stub/index.js'
 import { recordAllowances, type RunConfig } from '../../suites/index.js'
 import * as target from '../../test-support/misbehaving.js'
 import { UsageError } from '../usage-error.js'
-import { preflight } from './preflight.js'
+import { PREFIX_CHECK_ID, preflight, versionPrefix } from './preflight.js'
 
 const KEY = 'preflight-key-0a7e3c'
 const serve = target.closedAfter(afterEach)
@@ -123,6 +123,42 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
     const message = await verdict(baseUrl)
     expect(message.startsWith(`cannot reach the target at ${baseUrl}: `)).toBe(true)
     expect(message).toMatch(reason)
+  })
+})
+
+describe('preflight: a service without the documented version prefix fails one check', () => {
+  it('the interface at /pets, asked at /v1: the record of one failing check, its basis the servers URL', async () => {
+    const s = await serve(target.serveFetch(target.withoutPrefix(createStub({ apiKeys: [KEY] }).fetch)))
+    const { prefixMissing } = await preflight(config(s.url))
+    expect(prefixMissing?.checks.map((c) => [c.id, c.severity, c.outcome])).toEqual([
+      [PREFIX_CHECK_ID, 'fail', 'failed'],
+    ])
+    const [check] = prefixMissing!.checks
+    expect(check!.basis?.map((b) => b.ref)).toEqual(['#/servers/0/url'])
+    expect(check!.basis?.[0]?.text).not.toMatch(/not in this spec/)
+    expect(check!.findings).toHaveLength(1)
+    expect(check!.findings[0]!.message).toBe(
+      `the documented version prefix /v1 is missing: GET ${s.origin}/pets?limit=1 (without /v1) answered 200 with the interface, where GET ${s.url}/pets?limit=1 answered 404`,
+    )
+    expect(check!.findings[0]!.exchange?.request.url).toBe(`${s.origin}/pets?limit=1`)
+    expect(JSON.stringify(prefixMissing)).not.toContain(KEY)
+  })
+
+  it('the prefix is read from the spec', () => {
+    expect(versionPrefix()).toEqual({ prefix: '/v1', pointer: '#/servers/0/url' })
+  })
+
+  it.each([
+    ['an HTML 404 everywhere', () => target.everything(404, target.HTML_404, 'text/html')],
+    ['a JSON 404 everywhere', () => target.everything(404, '{"code":"not_found","message":"no","status":404}')],
+  ])('%s, with or without the prefix: cannot run, as before', async (_name, handler) => {
+    const s = await serve(target.serveFetch(handler()))
+    expect(await verdict(s.url)).toMatch(/^the base URL does not serve the interface: /)
+  })
+
+  it('the prefix missing and the key wrong: nothing shows the interface is served, cannot run', async () => {
+    const s = await serve(target.serveFetch(target.withoutPrefix(createStub({ apiKeys: ['another-key-99'] }).fetch)))
+    expect(await verdict(s.url)).toMatch(/^the base URL does not serve the interface: /)
   })
 })
 

@@ -1,10 +1,18 @@
 /**
  * What the command sends before any check runs, to tell a run that cannot be judged from one that can:
  * an unreachable target, a wrong key (authenticated requests get 401) and a base URL that does not serve the
- * interface (404, HTML, no JSON) each end the command with exit 2 and one line saying what to check.
+ * interface (404, HTML, no JSON) each end the command with exit 2 and one line saying what to check. A service
+ * that answers the interface on the same origin without the documented version prefix (`/pets` for `/v1/pets`)
+ * can be judged: it breaks the documented base address, one failing check.
  */
-import type { Exchange } from '../../model/index.js'
-import { spec } from '../../spec/index.js'
+import {
+  recorded,
+  type CatalogueEntry,
+  type CheckResult,
+  type Exchange,
+  type ScenarioRecord,
+} from '../../model/index.js'
+import { pointer, renderBasis, spec, type Spec } from '../../spec/index.js'
 import { transportFor, type RunConfig } from '../../suites/index.js'
 import { UsageError } from '../usage-error.js'
 
@@ -63,20 +71,116 @@ export function cannotRun(list: Exchange, get: Exchange, baseUrl: string): strin
   return undefined
 }
 
-/** Sends `GET /pets?limit=1` and `GET /pets/1` with the key; throws `UsageError` when the run cannot be judged. */
-export async function preflight(config: RunConfig): Promise<void> {
+/** The id of the check a run fails when its service answers without the documented version prefix. */
+export const PREFIX_CHECK_ID = 'base-url.version-prefix'
+
+/** The documented version prefix (the path of the spec's first server URL, e.g. `/v1`) and the pointer to that URL. */
+export function versionPrefix(against: Spec = spec()): { prefix: string; pointer: `#/${string}` } | undefined {
+  const servers: unknown = against.doc.servers
+  if (!Array.isArray(servers)) return undefined
+  for (const [index, server] of servers.entries()) {
+    const url = (server as { url?: unknown } | null)?.url
+    if (typeof url !== 'string') continue
+    // `{scheme}://{host}/v1`: the variables stand for anything; the path after the host is the prefix.
+    const path = /^[^:/]*:\/\/[^/]*(\/.*)?$/.exec(url.replace(/\{[^}]*\}/g, 'x'))?.[1]?.replace(/\/+$/, '')
+    if (path) return { prefix: path, pointer: pointer('servers', index, 'url') }
+  }
+  return undefined
+}
+
+/** The catalogue of a run that found the version prefix missing: that one check, its basis in the spec's words. */
+export function prefixCatalogue(against: Spec = spec()): CatalogueEntry[] {
+  const found = versionPrefix(against)
+  return [
+    {
+      id: PREFIX_CHECK_ID,
+      title: `The interface is served under the documented base address, its version prefix ${found?.prefix ?? ''} included`,
+      operationId: 'all',
+      severity: 'fail',
+      source: 'suite',
+      ...(found ? { basis: renderBasis(against, [{ spec: found.pointer }]) } : {}),
+    },
+  ]
+}
+
+/** What the preflight found: nothing in the way of a run, or the version prefix missing (the record of that failure). */
+export interface Preflight {
+  /** Set when the base URL does not serve the interface but the same origin does without the prefix. */
+  prefixMissing?: ScenarioRecord
+}
+
+async function probe(config: RunConfig): Promise<[Exchange, Exchange]> {
   const transport = transportFor({ ...config, timeoutMs: Math.min(config.timeoutMs, PREFLIGHT_TIMEOUT_MS) })
   try {
     const list = spec().operation('listPets')
     const get = spec().operation('getPet')
-    const [listed, got] = await Promise.all([
+    const sent = await Promise.all([
       transport.send({ operationId: 'listPets', method: list.method, path: list.path, query: [['limit', '1']] }),
       transport.send({ operationId: 'getPet', method: get.method, path: get.path.replace(/\{[^}]+\}/, '1') }),
-    ])
-    if (transport.stopped) throw new UsageError(transport.stopped)
-    const reason = cannotRun(listed, got, config.baseUrl)
-    if (reason) throw new UsageError(reason)
+    ]).catch((error: unknown) => {
+      if (transport.stopped) return undefined
+      throw error
+    })
+    if (transport.stopped || !sent) throw new UsageError(transport.stopped ?? 'the run stopped')
+    return sent
   } finally {
     await transport.close()
+  }
+}
+
+/**
+ * Sends `GET /pets?limit=1` and `GET /pets/1` with the key; throws `UsageError` when the run cannot be judged. When
+ * the base URL ends with the documented prefix and does not serve the interface, but the origin without the prefix
+ * does, resolves to the record of that one failure instead.
+ */
+export async function preflight(config: RunConfig): Promise<Preflight> {
+  const [listed, got] = await probe(config)
+  const reason = cannotRun(listed, got, config.baseUrl)
+  if (!reason) return {}
+  const documented = versionPrefix()
+  if (
+    documented &&
+    reason.startsWith('the base URL does not serve the interface') &&
+    config.baseUrl.endsWith(documented.prefix)
+  ) {
+    const bare = config.baseUrl.slice(0, -documented.prefix.length)
+    const { sendBaseUrl: _, ...direct } = config
+    const without = await probe({ ...direct, baseUrl: bare, viaPrism: false }).catch(() => undefined)
+    if (without && cannotRun(without[0], without[1], bare) === undefined && without[0].response?.status === 200)
+      return { prefixMissing: prefixRecord(listed, without[0], documented.prefix) }
+  }
+  throw new UsageError(reason)
+}
+
+// The one failing check of a service without the version prefix: both answers, each with its request, as evidence.
+function prefixRecord(withPrefix: Exchange, without: Exchange, prefix: string): ScenarioRecord {
+  const [entry] = prefixCatalogue()
+  const finding = (exchange: Exchange, message: string) => ({
+    checkId: PREFIX_CHECK_ID,
+    operationId: exchange.operationId!,
+    severity: 'fail' as const,
+    source: 'suite' as const,
+    message,
+    exchange: recorded(exchange),
+    curl: exchange.curl,
+  })
+  const check: CheckResult = {
+    ...entry!,
+    outcome: 'failed',
+    findings: [
+      finding(
+        without,
+        `the documented version prefix ${prefix} is missing: ${without.request.method} ${without.request.url} (without ${prefix}) answered ${without.response!.status} with the interface, where ${withPrefix.request.method} ${withPrefix.request.url} answered ${withPrefix.response?.status ?? withPrefix.error}`,
+      ),
+    ],
+    exchanges: 2,
+  }
+  return {
+    scenario: 'the base address',
+    checks: [check],
+    observations: [],
+    statusesSeen: [],
+    requestsSent: withPrefix.attempts + without.attempts,
+    recordsCreated: 0,
   }
 }

@@ -5,7 +5,7 @@
  */
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startVitest } from 'vitest/node'
+import { startVitest, type Vitest } from 'vitest/node'
 import type { RunResult } from '../../model/index.js'
 import type { RunConfig } from '../../suites/index.js'
 
@@ -15,12 +15,33 @@ const RUNNER = fileURLToPath(
 )
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-/** Runs the scenarios under vitest with `reporter`; resolves when every report is written. */
+/**
+ * Runs the scenarios under vitest with `reporter`; resolves when every report is written. When `stop` aborts, the
+ * run is cancelled: the scenarios under way stop sending, and the reporter gets what was judged.
+ */
 export async function runInVitest(
   config: RunConfig,
   reporter: object,
   result: () => RunResult | undefined,
+  stop?: AbortSignal,
 ): Promise<RunResult | undefined> {
+  let running: Vitest | undefined
+  const cancel = () => void running?.cancelCurrentRun('keyboard-input')
+  stop?.addEventListener('abort', cancel, { once: true })
+  // Vitest ends the process on SIGINT and SIGTERM (its terminal clean-up): the command handles them itself (the run
+  // cancelled, its reports written, its processes stopped), so the listeners vitest adds are taken off again.
+  const SIGNALS = ['SIGINT', 'SIGTERM'] as const
+  const ours = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]))
+  // Vitest hands its instance to reporters: the way to cancel the run it is running.
+  const canceller = {
+    onInit: (vitest: Vitest) => {
+      running = vitest
+      for (const signal of SIGNALS)
+        for (const listener of process.listeners(signal))
+          if (!ours.get(signal)!.has(listener)) process.off(signal, listener)
+    },
+    onTestRunStart: () => (stop?.aborted ? cancel() : undefined),
+  }
   const vitest = await startVitest(
     'test',
     [],
@@ -42,7 +63,7 @@ export async function runInVitest(
       hookTimeout: 60_000,
       passWithNoTests: true,
       cache: false,
-      reporters: [reporter as never],
+      reporters: [reporter as never, canceller],
       provide: { conformance: config },
     } as never,
     { logLevel: 'error', cacheDir: join(ROOT, 'node_modules', '.vite-conformance') },
@@ -50,6 +71,7 @@ export async function runInVitest(
   try {
     return result()
   } finally {
+    stop?.removeEventListener('abort', cancel)
     await vitest.close()
   }
 }

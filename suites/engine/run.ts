@@ -17,6 +17,7 @@ import { appliesTo } from '../checks/applies.js'
 import { CHECKS, type CheckId } from '../checks/index.js'
 import type { Check, ExchangeCheck, Facts, RunCheck, TransportCheck } from '../checks/check.js'
 import { idOf, isObject, listedPets, queryOutsideRange } from '../checks/util.js'
+import { isThrottling, TransportStopped } from '../transport/polite.js'
 import type { Transport } from '../transport/transport.js'
 import type { Allowances, Area, RunConfig } from './config.js'
 import { Recorder } from './recorder.js'
@@ -42,9 +43,10 @@ interface Known {
   sentStatus?: string
 }
 
-/** What the engine adds to a transport: a reason to stop, when it has one. */
+/** What the engine adds to a transport: a reason to stop, when it has one, and a way to stop it at once. */
 export interface RunTransport extends Transport {
   readonly stopped?: string
+  interrupt?(reason: string): void
 }
 
 /** One conformance run against one target. */
@@ -99,6 +101,12 @@ export class Run {
     return this.#stopped ?? this.transport.stopped
   }
 
+  /** Stops the run at once: no request goes out any more, those waiting to go end now, the scenarios stop. */
+  interrupt(reason: string): void {
+    this.#stopped ??= reason
+    this.transport.interrupt?.(reason)
+  }
+
   /** The checks the run judges, by scope. */
   checks<S extends Check['scope']>(scope: S): Extract<Check, { scope: S }>[] {
     return (CHECKS as readonly Check[]).filter(
@@ -148,9 +156,18 @@ export class Run {
     const sentAt = ++this.#clock
     const before = this.#before(request)
     const create = request.operationId === 'createPet' ? this.#createStarts() : undefined
-    const exchange = await this.transport.send({ ...request, timeoutMs: this.#timeoutMs })
+    let exchange: Exchange
+    try {
+      exchange = await this.transport.send({ ...request, timeoutMs: this.#timeoutMs })
+    } catch (error) {
+      if (error instanceof TransportStopped) throw new NotSent(error.message)
+      throw error
+    } finally {
+      if (create) this.#createsInFlight.delete(create)
+    }
     if (create) this.#createEnds(create, exchange)
-    if (exchange.response?.status === 429 && this.transport.stopped) throw new NotSent(this.transport.stopped)
+    // A throttling answer comes back only once the run gave up waiting: it is not the target's answer to judge.
+    if (isThrottling(exchange) && this.transport.stopped) throw new NotSent(this.transport.stopped)
     const facts = { ...before, ...this.#after(exchange) }
     this.#learn(exchange, area, sentAt)
     return { exchange, facts }

@@ -195,10 +195,27 @@ export class Scenario {
   }
 }
 
-/** Runs one scenario to its record: never throws; what stopped it early is said in the record. */
-export async function runScenario(run: Run, spec: ScenarioSpec): Promise<ScenarioRecord> {
+/** How a scenario learns that the run is interrupted, and where its record then goes at once. */
+export interface Interrupt {
+  signal: AbortSignal
+  /** Handed the record as it stands when the signal aborts (the scenario's promise may no longer be awaited). */
+  record: (record: ScenarioRecord) => void
+}
+
+/**
+ * Runs one scenario to its record: never throws; what stopped it early is said in the record. When `interrupt`'s
+ * signal aborts, the whole run stops sending and the record so far is handed over at once.
+ */
+export async function runScenario(run: Run, spec: ScenarioSpec, interrupt?: Interrupt): Promise<ScenarioRecord> {
   const recorder = run.recorder(spec.name, spec.area)
   if (!run.wants(spec.operations, spec.judges)) return recorder.record()
+  const onAbort = () => {
+    run.interrupt('the run was interrupted before every scenario finished')
+    recorder.stopped ??= run.stopped
+    interrupt?.record(recorder.record())
+  }
+  if (interrupt?.signal.aborted) onAbort()
+  else interrupt?.signal.addEventListener('abort', onAbort, { once: true })
   const s = new Scenario(run, recorder)
   try {
     if (run.stopped) throw new NotSent(run.stopped)
@@ -206,6 +223,8 @@ export async function runScenario(run: Run, spec: ScenarioSpec): Promise<Scenari
   } catch (error) {
     if (error instanceof NotSent) recorder.stopped = error.message
     else recorder.kitError(error)
+  } finally {
+    interrupt?.signal.removeEventListener('abort', onAbort)
   }
   return recorder.record()
 }

@@ -10,12 +10,13 @@ import {
   counted,
   slow,
   throttled,
+  tokenBucket,
   tooMany,
   type FetchHandler,
   type RetryAfter,
 } from '../../test-support/misbehaving.js'
 import { MountedTransport } from './mounted.js'
-import { PoliteTransport, retryAfterMs, Slots } from './polite.js'
+import { isThrottling, PoliteTransport, retryAfterMs, Slots, TransportStopped } from './polite.js'
 
 const KEY = 'polite-test-key-2b9e'
 const list: Request = { operationId: 'listPets', method: 'GET', path: '/pets' }
@@ -72,43 +73,115 @@ describe.concurrent('PoliteTransport', () => {
     },
   )
 
-  it('a Retry-After longer than the longest wait is cut to it', async () => {
-    const { fetch, times } = throttledFirst(1, 'seconds', 3600)
-    const exchange = await polite(fetch, { maxWaitMs: 100 }).send(list)
-    expect(exchange.response?.status).toBe(200)
-    expect(times[1]! - times[0]!).toBeLessThan(1000)
+  it('a Retry-After longer than the run waits stops the run at once, saying the wait asked', async () => {
+    const { fetch, times } = throttledFirst(1, 'seconds', 86_400)
+    const t = polite(fetch, { maxWaitMs: 60_000 })
+    const started = performance.now()
+    const exchange = await t.send(list)
+    expect(performance.now() - started).toBeLessThan(500)
+    expect(exchange.response?.status).toBe(429)
+    expect(times).toHaveLength(1)
+    expect(t.stopped).toMatch(
+      /^the target asks to wait 86400 s \(Retry-After on 429\) before sending again, longer than/,
+    )
+    await expect(t.send(list)).rejects.toBeInstanceOf(TransportStopped)
   })
 
-  it('a pause after a 429 holds every request, also those queued for a slot', async () => {
+  it('a wait that would end past the deadline stops the run at once', async () => {
+    const { fetch } = throttledFirst(1, 'seconds', 5)
+    const t = polite(fetch, { maxWaitMs: 60_000, deadline: Date.now() + 1000 })
+    expect((await t.send(list)).response?.status).toBe(429)
+    expect(t.stopped).toMatch(/^--max-time reached: the target asks to wait 5 s/)
+  })
+
+  it('requests waiting when the run stops end at once', async () => {
+    const { fetch } = throttledFirst(3, 'seconds', 30)
+    const t = polite(fetch, { maxWaitMs: 60_000 })
+    const waiting = Promise.allSettled([t.send(list), t.send(list), t.send(list)])
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const started = performance.now()
+    t.interrupt('interrupted by SIGTERM')
+    const settled = await waiting
+    expect(performance.now() - started).toBeLessThan(200)
+    expect(settled.map((s) => s.status === 'rejected' && s.reason instanceof TransportStopped)).toEqual([
+      true,
+      true,
+      true,
+    ])
+    expect(t.stopped).toBe('interrupted by SIGTERM')
+  })
+
+  it('a 503 with Retry-After is waited out like a 429; a 503 without it is the answer', async () => {
+    let count = 0
+    const withRetry: FetchHandler = async (request) =>
+      ++count === 1 ? tooMany('seconds', 1, 503) : stub.fetch(request)
+    const t = polite(withRetry)
+    const exchange = await t.send(list)
+    expect(exchange.response?.status).toBe(200)
+    expect(t.throttled).toBe(1)
+    const without = polite(async () => tooMany('none', 1, 503))
+    expect((await without.send(list)).response?.status).toBe(503)
+    expect(without.throttled).toBe(0)
+    expect(isThrottling({ response: { status: 503, headers: { 'retry-after': 'soon' } } as never })).toBe(false)
+  })
+
+  it('a throttled request waits exactly what Retry-After asks, while the others go on', async () => {
     let count = 0
     const times: number[] = []
     const fetch: FetchHandler = async (request) => {
       times.push(performance.now())
-      return ++count === 1 ? tooMany('none') : stub.fetch(request)
+      return ++count === 1 ? tooMany('seconds', 1) : stub.fetch(request)
     }
-    const t = polite(fetch, { concurrency: 1, minWaitMs: 200 })
-    const results = await Promise.all([t.send(list), t.send(list), t.send(list)])
-    expect(results.map((r) => r.response?.status)).toEqual([200, 200, 200])
-    // Nothing went out during the 200 ms pause that the first 429 began.
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(195)
+    const t = polite(fetch, { concurrency: 1 })
+    const started = performance.now()
+    const exchanges = await Promise.all([t.send(list), t.send(list), t.send(list)])
+    expect(exchanges.map((r) => r.response?.status)).toEqual([200, 200, 200])
+    // The two others went out at once, not after the first one's wait; the first went again a second later.
+    expect(times[2]! - started).toBeLessThan(300)
+    expect(times[3]! - times[0]!).toBeGreaterThanOrEqual(990)
+    expect(times[3]! - times[0]!).toBeLessThan(1300)
+    expect(t.longestWaitMs).toBe(1000)
+  })
+
+  it('behind a token-bucket limiter the pace adapts: every request passes, no wait is longer than asked', async () => {
+    const limiter = tokenBucket(stub.fetch, { rate: 100, burst: 5 })
+    const t = polite(limiter.fetch, { concurrency: 4 })
+    const exchanges = await Promise.all(Array.from({ length: 150 }, () => t.send(list)))
+    expect(exchanges.every((e) => e.response?.status === 200)).toBe(true)
+    expect(t.pace).toBeLessThan(Infinity)
+    expect(t.longestWaitMs).toBeLessThanOrEqual(1000)
+    expect(limiter.stats.passed).toBe(150)
+    // Unpaced, the requests refused in the first millisecond would each be refused again a second later.
+    expect(limiter.stats.refused).toBeLessThan(150)
+  })
+
+  it('a target answering 429 to one request in five, whatever the rate, is no limit: the pace is never cut', async () => {
+    const t = polite(throttled(stub.fetch, { every: 5, retryAfter: 'zero' }), { concurrency: 4 })
+    const exchanges = await Promise.all(Array.from({ length: 100 }, () => t.send(list)))
+    expect(exchanges.every((e) => e.response?.status === 200)).toBe(true)
+    expect(t.throttled).toBeGreaterThan(20)
+    expect(t.pace).toBe(Infinity)
   })
 
   it.each([
     ['every request', { every: 1 }],
     ['all but one request in twenty', { answerEvery: 20 }],
   ])('a target answering 429 to %s stops the run in bounded time, saying why', async (_name, how) => {
-    const t = polite(throttled(stub.fetch, { ...how, retryAfter: 'seconds', seconds: 1 }), {
-      maxWaitMs: 30,
+    const t = polite(throttled(stub.fetch, { ...how, retryAfter: 'none' }), {
       giveUpAfterMs: 400,
     })
     const started = performance.now()
-    const exchanges: Exchange[] = await Promise.all(Array.from({ length: 8 }, () => t.send(list)))
+    const settled = await Promise.allSettled(Array.from({ length: 8 }, () => t.send(list)))
     expect(performance.now() - started).toBeLessThan(3000)
     expect(t.stopped).toMatch(
-      /^rate-limited throughout: the target answered 429 Too Many Requests to \d+ of \d+ requests \(\d+%\) for \d+ s$/,
+      /^rate-limited throughout: the target answered 429 Too Many Requests \(or 503 with Retry-After\) to \d+ of \d+ requests \(\d+%\) for \d+ s$/,
     )
-    // What comes back once it gave up is the 429 itself: the engine stops on it and judges nothing.
+    // What comes back once it gave up is the 429 itself, or for requests still waiting, TransportStopped: the engine
+    // stops on either and judges nothing.
+    const exchanges = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
     expect(exchanges.some((e) => e.response?.status === 429)).toBe(true)
+    expect(exchanges.every((e) => e.response?.status === 429)).toBe(true)
+    for (const s of settled) if (s.status === 'rejected') expect(s.reason).toBeInstanceOf(TransportStopped)
   })
 
   it('a target that lets every other request through is slow, not stopped', async () => {
