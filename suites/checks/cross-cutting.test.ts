@@ -41,6 +41,16 @@ describe(noServerError.id, () => {
     expect(judge(noServerError, trace(405))).toEqual([])
     expect(judge(noServerError, exchangeOf({ error: 'timeout after 5000 ms' }))).toBe('n/a')
   })
+  it('passes 501 for a method no operation uses (RFC 9110 §15.6.2), and fails it for one an operation uses', () => {
+    const otherMethod = { otherMethod: '/pets/{petId}' }
+    expect(judge(noServerError, trace(501), otherMethod)).toEqual([])
+    expect(judge(noServerError, trace(501))).toEqual(['TRACE /pets/1 answered 501; a 5xx is never documented'])
+    expect(judge(noServerError, trace(502), otherMethod)).toHaveLength(1)
+    // POST on /pets/{petId}: a method the spec uses (createPet), so the server implements it somewhere.
+    const post = exchangeOf({ operationId: null, method: 'POST', path: '/pets/1', status: 501 })
+    expect(judge(noServerError, post, otherMethod)).toEqual(['POST /pets/1 answered 501; a 5xx is never documented'])
+    expect(judge(noServerError, exchangeOf({ status: 501 }))).toHaveLength(1)
+  })
 })
 
 describe(statusDocumented.id, () => {
