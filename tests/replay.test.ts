@@ -1,6 +1,7 @@
 /**
  * `--replay`: every failing finding of a run, sent again and judged again, is STILL FAILING against the same
- * faulty target and FIXED against a correct one holding the same pets, in-process (the stub's Fetch handler). The command's own
+ * faulty target and FIXED against a correct one holding the same pets, and CANNOT REPLAY (never either) on a target
+ * restarted with fresh data, in-process (the stub's Fetch handler). The command's own
  * replay lines run in `npm run test:e2e` (reports.e2e.test.ts prints and runs one).
  */
 import { describe, expect, it } from 'vitest'
@@ -39,7 +40,7 @@ async function replayAll(findings: Finding[], from: string, stub: InProcessStub)
     const outcomes: string[] = []
     for (const finding of findings) {
       const { outcome, messages } = await replayFinding(finding, from, transport, spec())
-      outcomes.push(outcome === 'not replayable' ? `${outcome}: ${messages.join('; ')}` : outcome)
+      outcomes.push(outcome === 'cannot replay' ? `${outcome}: ${messages.join('; ')}` : outcome)
     }
     return outcomes
   } finally {
@@ -48,7 +49,7 @@ async function replayAll(findings: Finding[], from: string, stub: InProcessStub)
 }
 
 describe('replaying the failing findings of a report', () => {
-  for (const fault of ['limit-ignored', 'create-200'] as FaultName[]) {
+  for (const fault of ['limit-ignored', 'create-200', 'limit-short'] as FaultName[]) {
     it(`of the fault "${fault}": still failing against it, fixed against the correct stub`, async () => {
       // Replayed against the very target the run left behind: a page's size depends on the pets it holds.
       const faulty = createStub({ apiKeys: [KEY], fault })
@@ -64,6 +65,26 @@ describe('replaying the failing findings of a report', () => {
     })
   }
 
+  // A restart with fresh data: the pets the findings were judged on are gone, the store is smaller than they assumed.
+  for (const fault of ['limit-short', 'get-wrong-pet'] as FaultName[]) {
+    it(`of the fault "${fault}": cannot replay what the target no longer holds, fixed or not`, async () => {
+      const faulty = createStub({ apiKeys: [KEY], fault })
+      const run = await runConformance({ apiKey: KEY, fetch: faulty.fetch, ...EFFORT })
+      const findings = failing(run).filter(
+        (f) => f.source === 'suite' && f.replay !== undefined && /^(listPets|getPet)\./.test(f.checkId),
+      )
+      expect(findings.length).toBeGreaterThan(0)
+      for (const restarted of [
+        createStub({ apiKeys: [KEY], fault, seed: false }),
+        createStub({ apiKeys: [KEY], seed: false }),
+      ]) {
+        const outcomes = await replayAll(findings, run.target.baseUrl, restarted)
+        expect(outcomes.filter((o) => !o.startsWith('cannot replay: '))).toEqual([])
+        expect(outcomes.join('\n')).toMatch(/is gone|at least \d+ pets/)
+      }
+    })
+  }
+
   it('says a finding without a request cannot be replayed, and never sends one', async () => {
     const finding: Finding = {
       checkId: 'listPets.limit.max',
@@ -73,7 +94,7 @@ describe('replaying the failing findings of a report', () => {
       message: 'no exchange kept',
     }
     expect(await replayAll([finding], BASE, createStub({ apiKeys: [KEY] }))).toEqual([
-      'not replayable: the finding carries no request to send again',
+      'cannot replay: the finding carries no request to send again',
     ])
   })
 })

@@ -1,7 +1,8 @@
 /**
  * `petstore-conformance --replay report.json [--base-url URL]`: each failing finding of an earlier run is
- * sent again and judged again; the command says FIXED or STILL FAILING per finding and exits 0 only when
- * every finding is fixed (1 when one still fails, 2 when the report cannot be replayed).
+ * sent again and judged again; the command says FIXED or STILL FAILING per finding, or CANNOT REPLAY with why when
+ * the target no longer holds what the finding was judged on, and exits 0 only when every finding is fixed (1
+ * otherwise, 2 when the report cannot be replayed at all).
  */
 import { readFileSync } from 'node:fs'
 import { breaksConformance, type RunResult } from '../../model/index.js'
@@ -50,10 +51,21 @@ export async function replay(config: Config): Promise<number> {
     allowances: config.allowances,
   })
   let stillFailing = 0
+  let unknown = 0
   try {
     for (const finding of findings) {
       const { outcome, messages, exchange } = await replayFinding(finding, report.target.baseUrl, transport, spec())
-      if (outcome !== 'fixed') stillFailing++
+      if (outcome === 'still failing') stillFailing++
+      if (outcome === 'cannot replay') {
+        // Neither fixed nor failing: the target no longer holds what the finding was judged on.
+        unknown++
+        process.stdout.write(
+          `${outcome.toUpperCase().padEnd(15)} ${finding.checkId}  ${finding.message.split('\n')[0]}\n`,
+        )
+        for (const message of messages.slice(0, 3))
+          process.stdout.write(`                cannot replay: ${message.split('\n')[0]}\n`)
+        continue
+      }
       const line = exchange
         ? `${exchange.request.method} ${exchange.request.url} -> ${exchange.response?.status ?? exchange.error}`
         : finding.message
@@ -63,6 +75,8 @@ export async function replay(config: Config): Promise<number> {
   } finally {
     await transport.close()
   }
-  process.stdout.write(`\n${findings.length - stillFailing} of ${findings.length} findings fixed\n`)
-  return stillFailing ? 1 : 0
+  const fixed = findings.length - stillFailing - unknown
+  const cannot = unknown ? `; ${unknown} cannot be replayed on this target (run the suite again)` : ''
+  process.stdout.write(`\n${fixed} of ${findings.length} findings fixed${cannot}\n`)
+  return stillFailing || unknown ? 1 : 0
 }

@@ -1,19 +1,22 @@
 /**
  * `--replay`: a failing finding's request sent again, and judged again by the same check with the facts it was
  * judged on, as Schemathesis's `st replay` does. Cross-cutting checks judge the new answer too, so a request
- * that now fails differently is not called fixed.
+ * that now fails differently is not called fixed. Facts about the target's store (the pets a finding names, how
+ * many pets it held) are first looked up again, through another operation than the finding's own: where they no
+ * longer hold (a restart with fresh data), the finding cannot be replayed, and the answer is neither a fix nor a fault.
  */
 import type { Exchange, Finding, Request } from '../../model/index.js'
-import { parseJson, type JsonValue, type Spec } from '../../spec/index.js'
+import { parseJson, stringifyJson, type JsonValue, type Spec } from '../../spec/index.js'
 import { judgeExchange } from '../checks/applies.js'
 import type { Check, Facts } from '../checks/check.js'
 import { CHECKS } from '../checks/index.js'
+import { idOf, isObject, listedPets, pageSize } from '../checks/util.js'
 import type { Transport } from '../transport/transport.js'
 
 /** What replaying one finding showed. */
 export interface Replayed {
-  outcome: 'fixed' | 'still failing' | 'not replayable'
-  /** Why it still fails, or why it cannot be replayed. */
+  outcome: 'fixed' | 'still failing' | 'cannot replay'
+  /** Why it still fails, or why it cannot be replayed (what the suite cannot know). */
   messages: string[]
   exchange?: Exchange
 }
@@ -70,19 +73,21 @@ export async function replayFinding(
   spec: Spec,
 ): Promise<Replayed> {
   if (finding.source !== 'suite')
-    return { outcome: 'not replayable', messages: [`found by ${finding.source}: run the suite with --via-prism again`] }
+    return { outcome: 'cannot replay', messages: [`found by ${finding.source}: run the suite with --via-prism again`] }
   const check = (CHECKS as readonly Check[]).find((c) => c.id === finding.checkId)
   const request = requestOf(finding, previousBaseUrl)
   if (!check || check.scope === 'run' || !request)
-    return { outcome: 'not replayable', messages: ['the finding carries no request to send again'] }
+    return { outcome: 'cannot replay', messages: ['the finding carries no request to send again'] }
   const facts = factsOf(finding.replay?.facts)
   // Without the facts it was judged on, the check would not apply to the new answer: that is no fix.
   const missing = (check.scope === 'exchange' ? (check.on.needs ?? []) : []).filter((need) => facts[need] === undefined)
   if (missing.length)
     return {
-      outcome: 'not replayable',
+      outcome: 'cannot replay',
       messages: [`the report kept too little to judge it again (${missing.join(', ')})`],
     }
+  const gone = await factsGone(check, finding, facts, transport, spec)
+  if (gone) return { outcome: 'cannot replay', messages: [gone] }
   const exchange = await transport.send(request)
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
   const judges = (CHECKS as readonly Check[]).filter(
@@ -94,4 +99,99 @@ export async function replayFinding(
     judgeWith(c, exchange, c === check ? facts : {}, spec).map((m) => (c === check ? m : `${c.id}: ${m}`)),
   )
   return { outcome: messages.length ? 'still failing' : 'fixed', messages, exchange }
+}
+
+/** A pet's id as text for a message. */
+const idText = (pet: JsonValue): string => (isObject(pet) && pet.id !== undefined ? stringifyJson(pet.id) : '?')
+
+/** The pets one listing at `limit`'s maximum shows (with a status filter when given), or why there are none. */
+async function listing(transport: Transport, spec: Spec, status?: string): Promise<JsonValue[] | string> {
+  const maximum = spec.parameter('listPets', 'limit').maximum
+  const query: [string, string][] = maximum === undefined ? [] : [['limit', String(maximum)]]
+  if (status !== undefined) query.push(['status', status])
+  const exchange = await transport.send({ operationId: 'listPets', method: 'GET', path: '/pets', query })
+  const pets = exchange.response?.status === 200 ? listedPets(exchange) : undefined
+  return pets ?? `listing the pets answered ${exchange.response?.status ?? exchange.error}`
+}
+
+/** Whether getPet still finds a pet, by its id; undefined when the answer says neither. */
+async function stillHeld(transport: Transport, pet: JsonValue): Promise<boolean | undefined> {
+  const id = idOf(pet)
+  if (id === undefined) return undefined
+  const exchange = await transport.send({ operationId: 'getPet', method: 'GET', path: `/pets/${id}` })
+  if (exchange.response?.status === 404) return false
+  return exchange.response?.status === 200 &&
+    idOf(exchange.json.kind === 'json' ? exchange.json.value : undefined) === id
+    ? true
+    : undefined
+}
+
+/** The pet a getPet finding's recorded answer showed, when it showed one: the replay counts on it still being held. */
+function petAnswered(finding: Finding): JsonValue | undefined {
+  const exchange = finding.exchange
+  if (exchange?.operationId !== 'getPet' || exchange.response?.status !== 200) return undefined
+  let body: JsonValue | undefined
+  try {
+    body = parseJson(exchange.response.rawBody)
+  } catch {
+    return undefined
+  }
+  return idOf(body) === undefined ? undefined : body
+}
+
+/**
+ * Why the facts a finding was judged on no longer hold on the target, or cannot be known to; undefined when they
+ * still do. Each is looked up through another operation than the finding's own, so a fault of that operation does
+ * not hide itself: a getPet finding's pet in a listing, a listPets finding's pets by getPet.
+ */
+async function factsGone(
+  check: Check,
+  finding: Finding,
+  facts: Facts,
+  transport: Transport,
+  spec: Spec,
+): Promise<string | undefined> {
+  const needs: readonly string[] = check.scope === 'exchange' ? (check.on.needs ?? []) : []
+  const maximum = Number(spec.parameter('listPets', 'limit').maximum ?? Infinity)
+  if (needs.includes('storedAfter'))
+    return 'whether the request stored a pet was learned by a later listing, which a replay does not repeat: run the suite again'
+  const pet = facts.expected ?? facts.existing ?? petAnswered(finding)
+  if (pet !== undefined) {
+    // Unfiltered, then among the pets of its status: a store larger than one listing may still show it.
+    const status = isObject(pet) && typeof pet.status === 'string' ? pet.status : undefined
+    for (const filter of status === undefined ? [undefined] : [undefined, status]) {
+      const pets = await listing(transport, spec, filter)
+      if (typeof pets === 'string') return `${pets}: whether pet ${idText(pet)} is still held is unknown`
+      if (pets.some((p) => idOf(p) === idOf(pet))) return undefined
+      if (pets.length < maximum)
+        return `pet ${idText(pet)} is gone: the target lists ${pets.length} pets${filter === undefined ? '' : ` of status ${filter}`}, and not it`
+    }
+    // More pets than one listing shows, none of them it: not shown gone, so the answer is judged.
+    return undefined
+  }
+  if (facts.created === undefined && facts.atLeast === undefined) return undefined
+  // The run's own pets, by getPet: a restart with fresh data has lost them.
+  const held = new Set<string>()
+  for (const created of facts.created ?? []) {
+    const found = await stillHeld(transport, created)
+    if (found === false) return `pet ${idText(created)}, which the finding counted on, is gone (getPet answered 404)`
+    const id = idOf(created)
+    if (
+      found &&
+      id !== undefined &&
+      (facts.status === undefined || (isObject(created) && created.status === facts.status))
+    )
+      held.add(id)
+  }
+  if (facts.atLeast === undefined) return undefined
+  // What the finding counted on: a page of `limit` pets, or of every pet known, whichever is fewer.
+  const assumed = Math.min(facts.atLeast, pageSize(spec, facts.limit), maximum)
+  if (held.size >= assumed) return undefined
+  const pets = await listing(transport, spec, facts.status)
+  const where = facts.status === undefined ? '' : ` of status ${facts.status}`
+  if (typeof pets === 'string') return `${pets}: how many pets${where} the target holds is unknown`
+  // Every pet seen held, listed or found by getPet.
+  for (const listed of pets) if (idOf(listed) !== undefined) held.add(idOf(listed)!)
+  if (held.size >= assumed) return undefined
+  return `the finding assumed the target holds at least ${assumed} pets${where}; it now shows ${held.size}`
 }
