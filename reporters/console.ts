@@ -347,13 +347,13 @@ function checkDetails(run: RunResult, check: CheckResult, p: Palette): string[] 
     `  ${visible(check.title)}`,
   ]
   if (check.reason !== undefined && !check.findings.length) lines.push(`  ${visible(check.reason)}`)
-  for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) lines.push('', ...findingLines(check, finding, p))
+  for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) lines.push('', ...findingLines(run, check, finding, p))
   const more = moreFindingsLine(check, FINDINGS_SHOWN)
   if (more) lines.push('', p.dim(`  ${more}`))
   return lines
 }
 
-function findingLines(check: CheckResult, finding: Finding, p: Palette): string[] {
+function findingLines(run: RunResult, check: CheckResult, finding: Finding, p: Palette): string[] {
   const operation = findingOperation(check, finding)
   const lines = indent(
     `${operation && operation !== check.operationId ? `${operation}: ` : ''}${visible(finding.message)}`,
@@ -362,8 +362,8 @@ function findingLines(check: CheckResult, finding: Finding, p: Palette): string[
   for (const line of basisLines(check, finding)) lines.push(`    basis: ${visible(line)}`)
   if (finding.source === 'prism') lines.push(p.dim('    (reported by Prism)'))
   if (finding.counterexample !== undefined) lines.push(`    counterexample: ${visible(finding.counterexample)}`)
-  const replay = replayOf(finding)
-  if (replay) lines.push(p.dim(`    replays with ${replay}`))
+  const replay = replayOf(run, finding)
+  if (replay) lines.push(p.dim(`    replays with ${visible(replay)}`))
   if (finding.exchange)
     lines.push(...indent(exchangeText(finding.exchange, BODY_LIMIT, { brief: true }), '    ').map(p.dim))
   if (finding.curl) lines.push(`    reproduce: ${visible(finding.curl)}`)

@@ -272,7 +272,7 @@ function findingsBlock(run: RunResult, id: string, heading: string, checks: Chec
   if (!checks.length) return ''
   const articles = checks.map((check) => {
     const s = standing(check, run.strict)
-    const shown = check.findings.slice(0, HTML_FINDINGS_SHOWN).map((f, i) => findingHtml(check, f, i === 0))
+    const shown = check.findings.slice(0, HTML_FINDINGS_SHOWN).map((f, i) => findingHtml(run, check, f, i === 0))
     const moreLine = moreFindingsLine(check, HTML_FINDINGS_SHOWN)
     const more = moreLine ? [`<p class="muted">${esc(moreLine)}</p>`] : []
     const reason =
@@ -292,7 +292,7 @@ function findingsBlock(run: RunResult, id: string, heading: string, checks: Chec
 }
 
 // The first finding of a check shows its exchange; later ones fold it away (no script: <details> does it).
-function findingHtml(check: CheckResult, finding: Finding, first: boolean): string {
+function findingHtml(run: RunResult, check: CheckResult, finding: Finding, first: boolean): string {
   const operation = findingOperation(check, finding)
   const facts: string[] = []
   if (operation) facts.push(`<dt>Operation</dt><dd>${esc(operation)}</dd>`)
@@ -301,8 +301,8 @@ function findingHtml(check: CheckResult, finding: Finding, first: boolean): stri
   if (finding.source === 'prism') facts.push('<dt>Reported by</dt><dd>Prism</dd>')
   if (finding.counterexample !== undefined)
     facts.push(`<dt>Counterexample</dt><dd><code>${esc(finding.counterexample)}</code></dd>`)
-  const replay = replayOf(finding)
-  if (replay) facts.push(`<dt>Replays with</dt><dd>${esc(replay)}</dd>`)
+  const replay = replayOf(run, finding)
+  if (replay) facts.push(`<dt>Replays with</dt><dd><code>${esc(replay)}</code></dd>`)
   return [
     '<div class="finding">',
     `<p class="message">${inlineHtml(finding.message)}</p>`,

@@ -162,20 +162,20 @@ function checkSection(run: RunResult, check: CheckResult): string[] {
     '',
   ]
   if (check.reason !== undefined && !check.findings.length) out.push(markdownText(check.reason), '')
-  for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) out.push(...findingLines(check, finding))
+  for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) out.push(...findingLines(run, check, finding))
   const more = moreFindingsLine(check, FINDINGS_SHOWN)
   if (more) out.push(markdownText(more), '')
   return out
 }
 
-function findingLines(check: CheckResult, finding: Finding): string[] {
+function findingLines(run: RunResult, check: CheckResult, finding: Finding): string[] {
   const operation = findingOperation(check, finding)
   const prefix = operation && operation !== check.operationId ? `${markdownText(operation)}: ` : ''
   const out = [`- ${prefix}${markdownInline(finding.message)}`]
   for (const line of basisLines(check, finding)) out.push(`  basis: ${markdownText(line)}`)
   if (finding.counterexample !== undefined) out.push(`  counterexample ${markdownCode(finding.counterexample)}`)
-  const replay = replayOf(finding)
-  if (replay) out.push(`  replays with ${markdownText(replay)}`)
+  const replay = replayOf(run, finding)
+  if (replay) out.push(`  replays with ${markdownCode(replay)}`)
   out.push('')
   if (finding.curl) out.push(markdownBlock(finding.curl, 'sh'), '')
   if (finding.exchange) out.push(markdownBlock(exchangeText(finding.exchange, BODY_LIMIT, { brief: true })), '')

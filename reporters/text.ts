@@ -183,10 +183,14 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
-/** One sentence on how the counterexample replays. */
-export function replayOf(finding: Finding): string | undefined {
+/**
+ * The command that finds the counterexample again, as it can be pasted: the run's replay command with the
+ * finding's seed (every property starts from it, and meets the same inputs again only beside the same checks, so
+ * the command selects none). fast-check's path to the counterexample stays in report.json.
+ */
+export function replayOf(run: RunResult, finding: Finding): string | undefined {
   if (finding.seed === undefined) return undefined
-  return finding.path === undefined ? `seed ${finding.seed}` : `seed ${finding.seed}, path ${finding.path}`
+  return replayCommand({ ...run, seed: finding.seed })
 }
 
 /** `1 more finding` / `4 more findings`. */
