@@ -4,16 +4,20 @@
  * leaves half a file. A file that cannot be read or is not a snapshot stops the start: it is never emptied.
  */
 import { existsSync, renameSync, writeFileSync } from 'node:fs'
+import type { Spec } from '../spec/index.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import type { PetStore } from './store.js'
 
 /** How long after a change the file is written: changes within it are written together. */
 export const DEBOUNCE_MS = 250
 
-/** The snapshot in the data file, or `undefined` when there is no file yet. Throws StoreError (one line) otherwise. */
-export function readDataFile(path: string): Snapshot | undefined {
+/**
+ * The snapshot in the data file, its pets checked against `spec` (the one in use by default), or `undefined` when
+ * there is no file yet. Throws StoreError (one line) otherwise.
+ */
+export function readDataFile(path: string, spec?: Spec): Snapshot | undefined {
   if (!existsSync(path)) return undefined
-  return readSnapshot(readJsonFile(path, 'data file'), `the data file ${path}`)
+  return readSnapshot(readJsonFile(path, 'data file'), `the data file ${path}`, spec)
 }
 
 /** Keeps `store` written to `path`; `onError` hears of a write that failed (the stub keeps serving). */

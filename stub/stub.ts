@@ -82,7 +82,7 @@ export interface InProcessStub {
 export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
-  const saved = options.data === undefined ? undefined : readDataFile(options.data)
+  const saved = options.data === undefined ? undefined : readDataFile(options.data, spec)
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
