@@ -45,11 +45,14 @@ Shared environments: every pet the run creates is named "pcs-<run id>-..." (one 
 name). A run creates at most ${budget(DEFAULT_RUNS)} pets with the default --runs ${DEFAULT_RUNS}
 (with --runs N: at most ${fixed} + N + min(60, max(6, 3 * ceil(N / 3)))), and none to fill the list
 when the target already holds a full page. There is no delete operation, so these records stay.
-Rate limiting (429, with or without Retry-After) is waited out and never reported as a failure.
+Rate limiting (429, or 503 with Retry-After) is waited out and never reported as a failure: a throttled
+request waits what Retry-After asks, the others go on at a pace that follows the limit.
 
 Exit codes: 0 conformant (every applicable check judged, none failing), 1 at least one failing check,
 2 could not run or could not finish (bad usage, target unreachable, wrong key, base URL not serving the
-interface, rate-limited throughout, --max-time reached, checks left unjudged), said in one line.
+interface, rate-limited throughout, a Retry-After longer than a run waits, --max-time reached, checks left
+unjudged, interrupted by SIGINT or SIGTERM), said in one line. A service that answers the interface without
+the documented /v1 prefix fails base-url.version-prefix (exit 1).
 
 Checks (id, severity, what must hold):
 ${catalogue}
