@@ -252,6 +252,36 @@ describe('runs that must stop', () => {
     expect(result.checks.some((c) => c.outcome === 'unjudged')).toBe(true)
   })
 
+  it('an interrupted scenario hands over what it judged at once, and the run sends nothing more', async () => {
+    const run = runOver(slow(emptyStub().fetch, 20))
+    const stop = new AbortController()
+    const handed: ScenarioRecord[] = []
+    let sent = 0
+    const spec = scenario({
+      name: 'interrupted',
+      area: 'list',
+      operations: ['listPets'],
+      judges: [],
+      run: async (s) => {
+        for (;;) {
+          await s.listPets()
+          if (++sent === 3) stop.abort()
+        }
+      },
+    })
+    const finished = runScenario(run, spec, { signal: stop.signal, record: (r) => handed.push(r) })
+    await expect.poll(() => handed.length).toBe(1)
+    expect(handed[0]!.stopped).toBe('the run was interrupted before every scenario finished')
+    expect(handed[0]!.checks.some((c) => c.outcome === 'passed')).toBe(true)
+    const record = await finished
+    expect(sent).toBe(3)
+    expect(record.stopped).toBe(handed[0]!.stopped)
+    expect(run.stopped).toBe('the run was interrupted before every scenario finished')
+    await expect(run.send({ operationId: 'listPets', method: 'GET', path: '/pets' }, 'list')).rejects.toBeInstanceOf(
+      NotSent,
+    )
+  })
+
   it('a target throttling throughout: the 429 is never judged, the run stops, incomplete', async () => {
     const run = runOver(async () => tooMany('none'), {}, { minWaitMs: 5, maxWaitMs: 20, giveUpAfterMs: 200 })
     const s = handleOn(run)
