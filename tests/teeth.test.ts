@@ -74,3 +74,29 @@ describe('teeth, conformant variants over loopback HTTP', () => {
     })
   }
 })
+
+describe('nothing stored, judged whatever the ids', () => {
+  const STORES_NOTHING = ['createPet.auth.stores-nothing', 'createPet.invalid-stores-nothing']
+  const outcomes = (run: RunResult) =>
+    Object.fromEntries(run.checks.filter((c) => STORES_NOTHING.includes(c.id)).map((c) => [c.id, c.outcome]))
+
+  for (const [name, fault, expected] of [
+    ['passes a target with snowflake ids, judging both', undefined, ['passed', 'passed']],
+    [
+      'fails a target with snowflake ids that stores a pet while answering 401',
+      'unauth-create-stored',
+      ['failed', 'passed'],
+    ],
+  ] as const) {
+    it(name, async () => {
+      const target = await startTarget({ ids: 'snowflake', ...(fault ? { fault } : {}), keys: [KEY] })
+      try {
+        const run = await runConformance({ baseUrl: target.url, apiKey: KEY, ...EFFORT })
+        expect(outcomes(run)).toEqual(Object.fromEntries(STORES_NOTHING.map((id, i) => [id, expected[i]])))
+        expect(run.verdict).toBe(fault ? 'non-conformant' : 'conformant')
+      } finally {
+        await target.close()
+      }
+    })
+  }
+})

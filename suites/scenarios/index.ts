@@ -1,14 +1,14 @@
 /**
  * Every scenario of a conformance run, in phases. The scenarios of a phase do not depend on each other and
  * run side by side (the transport bounds the requests in flight); each phase starts when the one before has
- * ended. What must have been kept is looked at once everything else has been created; a list read right after
+ * ended. Refused creates come first, while one listing may still show the whole store. What must have been kept is looked at once everything else has been created; a list read right after
  * each of a few creates comes last, alone, so its creates overlap no other.
  */
 import type { ScenarioSpec } from '../engine/scenario.js'
-import { AUTH } from './auth.js'
+import { AUTH, unauthenticatedCreateStoresNothing } from './auth.js'
 import { BODIES } from './bodies.js'
 import { COVERAGE } from './coverage.js'
-import { CREATE } from './create.js'
+import { CREATE, invalidExamplesRefused } from './create.js'
 import { GET } from './get.js'
 import { KEPT, LAST } from './kept.js'
 import { LIST } from './list.js'
@@ -18,11 +18,17 @@ import { PATHS } from './paths.js'
 import { PROPERTIES } from './properties.js'
 import { STATEFUL } from './stateful.js'
 
+/** Scenarios that look for pets that must not exist: best done while the store is small. */
+const FIRST: readonly ScenarioSpec[] = [unauthenticatedCreateStoresNothing, invalidExamplesRefused]
+
 /** The phases, in order; the scenarios within one run concurrently. */
 export const PHASES: readonly (readonly ScenarioSpec[])[] = [
+  // First, while the store still holds only what the target held before the run: refused creates, then one
+  // listing that shows the whole store (whatever the ids) unless it already held a full page.
+  FIRST,
   [
-    ...AUTH,
-    ...CREATE,
+    ...AUTH.filter((s) => !FIRST.includes(s)),
+    ...CREATE.filter((s) => !FIRST.includes(s)),
     ...GET,
     ...LIST,
     ...COVERAGE,

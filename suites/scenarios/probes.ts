@@ -32,26 +32,36 @@ export async function sentinel(s: Scenario, label: string): Promise<bigint | und
 }
 
 /**
- * Pets whose name starts with `marker`, or undefined when the target gives no way to tell: found either in a
- * complete listing (fewer pets in all than a full page) or, when ids ascend, by getPet of every id between two sentinels.
+ * Pets whose name starts with `marker`, or why the target gives no way to tell: they are found either in a complete
+ * listing (fewer pets in all than a full page at `limit`'s maximum), whatever the ids, or, when ids ascend closely
+ * enough, by getPet of every id between two sentinels.
  */
 export async function findMarked(
   s: Scenario,
   marker: string,
   from?: bigint,
   to?: bigint,
-): Promise<JsonValue[] | undefined> {
+): Promise<JsonValue[] | { why: string }> {
   const marked = (pet: JsonValue) => isObject(pet) && typeof pet.name === 'string' && pet.name.startsWith(marker)
   const maximum = Number(s.spec.parameter('listPets', 'limit').maximum)
   const listing = await s.listPets([['limit', String(maximum)]])
   const pets = listedPets(listing)
   if (listing.response?.status === 200 && pets && pets.length < maximum) return pets.filter(marked)
-  if (from === undefined || to === undefined || to <= from) return undefined
+  const whole =
+    listing.response?.status === 200 && pets
+      ? `the target holds more pets than one listing at limit=${maximum} shows`
+      : `listPets?limit=${maximum} answered ${listing.response?.status ?? listing.error} without a list of pets`
+  if (from === undefined || to === undefined)
+    return { why: `${whole}, and a sentinel pet to bracket the ids between was not created` }
+  if (to <= from) return { why: `${whole}, and its ids do not ascend (a later pet got ${to}, an earlier one ${from})` }
   // Ids the run already knows (its other scenarios' pets, created meanwhile) need no look.
   const unknown: string[] = []
   for (let id = from + 1n; id < to && unknown.length <= MAX_PROBES; id++)
     if (!s.run.knows(String(id))) unknown.push(String(id))
-  if (unknown.length > MAX_PROBES) return undefined
+  if (unknown.length > MAX_PROBES)
+    return {
+      why: `${whole}, and its ids ascend too far apart to look each one up (${to - from - 1n} ids between ${from} and ${to}; at most ${MAX_PROBES} are)`,
+    }
   const found: JsonValue[] = []
   for (const id of unknown) {
     const exchange = await s.getPet(id)
@@ -63,7 +73,7 @@ export async function findMarked(
 
 /**
  * Looks whether any of `sent` (tagged creates that must store nothing, each named `<marker><tag>-...`) left a pet,
- * and says so of each exchange; where the target gives no way to look, the checks are not applicable.
+ * and says so of each exchange; where the target gives no way to look, the checks are not applicable, and why.
  */
 export async function lookForStored(
   s: Scenario,
@@ -74,11 +84,8 @@ export async function lookForStored(
 ): Promise<void> {
   const after = await sentinel(s, `${marker.slice(s.prefix.length)}after`)
   const found = await findMarked(s, marker, before, after)
-  if (found === undefined) {
-    s.premiseMissing(
-      checks,
-      'the target holds a full page of pets and its ids do not ascend, so there is no way to look for a stored pet',
-    )
+  if (!Array.isArray(found)) {
+    s.premiseMissing(checks, `there is no way to look for a stored pet: ${found.why}`)
     return
   }
   for (const [tag, exchange] of sent) {
