@@ -249,6 +249,16 @@ function section(
   out.push('')
 }
 
+/**
+ * The verdict alone, with the totals and where the reports went: what a run without the console's report
+ * (`--quiet`) still prints.
+ */
+export function verdictOnly(run: RunResult, { color, written = [] }: ConsoleOptions): string {
+  const p = palette(color)
+  const reports = written.length ? [p.dim(`Reports: ${written.map(visible).join(', ')}`)] : []
+  return [...reports, totalsLine(run), ...verdictLines(run, p)].join('\n') + '\n'
+}
+
 // The verdict is the last line; an incomplete run ends with the line that says what was not judged.
 function verdictLines(run: RunResult, p: Palette): string[] {
   if (run.verdict === 'conformant') {

@@ -17,13 +17,21 @@ import {
   type ScenarioRecord,
   type TextSink,
 } from '../model/index.js'
-import { areaLine, progressLine, runHeader, toConsole, type ScenarioProgress } from './console.js'
+import { areaLine, progressLine, runHeader, toConsole, verdictOnly, type ScenarioProgress } from './console.js'
 import { toHtml } from './html.js'
 import { toJson } from './json.js'
 import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
 
-export { areaLine, progressLine, runHeader, toConsole, type ConsoleOptions, type ScenarioProgress } from './console.js'
+export {
+  areaLine,
+  progressLine,
+  runHeader,
+  toConsole,
+  verdictOnly,
+  type ConsoleOptions,
+  type ScenarioProgress,
+} from './console.js'
 export { matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
 export { replayCommand, replayNote } from './text.js'
 export { toHtml, toJson, toJunit, toMarkdown }
@@ -290,8 +298,9 @@ export default class ConformanceReporter implements Reporter {
     )
     this.writeErrors = errors
     for (const error of errors) this.#out.write(`Could not write ${error.path}: ${error.message}\n`)
-    if (this.#options.formats.includes('console'))
-      this.#out.write(toConsole(run, { color: this.#color, written: Object.values(written) }))
+    // The verdict is always printed: in the console's report, or alone when the report is not asked for.
+    const shown = { color: this.#color, written: Object.values(written) }
+    this.#out.write(this.#options.formats.includes('console') ? toConsole(run, shown) : verdictOnly(run, shown))
     this.#options.onResult?.(run)
   }
 

@@ -126,6 +126,15 @@ describe('the reporter at the end of a run', () => {
     expect(out.trimEnd().split('\n').at(-1)).toBe('Verdict: NON-CONFORMANT (5 failed)')
   })
 
+  it('prints the verdict even without the console report (--quiet, or only file formats)', async () => {
+    const { out } = await report(scenarios(), { formats: ['markdown'], progress: 'none' })
+    const lines = out.trimEnd().split('\n')
+    expect(lines.at(-1)).toBe('Verdict: NON-CONFORMANT (5 failed)')
+    expect(lines.at(-2)).toMatch(/^\d+ checks: \d+ passed, 5 failed, /)
+    expect(lines[0]).toBe(`Reports: ${join(dir, 'reports', 'report.md')}`)
+    expect(lines).toHaveLength(3) // no check details, no progress
+  })
+
   it('leaves the checks of a test that did not finish unjudged, and says why in the run errors: incomplete, exit 2', async () => {
     const cases: FakeCase[] = [
       {
@@ -222,9 +231,10 @@ describe('progress', () => {
     expect(out.trimEnd().split('\n').at(-1)).toBe('Verdict: NON-CONFORMANT (5 failed)')
   })
 
-  it('prints nothing while running when quiet', async () => {
+  it('prints nothing while running when quiet, only the verdict at the end', async () => {
     const { out } = await report(scenarios(), { progress: 'none', formats: ['json'] })
-    expect(out).toBe('')
+    expect(out.split('\n')[0]).toMatch(/^Reports: /)
+    expect(out.trimEnd().split('\n')).toHaveLength(3)
   })
 })
 

@@ -225,7 +225,7 @@ async function reportAlone(
   color: boolean,
 ): Promise<{ result: RunResult; writeErrors: string[] }> {
   const { buildRunResult } = await import('../../model/index.js')
-  const { runHeader, toConsole, writeReports } = await import('../../reporters/index.js')
+  const { runHeader, toConsole, verdictOnly, writeReports } = await import('../../reporters/index.js')
   const redactor = new Redactor(keySecrets(target.apiKey))
   const facts = reporterFacts(config, target, prefixCatalogue(config.spec))
   const result = buildRunResult(
@@ -235,8 +235,9 @@ async function reportAlone(
   )
   const { written, errors } = await writeReports(result, config.reporters, config.outputDir, redactor)
   if (config.reporters.includes('console') || !config.quiet) process.stdout.write(`${runHeader(facts, { color })}\n`)
-  if (config.reporters.includes('console'))
-    process.stdout.write(toConsole(result, { color, written: Object.values(written) }))
+  const shown = { color, written: Object.values(written) }
+  // The verdict is always printed: in the console's report, or alone when the report is not asked for.
+  process.stdout.write(config.reporters.includes('console') ? toConsole(result, shown) : verdictOnly(result, shown))
   return { result, writeErrors: errors.map((e) => `${e.path}: ${e.message}`) }
 }
 

@@ -15,7 +15,7 @@ export const REPORTERS = ['console', 'junit', 'json', 'html', 'markdown'] as con
 /** One report format. */
 export type ReporterName = (typeof REPORTERS)[number]
 
-/** Formats written when no `--reporter` is given. */
+/** Formats always written; `--reporter` adds to them, `--quiet` leaves out the console's. */
 export const DEFAULT_REPORTERS: readonly ReporterName[] = ['console', 'junit', 'json', 'html']
 
 /** fast-check runs per property when `--runs` is not given: enough to find the usual bugs, quick on a local target. */
@@ -141,6 +141,16 @@ export function newRunId(): string {
   return randomBytes(5).readUInt32BE(0).toString(36).padStart(7, '0').slice(0, 7)
 }
 
+/**
+ * The formats of a run: the default ones and those `--reporter` adds (each once, in the order of REPORTERS), the
+ * console's report left out with `--quiet` (the verdict line is printed all the same).
+ */
+export function reportersOf(given: readonly string[] | undefined, quiet: boolean): ReporterName[] {
+  const added = given?.length ? oneOf('--reporter', [...given], REPORTERS) : []
+  const wanted = new Set<ReporterName>([...DEFAULT_REPORTERS, ...added])
+  return REPORTERS.filter((name) => wanted.has(name) && !(quiet && name === 'console'))
+}
+
 /** Merges the command line over the environment into a frozen `Config`; throws `UsageError` on bad input. */
 export function resolveConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
   const flags = parseFlags(argv, FLAGS)
@@ -168,7 +178,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     operations: oneOf('--operation', flags.operation, Object.keys(spec.operations) as OperationId[]),
     strict: flags.strict ?? false,
     viaPrism: flags['via-prism'] ?? false,
-    reporters: flags.reporter?.length ? oneOf('--reporter', flags.reporter, REPORTERS) : [...DEFAULT_REPORTERS],
+    reporters: reportersOf(flags.reporter, flags.quiet ?? false),
     outputDir: resolve(flags['output-dir'] ?? 'reports'),
     quiet: flags.quiet ?? false,
     replay: flags.replay,

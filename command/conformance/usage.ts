@@ -36,9 +36,10 @@ Selection and verdict:
   --strict             advice (e.g. missing Deprecation/Sunset headers) fails the run too
 
 Reports:
-  --reporter NAME      ${REPORTERS.join(', ')} (repeatable; default ${DEFAULT_REPORTERS.join(', ')})
+  --reporter NAME      add a report: ${REPORTERS.join(', ')} (repeatable); ${DEFAULT_REPORTERS.join(', ')}
+                       are always written, so --reporter markdown writes report.md besides them
   --output-dir DIR     where report.json, report.html, report.md and junit.xml go (default ./reports)
-  -q, --quiet          no progress while the run goes on
+  -q, --quiet          no progress and no console report; the verdict line is printed all the same
   -h, --help, -v, --version
 
 Shared environments: every pet the run creates is named "pcs-<run id>-..." (one test sends an empty
