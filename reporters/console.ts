@@ -249,6 +249,31 @@ function section(
   out.push('')
 }
 
+/** What the live progress line shows: the run's counters, and the scenario that started last. */
+export interface LiveProgress {
+  scenario: string
+  requests: number
+  /** Checks of the catalogue judged (passed or failed) so far, and how many the run selected. */
+  judged: number
+  total: number
+  /** Checks of the catalogue failing so far. */
+  failing: number
+  elapsedS: number
+}
+
+/**
+ * The live progress line within `width` columns: the counters first, always whole (requests, checks judged of
+ * the total, failing checks, elapsed time), then the scenario's title shortened to what is left.
+ */
+export function liveLine(live: LiveProgress, width: number): string {
+  const counters = `› ${live.requests} requests · ${live.judged}/${live.total} checks judged · ${live.failing} failing · ${live.elapsedS} s`
+  if (counters.length >= width) return counters.slice(0, width)
+  const room = width - counters.length - 3
+  const title = visible(live.scenario || 'starting')
+  if (room < 6) return counters
+  return `${counters} · ${title.length > room ? `${title.slice(0, room - 1)}…` : title}`
+}
+
 /**
  * The verdict alone, with the totals and where the reports went: what a run without the console's report
  * (`--quiet`) still prints.

@@ -16,8 +16,17 @@ import {
   type RunResult,
   type ScenarioRecord,
   type TextSink,
+  breaksConformance,
 } from '../model/index.js'
-import { areaLine, progressLine, runHeader, toConsole, verdictOnly, type ScenarioProgress } from './console.js'
+import {
+  areaLine,
+  liveLine,
+  progressLine,
+  runHeader,
+  toConsole,
+  verdictOnly,
+  type ScenarioProgress,
+} from './console.js'
 import { toHtml } from './html.js'
 import { toJson } from './json.js'
 import { toJunit } from './junit.js'
@@ -25,6 +34,7 @@ import { toMarkdown } from './markdown.js'
 
 export {
   areaLine,
+  liveLine,
   progressLine,
   runHeader,
   toConsole,
@@ -205,16 +215,15 @@ export default class ConformanceReporter implements Reporter {
   #live: {
     timer?: ReturnType<typeof setInterval>
     scenario: string
-    done: number
-    total: number
     requests: number
-    judged: number
+    /** Ids of the checks judged so far, and of those failing. */
+    judged: Set<string>
+    failing: Set<string>
   } = {
     scenario: '',
-    done: 0,
-    total: 0,
     requests: 0,
-    judged: 0,
+    judged: new Set(),
+    failing: new Set(),
   }
 
   constructor(options: ReporterOptions) {
@@ -225,7 +234,8 @@ export default class ConformanceReporter implements Reporter {
     this.#out = redactingSink(out, options.redactor)
     this.#color = options.color ?? out.isTTY === true
     this.#progress = options.progress ?? (out.isTTY === true ? 'live' : 'lines')
-    this.#columns = Math.max(40, (out.columns ?? 100) - 1)
+    // 80 columns at most, the terminal's width when smaller (less one, so the cursor never wraps the line).
+    this.#columns = Math.max(1, Math.min(80, (out.columns ?? 80) - 1))
   }
 
   onInit(): void {
@@ -245,7 +255,6 @@ export default class ConformanceReporter implements Reporter {
 
   onTestModuleCollected(testModule: TestModule): void {
     for (const testCase of testModule.children.allTests()) {
-      this.#live.total += 1
       const name = areaOf(testCase)
       const area = this.#areas.get(name) ?? { total: 0, done: [] }
       area.total += 1
@@ -261,11 +270,11 @@ export default class ConformanceReporter implements Reporter {
 
   onTestCaseResult(testCase: TestCase): void {
     const scenario = scenarioOf(testCase)
-    this.#live.done += 1
     this.#live.requests += Number(scenario.record?.requestsSent) || 0
-    this.#live.judged += (scenario.record?.checks ?? []).filter(
-      (c) => c.outcome === 'passed' || c.outcome === 'failed',
-    ).length
+    for (const check of scenario.record?.checks ?? []) {
+      if (check.outcome === 'passed' || check.outcome === 'failed') this.#live.judged.add(check.id)
+      if (breaksConformance(check, this.#options.facts.strict)) this.#live.failing.add(check.id)
+    }
     if (this.#progress === 'lines') this.#lineFor(testCase, scenario)
     else if (this.#progress === 'live') this.#drawLive()
   }
@@ -319,12 +328,21 @@ export default class ConformanceReporter implements Reporter {
   }
 
   #drawLive(): void {
-    const { scenario, done, total, requests, judged } = this.#live
-    const elapsed = Math.round((performance.now() - this.#start) / 1000)
+    const { scenario, requests, judged, failing } = this.#live
     // Scenarios run side by side: the line names the one that started last.
-    const line = `› ${scenario || 'starting'} · ${done}/${total} scenarios · ${requests} requests · ${judged} checks judged · ${elapsed} s`
+    const line = liveLine(
+      {
+        scenario,
+        requests,
+        judged: judged.size,
+        total: this.#options.facts.catalogue.length,
+        failing: failing.size,
+        elapsedS: Math.round((performance.now() - this.#start) / 1000),
+      },
+      this.#columns,
+    )
     this.#drawn = true
-    this.#out.write(`${CLEAR_LINE}${line.length > this.#columns ? `${line.slice(0, this.#columns - 1)}…` : line}`)
+    this.#out.write(`${CLEAR_LINE}${line}`)
   }
 
   #stopLive(): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { SerializedError, TestCase, TestModule } from 'vitest/node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { exitCode, type RunResult, type ScenarioRecord } from '../model/index.js'
-import ConformanceReporter, { type Format, type Progress } from './index.js'
+import ConformanceReporter, { liveLine, type Format, type Progress } from './index.js'
 import { readJunit } from './test-support/junit.js'
 import { check, sample, sampleRedactor } from './test-support/results.js'
 
@@ -225,10 +225,34 @@ describe('progress', () => {
 
   it('rewrites one live line on a terminal and clears it before the report', async () => {
     const { out } = await report(scenarios(), { progress: 'live' })
-    expect(out).toMatch(/\r\u001b\[2K› the run as a whole · 6\/6 scenarios · 67 requests · 17 checks judged · \d+ s/)
+    const total = sample().facts.catalogue.length
+    const drawn = out.split('\r\u001b[2K').filter((l) => l.startsWith('›'))
+    expect(drawn.at(-1)).toMatch(
+      new RegExp(`^› 67 requests · \\d+/${total} checks judged · 5 failing · \\d+ s · the run as a whole$`),
+    )
+    for (const line of drawn) expect(line.length).toBeLessThanOrEqual(79)
     const cleared = out.lastIndexOf('\r\u001b[2K')
     expect(out.slice(cleared + 5)).not.toContain('scenarios ·')
     expect(out.trimEnd().split('\n').at(-1)).toBe('Verdict: NON-CONFORMANT (5 failed)')
+  })
+
+  it('keeps the live line within 80 columns (or a narrower terminal), counters whole and first, the title shortened', () => {
+    const live = {
+      scenario: 'createPet: every declared property at its bounds is stored and served back as it was sent',
+      requests: 1234,
+      judged: 48,
+      total: 96,
+      failing: 3,
+      elapsedS: 27,
+    }
+    const counters = '› 1234 requests · 48/96 checks judged · 3 failing · 27 s'
+    const wide = liveLine(live, 79)
+    expect(wide).toHaveLength(79)
+    expect(wide.startsWith(`${counters} · createPet: every`)).toBe(true)
+    expect(wide.endsWith('…')).toBe(true)
+    expect(liveLine(live, 59)).toBe(counters) // no room for a title worth reading: the counters alone
+    expect(liveLine({ ...live, scenario: 'list' }, 79)).toBe(`${counters} · list`)
+    expect(liveLine(live, 30)).toHaveLength(30) // a terminal narrower than the counters: cut, never wrapped
   })
 
   it('prints nothing while running when quiet, only the verdict at the end', async () => {
