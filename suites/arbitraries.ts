@@ -554,14 +554,10 @@ export function leewayNumbers(spec: Spec): LeewayNumber[] {
 }
 
 /**
- * `application/json` written other ways that name the same type (letter case, a `charset` of UTF-8, RFC 9110 §8.3.1
+ * `application/json` with a `charset` of UTF-8, in either letter case (RFC 9110 §8.3.1
  * and RFC 8259 §8.1): each must be accepted as the documented request media type.
  */
-export const JSON_REQUEST_TYPES = [
-  'application/json; charset=utf-8',
-  'application/json;charset=UTF-8',
-  'Application/JSON',
-] as const
+export const JSON_REQUEST_TYPES = ['application/json; charset=utf-8', 'application/json;charset=UTF-8'] as const
 
 /**
  * Request media types the spec does not document for a NewPet (`''`: no Content-Type at all): accepting or refusing
@@ -569,6 +565,7 @@ export const JSON_REQUEST_TYPES = [
  */
 export const OTHER_REQUEST_TYPES = [
   'application/vnd.petstore+json',
+  'Application/JSON',
   'application/json; charset=iso-8859-1',
   'text/plain',
   '',
