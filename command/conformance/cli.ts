@@ -140,6 +140,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
       const { replay } = await import('./replay.js')
       return await replay(config)
     }
+    // A first line at once, before the target starts and vitest loads: CI logs show the run has begun.
+    if (!config.quiet) process.stdout.write(`${startingLine(config)}\n`)
     const target = await startTarget(config, stoppers)
     restore()
     restore = redactOutput(new Redactor(keySecrets(target.apiKey)))
@@ -187,6 +189,13 @@ export async function main(argv: string[], env: Record<string, string | undefine
     process.off('SIGINT', interrupted)
     process.off('SIGTERM', interrupted)
   }
+}
+
+/** `running 61 checks against https://staging.example/v1 …`: what the run is about to do. */
+export function startingLine(config: Pick<Config, 'checks' | 'operations' | 'viaPrism' | 'baseUrl'>): string {
+  const count = catalogue(config).length
+  const target = config.baseUrl ?? 'the embedded stub'
+  return `running ${count} check${count === 1 ? '' : 's'} against ${target}${config.viaPrism ? ' through Prism' : ''} …`
 }
 
 /** How long an interrupted run may take to write its reports before everything is stopped at once. */

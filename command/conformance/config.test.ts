@@ -36,3 +36,15 @@ describe('--reporter and --quiet', () => {
     expect(() => reportersOf(['pdf'], false)).toThrow(UsageError)
   })
 })
+
+describe('the first line of a run', () => {
+  it('says how many checks run against what, before anything starts', async () => {
+    const { startingLine } = await import('./cli.js')
+    const config = resolveConfig(['--check', 'listPets.limit'], { PETSTORE_API_KEY: 'config-key-1' })
+    expect(startingLine(config)).toMatch(/^running \d+ checks against the embedded stub …$/)
+    const one = resolveConfig(['--base-url', 'https://staging.example/v1', '--check', 'listPets.limit.max'], {
+      PETSTORE_API_KEY: 'config-key-1',
+    })
+    expect(startingLine(one)).toBe('running 1 check against https://staging.example/v1 …')
+  })
+})
