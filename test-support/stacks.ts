@@ -63,6 +63,8 @@ export interface Stack {
   refusedBody?: (malformed: boolean) => Answer | undefined
   /** The text the body decoder reads as JSON (Go's json.Decoder reads one value and leaves the rest). */
   bodyText?: (body: string) => string
+  /** The order a listing walks the pets in; insertion order by default (Go's map iteration is random). */
+  listOrder?: <T>(pets: T[]) => T[]
   /** A JSON body parser ahead of every route refuses bodies over this many bytes with 413 (an Error body). */
   jsonLimit?: number
   /** The router's answer to a method it implements on no route at all (@koa/router's 501), by method. */
@@ -178,6 +180,15 @@ export const GO: Stack = {
     `${stringify(value)!.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`,
   jsonType: 'application/json',
   readsJson: goMediaType,
+  // Pets kept in a map[int64]Pet: ranging over it visits them in a random order, another one each time.
+  listOrder: (pets) => {
+    const order = [...pets]
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1))
+      ;[order[i], order[j]] = [order[j]!, order[i]!]
+    }
+    return order
+  },
   keepText: (text) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
   chunkedAbove: 2048,
 }
@@ -345,6 +356,13 @@ const nginxPage = (status: number, title: string) =>
     { 'content-type': 'text/html' },
   )
 
+/** A pet without a status written with one (`null`, `""`), as a serializer that keeps absent fields writes it. */
+function withStatus(value: unknown, absent: null | string): unknown {
+  if (Array.isArray(value)) return value.map((item) => withStatus(item, absent))
+  if (value === null || typeof value !== 'object' || !('id' in value) || 'status' in value) return value
+  return { ...value, status: absent }
+}
+
 /**
  * Natural mistakes on these stacks, each a one-line slip from the conformant service, with the check that catches it:
  * - Flask `int-converter`: the route `/v1/pets/<int:pet_id>` routes no negative id, so `GET /pets/-1` is Werkzeug's
@@ -352,6 +370,9 @@ const nginxPage = (status: number, title: string) =>
  * - FastAPI `default-422`: no handler for RequestValidationError, so an invalid NewPet gets FastAPI's 422;
  * - Go `decoder-trailing-data`: `json.NewDecoder(r.Body).Decode(&p)` reads one value and ignores what follows it;
  * - Hono `unguarded-json`: `await c.req.json()` unguarded, so malformed JSON reaches Hono's default onError, a 500;
+ * - FastAPI `null-status`: the response model without `response_model_exclude_none`, so a pet created without a
+ *   status is written with `"status": null`;
+ * - Go `no-omitempty`: `Status string \`json:"status"\`` without `omitempty`, so the absent status is written `""`;
  * - Koa `default-error-handler`: no error middleware, so koa-bodyparser's refusal of malformed JSON is Koa's text/plain.
  */
 export const STACK_MISTAKES = {
@@ -366,6 +387,14 @@ export const STACK_MISTAKES = {
       }),
     },
     catches: 'response.status-documented',
+  },
+  'FastAPI + uvicorn null-status': {
+    stack: { ...FASTAPI, json: (value: unknown) => FASTAPI.json(withStatus(value, null)) },
+    catches: 'response.schema',
+  },
+  'Go net/http no-omitempty': {
+    stack: { ...GO, json: (value: unknown) => GO.json(withStatus(value, '')) },
+    catches: 'response.schema',
   },
   'Go net/http decoder-trailing-data': {
     stack: { ...GO, bodyText: (body: string) => body.slice(0, body.lastIndexOf('}') + 1) },
@@ -468,7 +497,8 @@ function serve(stack: Stack, keys: string[], pets: Map<bigint, Pet>, nextId: { v
       if (limit === undefined || limit < 1 || limit > 100) return error(400, 'invalid_limit', 'limit must be 1 to 100')
       const status = query.get('status')
       if (status !== null && !STATUSES.includes(status)) return error(400, 'invalid_status', 'unknown status')
-      const all = [...pets.values()].filter((pet) => status === null || pet.status === status)
+      const stored = [...pets.values()]
+      const all = (stack.listOrder?.(stored) ?? stored).filter((pet) => status === null || pet.status === status)
       // Each pet written once, when stored: a listing joins them as the stack's encoder would write the array.
       const end = stack.json([]).endsWith('\n') ? '\n' : ''
       const body = `[${all

@@ -1,0 +1,71 @@
+/**
+ * The conformance command (a child process, as a user runs it) against conformant services as other stacks and
+ * proxies serve them (test-support/stacks.ts): every one exits 0 at the default effort, every check that applies
+ * judged, and each natural mistake of a stack exits 1 and names the check the mistake names. The same for a
+ * representative two in-process is tests/stacks.test.ts.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { pool } from '../test-support/pool.js'
+import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { STACK_MISTAKES, STACKS, startStack } from '../test-support/stacks.js'
+
+const KEY = 'stack-key-3e91'
+// Conformant services get the default effort, as a user runs it; mistakes the teeth's effort.
+const CONFORMANT_FLAGS = ['--seed', '20240601', '--reporter', 'json']
+const MISTAKE_FLAGS = ['--runs', '10', '--seed', '20301205', '--reporter', 'json']
+const PARALLEL = 2
+
+const conformant = Object.keys(STACKS) as (keyof typeof STACKS)[]
+const mistakes = Object.keys(STACK_MISTAKES) as (keyof typeof STACK_MISTAKES)[]
+const runs = new Map<string, ConformanceRun>()
+
+// The commands run up front, two at a time, so that no test's timeout includes its wait for a turn.
+beforeAll(async () => {
+  await pool([...conformant, ...mistakes], PARALLEL, async (name) => {
+    const target = await startStack(name, { keys: [KEY] })
+    try {
+      const flags = name in STACK_MISTAKES ? MISTAKE_FLAGS : CONFORMANT_FLAGS
+      const run = await runCommand('conformance', ['--base-url', target.url, ...flags], {
+        env: { PETSTORE_API_KEY: KEY },
+        timeoutMs: 5 * 60_000,
+      })
+      runs.set(name, run)
+    } finally {
+      await target.close()
+    }
+  })
+}, 30 * 60_000)
+
+/** The run of one case; what the command printed when it could not judge the service. */
+function runOf(name: string): ConformanceRun {
+  const run = runs.get(name)
+  if (!run) throw new Error(`no run for ${name}`)
+  if (run.code === 2 || run.code === null)
+    throw new Error(
+      `${name}: the command could not run (exit ${run.code ?? run.signal}):\n${(run.stderr + run.stdout).slice(0, 4000)}`,
+    )
+  return run
+}
+
+describe('services as other stacks and proxies serve them, through the command', () => {
+  for (const name of conformant) {
+    it(`passes the conformant service on ${name}: exit 0, every check that applies judged`, () => {
+      const run = runOf(name)
+      expect(brokenChecks(run.report)).toEqual([])
+      expect(failedChecks(run.report)).toEqual([])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.report?.verdict).toBe('conformant')
+      expect(run.stdout + run.stderr).not.toContain(KEY)
+    })
+  }
+
+  for (const name of mistakes) {
+    it(`fails ${name} through ${STACK_MISTAKES[name].catches}: exit 1`, () => {
+      const run = runOf(name)
+      expect(brokenChecks(run.report)).toEqual([])
+      expect(failedChecks(run.report)).toContain(STACK_MISTAKES[name].catches)
+      expect(run.code, run.stderr).toBe(1)
+      expect(run.report?.verdict).toBe('non-conformant')
+    })
+  }
+})
