@@ -106,10 +106,11 @@ export function toHtml(run: RunResult): string {
       ? `<p class="notice" role="note"><strong>Stopped early:</strong> ${esc(run.stopped)}</p>`
       : '',
     totalsBlock(run),
-    matrixBlock(run),
-    checksBlock(run),
+    // What needs reading first comes first: failures and the kit's errors, before the matrix and every passing check.
     findingsBlock(run, 'failures', 'Failures', checksIn(run, 'failed')),
     findingsBlock(run, 'errors', 'Errors: the kit broke, so these checks were not judged', checksIn(run, 'errors')),
+    matrixBlock(run),
+    checksBlock(run),
     findingsBlock(run, 'warnings', 'Warnings: good practice the interface does not require', checksIn(run, 'warned')),
     notJudgedBlock(run),
     observationsBlock(run),

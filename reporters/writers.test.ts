@@ -146,6 +146,14 @@ describe('every output of the sample run', () => {
     }
   })
 
+  it('puts the failures first in the HTML, right after the totals, before the matrix and every passing check', () => {
+    const html = WRITERS.html(sampleRun())
+    const at = (marker: string) => html.indexOf(marker)
+    expect(at('<section id="failures">')).toBeGreaterThan(at('class="totals"'))
+    expect(at('<section id="failures">')).toBeLessThan(at('<section id="matrix">'))
+    expect(at('<section id="failures">')).toBeLessThan(at('<section id="checks">'))
+  })
+
   it('escapes the HTML a target sent: no live tag reaches the page', () => {
     const html = WRITERS.html(sampleRun())
     expect(html).not.toMatch(/<script/i)
