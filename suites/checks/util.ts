@@ -165,11 +165,22 @@ export function queryOutsideRange(spec: Spec, operationId: OperationId, url: str
 }
 
 /**
- * True unless the request is outside the operation's documented input on purpose, where the interface does not
- * say what the answer is: query parameters outside their range (found by the engine), a petId that is no int64.
+ * What puts a request outside the documented input on purpose, where the interface does not say what the answer is,
+ * or undefined when it is within: query parameters outside their range (found by the engine), a petId that is no
+ * int64, another spelling of a documented path, a method no operation of the path documents. The one rule for the
+ * suite's checks and for Prism's opinion alike.
  */
+export function outsideDocumentedInput(facts: Facts): string | undefined {
+  if (facts.outOfRange?.length) return `${facts.outOfRange.join(' and ')} outside the documented range`
+  if (facts.petIdForm !== undefined) return `a petId that is no int64 (${facts.petIdForm.kind})`
+  if (facts.pathVariant !== undefined) return `another spelling of a documented path (${facts.pathVariant})`
+  if (facts.otherMethod !== undefined) return `a method no operation of ${facts.otherMethod} documents`
+  return undefined
+}
+
+/** True unless the request is outside the operation's documented input on purpose ({@link outsideDocumentedInput}). */
 export function withinDocumentedInput(facts: Facts): boolean {
-  return !facts.outOfRange?.length && facts.petIdForm === undefined
+  return outsideDocumentedInput(facts) === undefined
 }
 
 /** The last path segment of a request, percent-decoded; undefined when its encoding is malformed. */

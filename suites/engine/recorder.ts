@@ -19,6 +19,7 @@ import { stringifyJson, type JsonValue } from '../../spec/index.js'
 import { appliesTo, exchangeInput, subjectOf } from '../checks/applies.js'
 import type { Check, ExchangeCheck, Fact, Facts, RunCheck, RunInput } from '../checks/check.js'
 import type { CheckId } from '../checks/index.js'
+import { openOutsideDocumentedInput } from '../prism/violations.js'
 import type { Area } from './config.js'
 import type { Run } from './run.js'
 
@@ -73,7 +74,7 @@ export class Recorder {
       if (this.run.selects(check, exchange.operationId)) this.#verdict(check, () => check.run(exchange), exchange)
     }
     for (const check of this.run.checks('exchange')) this.#judgeOne(check, exchange, facts)
-    for (const opinion of exchange.secondOpinion ?? []) this.#secondOpinion(exchange, opinion)
+    for (const opinion of exchange.secondOpinion ?? []) this.#secondOpinion(exchange, opinion, facts)
   }
 
   /** Adds what a scenario learned later about an exchange and judges it with the checks that needed it. */
@@ -259,7 +260,11 @@ export class Recorder {
     }
   }
 
-  #secondOpinion(exchange: Exchange, opinion: { checkId: string; title: string; message?: string }): void {
+  #secondOpinion(
+    exchange: Exchange,
+    opinion: { checkId: string; title: string; message?: string },
+    facts: Facts,
+  ): void {
     const state = this.#adopt(opinion.checkId, {
       result: {
         id: opinion.checkId,
@@ -275,7 +280,8 @@ export class Recorder {
     // Prism judged this exchange: the check is judged (passed) unless a finding fails it.
     const outcome = state.result.outcome === 'skipped' ? 'passed' : state.result.outcome
     state.result = { ...state.result, outcome, exchanges: state.result.exchanges + 1 }
-    if (opinion.message !== undefined) {
+    // Outside the documented input on purpose, Prism is judged with the suite's own leeway.
+    if (opinion.message !== undefined && !openOutsideDocumentedInput(opinion.checkId, exchange, facts)) {
       this.#addFinding(state, {
         ...this.#finding(
           { id: opinion.checkId, severity: 'fail', on: { operation: 'all' } },

@@ -2,7 +2,7 @@
 // are Prism's own artefacts.
 import { describe, expect, it } from 'vitest'
 import type { RecordedExchange } from '../../model/index.js'
-import { parseViolations, violationIn } from './violations.js'
+import { openOutsideDocumentedInput, parseViolations, violationIn } from './violations.js'
 import { listExchange } from './test-support.js'
 
 // Header values as Prism 5.14.2 sent them (recorded through `prism proxy spec/petstore.yaml`).
@@ -213,5 +213,52 @@ describe('violationIn', () => {
     const [statusFinding] = parseViolations(RECORDED.undocumentedStatus, listExchange('{}', {}, 500))
     expect(violationIn(statusFinding!.message)).toEqual({ severity: 'Warning', where: 'response' })
     expect(violationIn('status 500; documented: 200, 400, 401')).toBeUndefined()
+  })
+})
+
+// In the shape Prism 5.14 sends for `GET /v1/pets/1.5` (a petId that is no int64) answered 400 with an Error body.
+const PET_ID_NOT_INT64 = JSON.stringify([
+  {
+    location: ['request', 'path', 'petId'],
+    severity: 'Error',
+    code: 'type',
+    message: 'Request path parameter petId must be integer',
+  },
+  {
+    location: ['response'],
+    severity: 'Warning',
+    message: 'Unable to match the returned status code with those defined in the document: 200,401,404',
+  },
+])
+
+const getExchange = (path: string, status: number, operationId?: 'getPet'): RecordedExchange => ({
+  ...(operationId ? { operationId } : {}),
+  request: { method: 'GET', url: `http://127.0.0.1:1/v1${path}`, headers: {} },
+  response: { status, headers: { 'content-type': 'application/json' }, rawBody: '{"code":400,"message":"bad id"}' },
+  durationMs: 1,
+})
+
+describe('Prism, outside the documented input', () => {
+  const judged = (exchange: RecordedExchange, facts: Parameters<typeof openOutsideDocumentedInput>[2]) =>
+    parseViolations(PET_ID_NOT_INT64, exchange).filter((f) => !openOutsideDocumentedInput(f.checkId, exchange, facts))
+
+  it("leaves the status open on a petId that is no int64, a path variant and another method, as the suite's checks do", () => {
+    const exchange = getExchange('/pets/1.5', 400, 'getPet')
+    expect(parseViolations(PET_ID_NOT_INT64, exchange).map((f) => f.checkId)).toEqual(['prism.response-status'])
+    expect(judged(exchange, { petIdForm: { kind: 'a fraction' } })).toEqual([])
+    expect(judged(getExchange('/%70ets', 404), { pathVariant: 'a percent-encoded letter' })).toEqual([])
+    expect(judged(getExchange('/pets', 404), { otherMethod: '/pets' })).toEqual([])
+    expect(judged(exchange, { outOfRange: ['limit'] })).toEqual([])
+  })
+
+  it('still fails the same answer within the documented input, and a 5xx whatever the input', () => {
+    expect(judged(getExchange('/pets/15', 400, 'getPet'), {}).map((f) => f.checkId)).toEqual(['prism.response-status'])
+    expect(judged(getExchange('/pets/1.5', 500, 'getPet'), { petIdForm: { kind: 'a fraction' } })).toHaveLength(1)
+  })
+
+  it('keeps body and header findings: a documented answer with the wrong body still fails', () => {
+    const exchange = getExchange('/pets/1.5', 404, 'getPet')
+    for (const checkId of ['prism.response-body', 'prism.response-headers'])
+      expect(openOutsideDocumentedInput(checkId, exchange, { petIdForm: { kind: 'a fraction' } })).toBe(false)
   })
 })

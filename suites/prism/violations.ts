@@ -4,7 +4,9 @@
  */
 import type { Finding, RecordedExchange } from '../../model/index.js'
 import { isInt64, parseJson, spec, type JsonValue } from '../../spec/index.js'
+import type { Facts } from '../checks/check.js'
 import { checkById, queryOutsideRange, refusedBeyondInterface } from '../checks/index.js'
+import { outsideDocumentedInput } from '../checks/util.js'
 
 /** The response header in which Prism reports violations. */
 export const VIOLATIONS_HEADER = 'sl-violations'
@@ -60,7 +62,7 @@ export function parseViolations(headerValue: string | undefined, exchange: Recor
   if (headerValue === undefined || headerValue.trim() === '') return []
   const violations = readViolations(headerValue)
   if (violations === 'truncated') return [truncatedFinding(headerValue, exchange)]
-  const statusOpen = outsideDocumentedInput(exchange)
+  const statusOpen = queryOutsideDocumented(exchange)
   // HTTP's 413, 414, 415 or 431 to input beyond the interface is the target's choice, in whatever media type.
   const refusedBeyond = refusedBeyondInterface(exchange, spec()) !== undefined
   return violations
@@ -103,7 +105,7 @@ function isViolation(value: unknown): value is PrismViolation {
 const isJudgement = (v: PrismViolation) => v.severity === 'Error' || v.severity === 'Warning'
 
 // The suite's own test of documented input: Prism lets some values through that the schema refuses (`limit=`).
-const outsideDocumentedInput = (exchange: RecordedExchange) =>
+const queryOutsideDocumented = (exchange: RecordedExchange) =>
   exchange.operationId !== undefined && queryOutsideRange(spec(), exchange.operationId, exchange.request.url).length > 0
 
 function prismCheckId(v: PrismViolation): PrismCheckId {
@@ -180,4 +182,16 @@ function truncatedFinding(headerValue: string, exchange: RecordedExchange): Find
     message: `Prism reported more violations than its header holds (${shown} response-side ones in the part it kept)`,
     exchange,
   }
+}
+
+/**
+ * Whether a Prism finding is on a choice the interface leaves open: its status or media type in answer to a request
+ * the suite sent outside the documented input on purpose (the facts say so, by the rule the suite's own checks
+ * follow), unless the answer is a 5xx, which no input excuses. A body or header that breaks a documented
+ * response stays Prism's finding.
+ */
+export function openOutsideDocumentedInput(checkId: string, exchange: RecordedExchange, facts: Facts): boolean {
+  if (checkId !== 'prism.response-status' && checkId !== 'prism.response-content-type') return false
+  const status = exchange.response?.status
+  return status !== undefined && status < 500 && outsideDocumentedInput(facts) !== undefined
 }
