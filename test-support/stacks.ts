@@ -453,10 +453,10 @@ function serve(stack: Stack, keys: string[], pets: Map<bigint, Pet>, nextId: { v
     return !!match && keys.includes(match[1]!)
   }
 
-  return (method: string, raw: string, headers: IncomingMessage['headers'], body: string): Answer => {
+  return (method: string, raw: string, headers: IncomingMessage['headers'], body: string, size: number): Answer => {
     const [rawPath = '', rawQuery = ''] = raw.split(/\?(.*)/s)
     const type = headers['content-type']?.split(';')[0]!.trim().toLowerCase()
-    if (stack.jsonLimit !== undefined && stack.readsJson(type) && Buffer.byteLength(body) > stack.jsonLimit)
+    if (stack.jsonLimit !== undefined && stack.readsJson(type) && size > stack.jsonLimit)
       return error(413, 'entity_too_large', 'request entity too large')
     const before = stack.before?.(method, decode(rawPath), raw, headers.host ?? '127.0.0.1')
     if (before) return before
@@ -556,6 +556,20 @@ export async function startStack(
   const keys = options.keys?.length ? options.keys : ['stack-key']
   const answer = serve(stack, keys, new Map(), { value: 1n })
   const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+    const method = req.method ?? 'GET'
+    // A Content-Length over the limit is refused before the body is read (nginx, raw-body under koa-bodyparser);
+    // the body is then read and dropped, so the client sees the answer (nginx's lingering close, Node's dump).
+    const declared = Number(req.headers['content-length'] ?? 0)
+    const early = nginx
+      ? nginxRefusal(req, declared)
+      : stack.jsonLimit !== undefined && declared > stack.jsonLimit
+        ? answer(method, req.url ?? '/', req.headers, '', declared)
+        : undefined
+    if (early?.status === 413) {
+      write(res, method, early, { stack })
+      req.resume()
+      return
+    }
     const chunks: Buffer[] = []
     let size = 0
     let refused = false
@@ -565,7 +579,6 @@ export async function startStack(
       else refused = true
     })
     req.on('end', () => {
-      const method = req.method ?? 'GET'
       const edge = nginx ? nginxRefusal(req, size) : undefined
       const head = Math.max((req.url ?? '').length, ...Object.values(req.headers).map((v) => String(v).length))
       const given =
@@ -573,7 +586,7 @@ export async function startStack(
         (stack.tooLong && head > stack.tooLong.bytes ? stack.tooLong.answer : undefined) ??
         (refused
           ? text(413, 'Request Entity Too Large')
-          : answer(method, req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8')))
+          : answer(method, req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), size))
       write(res, method, given, nginx && !edge ? { stack, nginx: req } : { stack })
     })
   })
