@@ -1,0 +1,129 @@
+/**
+ * The shapes the stub's parts share: a request (method, target, headers, body) goes in, a response (status,
+ * flat header list, body text) comes out, and a {@link Handler} turns one into the other with no socket.
+ */
+import { spec, type OperationId } from '../spec/index.js'
+import type { RequestHeaders } from './request.js'
+import type { SocketDirective } from './socket.js'
+
+export type { RequestHeaders } from './request.js'
+
+/** The path prefix that carries the interface version ("Versioning" in the interface), read from the spec's servers. */
+export const BASE_PATH = basePath(spec().doc.servers ?? [])
+
+/** When getPet was deprecated, as RFC 9745 `@<unix seconds>`: 2025-12-05T00:00:00Z, the date the stub chose. */
+export const DEPRECATION = '@1764892800'
+
+/** The request body limit when none is configured: 64 KiB. */
+export const DEFAULT_MAX_BODY = 64 * 1024
+
+/** The realm of the RFC 6750 challenge on 401. */
+export const REALM = 'petstore'
+
+/** RFC 8259 defines no parameters for application/json, so none is sent. */
+export const JSON_TYPE = 'application/json'
+
+/** Seconds a 429 or 503 asks the client to wait (`Retry-After`). */
+export const RETRY_AFTER = '1'
+
+/** A request as the app sees it; `url` is the request target (path and query). */
+export interface AppRequest {
+  method: string
+  url: string
+  headers: RequestHeaders
+  /** What the app remembers about the connection the request came on (the server keeps one per socket). */
+  connection?: ConnectionMemo
+}
+
+/** Per-connection memory: the token this connection already proved, so its next requests skip the digest. */
+export interface ConnectionMemo {
+  acceptedToken?: string
+}
+
+/**
+ * A response: status, headers as a flat `[name, value, ...]` list (what `res.writeHead` takes), body text,
+ * and the Error code when it is one (for the log). The edges (server.ts, fetch.ts) honour `delayMs` and `socket`.
+ */
+export interface AppResponse {
+  status: number
+  headers: string[]
+  body: string
+  code?: string
+  /** The preferences applied (what `Preference-Applied` says), for the log and the journal. */
+  applied?: string
+  /** Wait this long before answering. */
+  delayMs?: number
+  /** Misbehave at the connection instead of answering normally. */
+  socket?: SocketDirective
+  /** For `trickle`: how long the whole body takes (TRICKLE_MS when absent). */
+  trickleMs?: number
+  /** For a CORS preflight: the request headers it allowed, as the page asked for them (for the log). */
+  allowedHeaders?: string
+}
+
+/** The app needs the request body to answer; the server reads it (within `maxBody`) and calls `accept`. */
+export interface BodyWanted {
+  kind: 'body'
+  operationId?: OperationId
+  /** A body limit of its own (the admin API's restore), else the handler's. */
+  maxBody?: number
+  accept(body: Uint8Array | string): AppResponse | Promise<AppResponse>
+}
+
+/** What routing a request gives: a response now, or a request for the body. */
+export type Routed = AppResponse | BodyWanted
+
+/** A request with its whole body. */
+export type FullRequest = AppRequest & { body?: Uint8Array | string }
+
+/** What the edges drive: the app, or something wrapped around it with the same shape (a fault, the client controls). */
+export interface Handler {
+  /** Largest accepted request body in bytes. */
+  readonly maxBody: number
+  /** Answers a request, or asks for its body. Never throws. */
+  route(request: AppRequest): Routed
+  /** The answer to a body over `maxBody`. */
+  tooLarge(): AppResponse
+  /** The answer when handling threw. */
+  failure(error: unknown, operationId?: OperationId): AppResponse
+  /** The answer to a request that never reached routing (bad HTTP, timeouts). */
+  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse
+  /** The operation a request is for, if any (logs, journal, wrappers). */
+  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined
+}
+
+/** Global chaos for soak tests, off by default: latency on every answer, and a share of answers failing. */
+export interface Chaos {
+  /** Every answer waits a uniform random time from `[min, max]` ms. */
+  latencyMs?: readonly [number, number]
+  /** The share of requests (0 to 1) answered with `failStatus` instead, state untouched. */
+  failRate?: number
+  failStatus?: 429 | 503
+}
+
+function byteLength(body: Uint8Array | string): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+}
+
+/** Answers a request whose whole body is at hand: routes it, checks the body limit, hands the body over. */
+export async function answer(handler: Handler, request: FullRequest): Promise<AppResponse> {
+  const routed = handler.route(request)
+  if (!('kind' in routed)) return routed
+  const body = request.body ?? ''
+  if (byteLength(body) > (routed.maxBody ?? handler.maxBody)) return handler.tooLarge()
+  try {
+    return await routed.accept(body)
+  } catch (error) {
+    return handler.failure(error, routed.operationId)
+  }
+}
+
+/** The path of the spec's first server URL (variables at their defaults), e.g. `/v1`. */
+function basePath(servers: { url: string; variables?: Record<string, { default: string }> }[]): string {
+  for (const server of servers) {
+    const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '')
+    const path = URL.canParse(url) ? new URL(url).pathname.replace(/\/+$/, '') : ''
+    if (path !== '') return path
+  }
+  throw new Error('the spec names no server with a base path such as /v1')
+}

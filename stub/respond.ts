@@ -1,0 +1,97 @@
+/** How the stub's answers are made: the JSON headers every answer carries, Error bodies, and the catch-all. */
+import type { OperationId, Spec } from '../spec/index.js'
+import { ApiError, errorBody } from './errors.js'
+import { EXPOSED } from './cors.js'
+import { StoreError } from './store.js'
+import { BASE_PATH, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
+
+/** Where the Content-Length value sits in the prepared header lists. */
+const LENGTH_AT = 7
+
+/** Makes the answers of one interface: its getPet carries the deprecation headers, its fallbacks its statuses. */
+export class Responder {
+  /** Largest accepted request body in bytes. */
+  readonly maxBody: number
+  /** The headers of every JSON answer, Content-Length left blank; getPet's add the deprecation headers. */
+  readonly #head: string[]
+  readonly #getPetHead: string[]
+  readonly #fallback: Map<OperationId | undefined, 400 | 404>
+
+  constructor(s: Spec, maxBody: number) {
+    this.maxBody = maxBody
+    const getPet = s.operation('getPet')
+    const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets')
+      .split(' ')
+      .pop()
+    const deprecated = ['Deprecation', DEPRECATION, 'Link', `<${BASE_PATH}${successor}>; rel="successor-version"`]
+    if (getPet.sunset) deprecated.push('Sunset', getPet.sunset.toUTCString())
+    this.#head = [
+      'Content-Type',
+      JSON_TYPE,
+      'Access-Control-Allow-Origin',
+      '*',
+      'Access-Control-Expose-Headers',
+      EXPOSED,
+      'Content-Length',
+      '',
+    ]
+    this.#getPetHead = this.#head.concat(deprecated)
+    // Something unexpected answers 400, or 404 on an operation that documents 404 and no 400 (getPet).
+    this.#fallback = new Map([[undefined, 400]])
+    for (const op of Object.values(s.operations))
+      this.#fallback.set(op.operationId, op.statuses.includes('404') && !op.statuses.includes('400') ? 404 : 400)
+  }
+
+  /** A JSON answer with the operation's headers and `extra` after them. */
+  respond(status: number, body: string, operationId?: OperationId, extra?: string[], code?: string): AppResponse {
+    // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
+    const headers = operationId === 'getPet' ? this.#getPetHead.slice() : this.#head.slice()
+    headers[LENGTH_AT] = String(Buffer.byteLength(body))
+    if (extra) for (const item of extra) headers.push(item)
+    return { status, headers, body, code }
+  }
+
+  /** The Error response of an ApiError. */
+  error(error: ApiError, operationId?: OperationId, extra?: string[]): AppResponse {
+    return this.respond(error.status, errorBody(error), operationId, extra, error.code)
+  }
+
+  /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */
+  failure(error: unknown, operationId?: OperationId): AppResponse {
+    if (error instanceof ApiError) return this.error(error, operationId)
+    if (error instanceof StoreError) return this.error(new ApiError(400, 'ids_exhausted', error.message), operationId)
+    const status = this.#fallback.get(operationId) ?? 400
+    return this.error(new ApiError(status, 'unexpected_error', 'the request could not be handled'), operationId)
+  }
+
+  /** The answer to a body over `maxBody`; it closes the connection, since the rest of the body is not read. */
+  tooLarge(): AppResponse {
+    const error = new ApiError(400, 'body_too_large', `request body exceeds the limit of ${this.maxBody} bytes`)
+    return this.error(error, 'createPet', ['Connection', 'close'])
+  }
+
+  /** An Error response for a request that never reached routing (bad HTTP, timeouts). */
+  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
+    return this.error(new ApiError(status, code, message), undefined, ['Connection', 'close'])
+  }
+
+  /** A 429 or 503 with an Error body and `Retry-After`: asked for (Prefer, --fail-rate), never on its own. */
+  unavailable(operationId: OperationId, status: 429 | 503, why: string): AppResponse {
+    const error =
+      status === 429
+        ? new ApiError(429, 'rate_limited', `too many requests (asked for by ${why})`)
+        : new ApiError(503, 'unavailable', `the service is unavailable (asked for by ${why})`)
+    return this.error(error, operationId, ['Retry-After', RETRY_AFTER])
+  }
+
+  /** A 401 with the RFC 6750 §3 challenge; `error` only when credentials came (§3.1 error codes). */
+  challenge(
+    code: string,
+    message: string,
+    error: 'invalid_token' | 'invalid_request' | undefined,
+    operationId: OperationId,
+  ): AppResponse {
+    const challenge = error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`
+    return this.error(new ApiError(401, code, message), operationId, ['WWW-Authenticate', challenge])
+  }
+}

@@ -1,0 +1,140 @@
+/** Which operation a request is for: the spec's paths under the base path, CORS preflights, 404 and 405. */
+import type { OperationId, Spec } from '../spec/index.js'
+import { ApiError } from './errors.js'
+import { decodeComponent, quote, splitTarget } from './request.js'
+import { allowedHeaders, preflightHeaders } from './cors.js'
+import type { Operations } from './operations.js'
+import type { Responder } from './respond.js'
+import { BASE_PATH, JSON_TYPE, type AppRequest, type AppResponse, type Handler, type Routed } from './http.js'
+
+/** A path template of the spec and the operation behind each of its methods. */
+interface Route {
+  segments: string[]
+  operations: Map<string, OperationId>
+  allow: string
+}
+
+/** Routes requests to the operations by the spec's paths; every failure becomes its documented answer. */
+export class Router implements Handler {
+  readonly maxBody: number
+  readonly #operations: Operations
+  readonly #responder: Responder
+  readonly #routes: Route[]
+  /** Routes by exact path, for the paths with no parameter (the usual spelling skips decoding). */
+  readonly #fixedRoutes = new Map<string, { route: Route }>()
+  /** Routes whose one parameter is their last segment, by the path before it (`/v1/pets/`). */
+  readonly #lastParamRoutes: { prefix: string; route: Route }[] = []
+
+  constructor(s: Spec, operations: Operations, responder: Responder) {
+    this.maxBody = responder.maxBody
+    this.#operations = operations
+    this.#responder = responder
+    this.#routes = readRoutes(s.operations)
+    for (const route of this.#routes) {
+      const params = route.segments.filter((segment) => segment.startsWith('{')).length
+      const parent = BASE_PATH + '/' + route.segments.slice(0, -1).join('/') + '/'
+      if (params === 0) this.#fixedRoutes.set(BASE_PATH + '/' + route.segments.join('/'), { route })
+      else if (params === 1 && route.segments.at(-1)!.startsWith('{'))
+        this.#lastParamRoutes.push({ prefix: parent, route })
+    }
+  }
+
+  /** Routes a request: answers it, or asks for its body (authenticated createPet). Never throws. */
+  route(request: AppRequest): Routed {
+    let operationId: OperationId | undefined
+    try {
+      const { path, query } = splitTarget(request.url)
+      const match = this.#match(path)
+      if (!match)
+        throw new ApiError(404, 'not_found', `no resource at ${quote(path)}; the operations live under ${BASE_PATH}`)
+      if (request.method === 'OPTIONS') return this.#preflight(match.route, request)
+      operationId = match.route.operations.get(request.method)
+      if (operationId === undefined) return this.#methodNotAllowed(request.method, path, match.route)
+      return this.#operations.operate(request, operationId, match.param, query)
+    } catch (error) {
+      return this.failure(error, operationId)
+    }
+  }
+
+  /** The operation a request is for, or `undefined` (unknown path or method). */
+  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
+    try {
+      return this.#match(splitTarget(request.url).path)?.route.operations.get(request.method)
+    } catch {
+      return undefined
+    }
+  }
+
+  tooLarge(): AppResponse {
+    return this.#responder.tooLarge()
+  }
+
+  failure(error: unknown, operationId?: OperationId): AppResponse {
+    return this.#responder.failure(error, operationId)
+  }
+
+  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
+    return this.#responder.protocolError(status, code, message)
+  }
+
+  #match(path: string): { route: Route; param?: string } | undefined {
+    const fixed = this.#fixedRoutes.get(path)
+    if (fixed) return fixed
+    // `/v1/pets/42`: a plain last segment (no escapes, so no other spelling of a fixed path) is the parameter.
+    for (const { prefix, route } of this.#lastParamRoutes) {
+      if (
+        path.length > prefix.length &&
+        path.startsWith(prefix) &&
+        !path.includes('/', prefix.length) &&
+        !path.includes('%', prefix.length)
+      ) {
+        return { route, param: path.slice(prefix.length) }
+      }
+    }
+    if (!path.startsWith(BASE_PATH + '/')) return undefined
+    const segments = path.slice(BASE_PATH.length + 1).split('/')
+    for (const route of this.#routes) {
+      if (route.segments.length !== segments.length) continue
+      let param: string | undefined
+      let matched = true
+      for (let i = 0; i < segments.length && matched; i++) {
+        const segment = decodeComponent(segments[i]!, false)
+        const template = route.segments[i]!
+        if (template.startsWith('{')) {
+          param = segment
+          matched = segment !== undefined && segment !== ''
+        } else matched = segment === template
+      }
+      if (matched) return { route, param }
+    }
+    return undefined
+  }
+
+  #preflight(route: Route, request: AppRequest): AppResponse {
+    // No body, but every answer says JSON: clients and checks that read Content-Type on every response agree.
+    const asked = request.headers['access-control-request-headers']
+    const allowed = allowedHeaders(Array.isArray(asked) ? asked.join(',') : asked)
+    const headers = ['Content-Type', JSON_TYPE, 'Allow', route.allow, ...preflightHeaders(route.allow, allowed)]
+    return { status: 204, headers, body: '', allowedHeaders: allowed }
+  }
+
+  #methodNotAllowed(method: string, path: string, route: Route): AppResponse {
+    const error = new ApiError(
+      405,
+      'method_not_allowed',
+      `${method} is not allowed on ${quote(path)}; allowed: ${route.allow}`,
+    )
+    return this.#responder.error(error, undefined, ['Allow', route.allow])
+  }
+}
+
+function readRoutes(operations: Record<string, { operationId: OperationId; method: string; path: string }>): Route[] {
+  const routes = new Map<string, Route>()
+  for (const op of Object.values(operations)) {
+    const route = routes.get(op.path) ?? { segments: op.path.split('/').slice(1), operations: new Map(), allow: '' }
+    route.operations.set(op.method, op.operationId)
+    routes.set(op.path, route)
+  }
+  for (const route of routes.values()) route.allow = [...route.operations.keys(), 'OPTIONS'].join(', ')
+  return [...routes.values()]
+}
