@@ -6,9 +6,11 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RecordedExchange } from '../model/index.js'
+import { runConformance } from '../command/library.js'
 import { startStub, type Stub } from '../stub/index.js'
 import { parseViolations, startPrismProxy, VIOLATIONS_HEADER, type PrismProxy } from '../suites/prism/index.js'
 import { listExchange } from '../suites/prism/test-support.js'
+import { startTarget } from '../test-support/targets/server.js'
 
 // Each proxy start runs Prism (about 2 s); these tests share few of them.
 describe('startPrismProxy in front of the stub', () => {
@@ -248,3 +250,26 @@ function isAlive(pid: number): boolean {
     return false
   }
 }
+
+// With --via-prism, Prism's opinion on requests the suite sends outside the documented input on purpose is judged
+// with the suite's own leeway: a conformant target refusing `/pets/1.5` with 400 and `/v1/%70ets` with 404 passes.
+describe('runConformance via Prism, on a conformant target that refuses what the interface does not describe', () => {
+  it('passes a target answering 400 to a petId that is no int64 and 404 to other spellings of a path', async () => {
+    const KEY = 'prism-leeway-key'
+    const target = await startTarget({ badId: '400', keys: [KEY] })
+    try {
+      const fraction = await fetch(`${target.url}/pets/1.5`, { headers: { authorization: `Bearer ${KEY}` } })
+      const encoded = await fetch(`${target.url}/%70ets`, { headers: { authorization: `Bearer ${KEY}` } })
+      expect([fraction.status, encoded.status]).toEqual([400, 404])
+      const run = await runConformance({ baseUrl: target.url, apiKey: KEY, viaPrism: true, seed: 7, runs: 5 })
+      const failed = run.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail')
+      const where = (f: (typeof failed)[number]['findings'][number]) =>
+        `${f.exchange?.request.method} ${f.exchange?.request.url} ${f.exchange?.response?.status}`
+      expect(failed.flatMap((c) => c.findings.map((f) => `${c.id}: ${where(f)}: ${f.message}`))).toEqual([])
+      expect(run.verdict).toBe('conformant')
+      expect(run.checks.find((c) => c.id === 'prism.response-status')?.outcome).toBe('passed')
+    } finally {
+      await target.close()
+    }
+  }, 180_000)
+})

@@ -185,13 +185,15 @@ function truncatedFinding(headerValue: string, exchange: RecordedExchange): Find
 }
 
 /**
- * Whether a Prism finding is on a choice the interface leaves open: its status or media type in answer to a request
- * the suite sent outside the documented input on purpose (the facts say so, by the rule the suite's own checks
- * follow), unless the answer is a 5xx, which no input excuses. A body or header that breaks a documented
- * response stays Prism's finding.
+ * Whether a Prism finding is on a choice the interface leaves open, in answer to a request the suite sent outside
+ * the documented input on purpose (the facts say so, by the rule the suite's own checks follow): its status or media
+ * type; and on a request that calls no documented operation (another spelling of a path, another method), whatever
+ * Prism matched it to, its body and headers too. A 5xx is no choice, whatever the input; a body or header that breaks
+ * a documented operation's answer stays Prism's finding.
  */
 export function openOutsideDocumentedInput(checkId: string, exchange: RecordedExchange, facts: Facts): boolean {
-  if (checkId !== 'prism.response-status' && checkId !== 'prism.response-content-type') return false
   const status = exchange.response?.status
-  return status !== undefined && status < 500 && outsideDocumentedInput(facts) !== undefined
+  if (status === undefined || status >= 500 || outsideDocumentedInput(facts) === undefined) return false
+  if (exchange.operationId === undefined) return true
+  return checkId === 'prism.response-status' || checkId === 'prism.response-content-type'
 }
