@@ -15,7 +15,6 @@ import {
 import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
 import {
   basisLines,
-  BODY_LIMIT,
   FINDINGS_SHOWN,
   STANDING_LABEL,
   checksIn,
@@ -37,9 +36,16 @@ export interface ConsoleOptions {
   color: boolean
   /** Report files written before the console report, listed in its run facts. */
   written?: readonly string[]
+  /** Bodies of exchanges whole (`--verbose`), rather than cut to a few lines with their size. */
+  verbose?: boolean
 }
 
+/** How much of a body the console shows: a few lines, or (`--verbose`) all the run kept. */
+export const CONSOLE_BODY_LIMIT = { chars: 600, lines: 6 }
+const WHOLE = { chars: Number.MAX_SAFE_INTEGER, lines: Number.MAX_SAFE_INTEGER }
+
 type Paint = (text: string) => string
+type BodyLimit = { chars: number; lines: number }
 interface Palette {
   red: Paint
   green: Paint
@@ -177,8 +183,9 @@ export function areaLine(
 const firstLine = (text: string) => text.split('\n')[0] ?? ''
 
 /** The console report of a finished run. */
-export function toConsole(run: RunResult, { color, written = [] }: ConsoleOptions): string {
+export function toConsole(run: RunResult, { color, written = [], verbose = false }: ConsoleOptions): string {
   const p = palette(color)
+  const limit = verbose ? WHOLE : CONSOLE_BODY_LIMIT
   const out: string[] = ['']
   for (const notice of run.notices) out.push(p.yellow(`Notice: ${visible(notice)}`))
   if (run.notices.length) out.push('')
@@ -190,19 +197,19 @@ export function toConsole(run: RunResult, { color, written = [] }: ConsoleOption
   const skipped = checksIn(run, 'skipped')
   const passed = checksIn(run, 'passed')
   section(out, failing, p.bold(p.red(`Failures (${failing.length}): the target breaks the interface`)), (c) =>
-    checkDetails(run, c, p),
+    checkDetails(run, c, p, limit),
   )
   section(
     out,
     broken,
     p.bold(p.red(`Errors (${broken.length}): the kit broke, so these checks were not judged`)),
-    (c) => checkDetails(run, c, p),
+    (c) => checkDetails(run, c, p, limit),
   )
   section(
     out,
     warned,
     p.bold(p.yellow(`Warnings (${warned.length}): good practice the interface does not require`)),
-    (c) => checkDetails(run, c, p),
+    (c) => checkDetails(run, c, p, limit),
   )
   if (unjudged.length)
     out.push(p.bold(p.yellow(`Not judged (${unjudged.length})`)), ...reasonLines(unjudged, 'unjudged', p), '')
@@ -374,7 +381,7 @@ function matrixLines(run: RunResult, p: Palette): string[] {
   return lines
 }
 
-function checkDetails(run: RunResult, check: CheckResult, p: Palette): string[] {
+function checkDetails(run: RunResult, check: CheckResult, p: Palette, limit: BodyLimit): string[] {
   const s = standing(check, run.strict)
   const operation = check.operationId === 'all' ? 'all operations' : check.operationId
   const lines = [
@@ -382,13 +389,14 @@ function checkDetails(run: RunResult, check: CheckResult, p: Palette): string[] 
     `  ${visible(check.title)}`,
   ]
   if (check.reason !== undefined && !check.findings.length) lines.push(`  ${visible(check.reason)}`)
-  for (const finding of check.findings.slice(0, FINDINGS_SHOWN)) lines.push('', ...findingLines(run, check, finding, p))
+  for (const finding of check.findings.slice(0, FINDINGS_SHOWN))
+    lines.push('', ...findingLines(run, check, finding, p, limit))
   const more = moreFindingsLine(check, FINDINGS_SHOWN)
   if (more) lines.push('', p.dim(`  ${more}`))
   return lines
 }
 
-function findingLines(run: RunResult, check: CheckResult, finding: Finding, p: Palette): string[] {
+function findingLines(run: RunResult, check: CheckResult, finding: Finding, p: Palette, limit: BodyLimit): string[] {
   const operation = findingOperation(check, finding)
   const lines = indent(
     `${operation && operation !== check.operationId ? `${operation}: ` : ''}${visible(finding.message)}`,
@@ -399,8 +407,7 @@ function findingLines(run: RunResult, check: CheckResult, finding: Finding, p: P
   if (finding.counterexample !== undefined) lines.push(`    counterexample: ${visible(finding.counterexample)}`)
   const replay = replayOf(run, finding)
   if (replay) lines.push(p.dim(`    replays with ${visible(replay)}`))
-  if (finding.exchange)
-    lines.push(...indent(exchangeText(finding.exchange, BODY_LIMIT, { brief: true }), '    ').map(p.dim))
+  if (finding.exchange) lines.push(...indent(exchangeText(finding.exchange, limit, { brief: true }), '    ').map(p.dim))
   if (finding.curl) lines.push(`    reproduce: ${visible(finding.curl)}`)
   return lines
 }

@@ -93,6 +93,8 @@ export interface ReporterOptions {
   color?: boolean
   /** By default `live` when `out` is a terminal, `lines` otherwise. */
   progress?: Progress
+  /** The console report shows bodies whole (`--verbose`). */
+  verbose?: boolean
   /** Asked when the run ends: why the command stopped it early (e.g. `--max-time 30 s reached`), if it did. */
   stopped?: () => string | undefined
   /** Called with the result once every report is written; the command takes its exit code from it. */
@@ -308,7 +310,7 @@ export default class ConformanceReporter implements Reporter {
     this.writeErrors = errors
     for (const error of errors) this.#out.write(`Could not write ${error.path}: ${error.message}\n`)
     // The verdict is always printed: in the console's report, or alone when the report is not asked for.
-    const shown = { color: this.#color, written: Object.values(written) }
+    const shown = { color: this.#color, written: Object.values(written), verbose: this.#options.verbose ?? false }
     this.#out.write(this.#options.formats.includes('console') ? toConsole(run, shown) : verdictOnly(run, shown))
     this.#options.onResult?.(run)
   }

@@ -43,7 +43,7 @@ export function visible(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
-/** The text cut to at most `chars` characters and `lines` lines, saying how much was left out (and the original size). */
+/** The text cut to at most `chars` characters and `lines` lines, saying how much was left out and the whole size. */
 export function limitText(text: string, limit: { chars: number; lines: number } = BODY_LIMIT): string {
   const lines = text.split('\n')
   let kept = lines.slice(0, limit.lines).join('\n')
@@ -51,7 +51,18 @@ export function limitText(text: string, limit: { chars: number; lines: number } 
   const omitted = text.length - kept.length
   if (omitted <= 0) return kept
   const size = /… \[truncated: (\d+) bytes in all\]$/.exec(text) // the run kept only part of it already
-  return `${kept}\n… (${omitted} more characters in the JSON and HTML reports${size ? `; ${size[1]} bytes in all` : ''})`
+  const moreLines = lines.length - kept.split('\n').length
+  const more = moreLines > 0 ? plural(moreLines, 'more line') : plural(omitted, 'more character')
+  const bytes = size ? Number(size[1]) : Buffer.byteLength(text)
+  return `${kept}\n… ${more}, ${byteSize(bytes)} in all (whole in the JSON and HTML reports; --verbose prints it)`
+}
+
+/** `512 bytes`, `4.2 KB`, `48 KB`, `1.5 MB`. */
+export function byteSize(bytes: number): string {
+  const unit = (value: number, name: string) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ${name}`
+  if (bytes < 1024) return `${bytes} bytes`
+  if (bytes < 1024 * 1024) return unit(bytes / 1024, 'KB')
+  return unit(bytes / (1024 * 1024), 'MB')
 }
 
 /** `GET http://host/v1/pets?limit=0` */

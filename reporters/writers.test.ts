@@ -176,6 +176,24 @@ describe('every output of the sample run', () => {
 })
 
 describe('the console report', () => {
+  it('cuts a long body to a few lines with its size, and shows it whole with --verbose', () => {
+    const run = structuredClone(sampleRun())
+    const finding = run.checks.flatMap((c) => c.findings).find((f) => f.exchange?.response)!
+    const pets = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, name: `pet ${i + 1}`, categoryId: 1 }))
+    const body = JSON.stringify(pets, null, 2)
+    finding.exchange!.response!.rawBody = body
+    const cut = toConsole(run, { color: false })
+    const lines = body.split('\n').length
+    expect(cut).toContain(
+      `… ${lines - 6} more lines, ${Math.round(Buffer.byteLength(body) / 1024)} KB in all (whole in the JSON and HTML reports; --verbose prints it)`,
+    )
+    expect(cut).not.toContain('"name": "pet 3"')
+    const whole = toConsole(run, { color: false, verbose: true })
+    expect(whole).toContain('"name": "pet 300"')
+    expect(whole.match(/"name": "pet \d+"/g)).toHaveLength(300)
+    expect(whole).not.toContain('more lines')
+  })
+
   it('lists failing checks first, each with its evidence, then warnings, then the rest; the verdict is the last line', () => {
     const text = toConsole(sampleRun(), { color: false })
     const order = [

@@ -244,7 +244,7 @@ async function reportAlone(
   )
   const { written, errors } = await writeReports(result, config.reporters, config.outputDir, redactor)
   if (config.reporters.includes('console') || !config.quiet) process.stdout.write(`${runHeader(facts, { color })}\n`)
-  const shown = { color, written: Object.values(written) }
+  const shown = { color, written: Object.values(written), verbose: config.verbose }
   // The verdict is always printed: in the console's report, or alone when the report is not asked for.
   process.stdout.write(config.reporters.includes('console') ? toConsole(result, shown) : verdictOnly(result, shown))
   return { result, writeErrors: errors.map((e) => `${e.path}: ${e.message}`) }
@@ -268,6 +268,7 @@ async function judge(
     redactor: new Redactor(keySecrets(target.apiKey)),
     color: process.stdout.isTTY === true && !env.NO_COLOR,
     ...(config.quiet ? { progress: 'none' as const } : {}),
+    verbose: config.verbose,
     facts: reporterFacts(config, target, catalogue(config)),
     stopped: () => (stop.aborted ? interruptedLine(stop) : undefined),
   })

@@ -40,6 +40,7 @@ Reports:
                        are always written, so --reporter markdown writes report.md besides them
   --output-dir DIR     where report.json, report.html, report.md and junit.xml go (default ./reports)
   -q, --quiet          no progress and no console report; the verdict line is printed all the same
+  --verbose            the console report shows bodies whole (by default a few lines and their size)
   -h, --help, -v, --version
 
 Shared environments: every pet the run creates is named "pcs-<run id>-..." (one test sends an empty
