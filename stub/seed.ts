@@ -24,7 +24,8 @@ export function loadSeed(seed: string | false | readonly SeedPet[] | undefined, 
   if (seed === false) return []
   if (Array.isArray(seed)) return checkPets(seed as JsonValue, 'the seed', spec)
   const path = typeof seed === 'string' ? seed : DEFAULT_SEED_PATH
-  return checkPets(readJsonFile(path, 'seed file'), `the seed file ${path}`, spec)
+  // The kit's own seed is written for the bundled spec: under a revision it is fitted to it, not refused.
+  return checkPets(readJsonFile(path, 'seed file'), `the seed file ${path}`, spec, seed === undefined)
 }
 
 /** A JSON file read without losing int64 digits; throws StoreError naming the file. */
@@ -145,14 +146,35 @@ function isPlainInt64(value: unknown): boolean {
   return Number.isSafeInteger(value) || (typeof value === 'bigint' && isInt64(value))
 }
 
+/**
+ * A pet fitted to a revised spec: the optional properties its Pet schema refuses (a status no longer in the
+ * enumeration) are left out; `undefined` when it still does not validate (a property that became required).
+ */
+function fitted(
+  item: JsonValue,
+  validate: (value: JsonValue) => string[],
+  required: Set<string>,
+): JsonValue | undefined {
+  const problems = validate(item)
+  if (problems.length === 0) return item
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined
+  const refused = new Set(
+    problems.map((problem) => /^Pet\/([^/\s]+)/.exec(problem)?.[1]).filter((f) => f !== undefined),
+  )
+  const kept = Object.fromEntries(Object.entries(item).filter(([name]) => !refused.has(name) || required.has(name)))
+  return validate(kept).length === 0 ? kept : undefined
+}
+
 /** Checks every pet against the spec's Pet schema and for unique ids; messages read `<where>: pets[3].name must be string`. */
-function checkPets(value: JsonValue, where: string, spec: Spec): PetRecord[] {
+function checkPets(value: JsonValue, where: string, spec: Spec, fit = false): PetRecord[] {
   if (!Array.isArray(value)) throw new StoreError(`${where}: pets must be a JSON array of pets`)
   const validate = spec.schema('Pet')
   const plain = plainPetTests(spec)
   const declared = Object.keys(spec.propertiesOf('Pet')).map((name) => ({ name }))
+  const required = new Set(spec.requiredOf('Pet'))
   const seen = new Map<Int64, number>()
-  return value.map((item, index) => {
+  const pets = fit ? value.map((item) => fitted(item, validate, required)).filter((item) => item !== undefined) : value
+  return pets.map((item, index) => {
     const problems = isPlainPet(item, plain) ? [] : validate(item)
     if (problems.length > 0) {
       const located = problems.map((problem) =>

@@ -289,15 +289,16 @@ function wrongExamples(schema: PropertySchema): { kind: string; value: JsonValue
  */
 export function invalidExamples(spec: Spec): InvalidBody[] {
   const base = sampleNewPet(spec)
+  const validNewPet = spec.schema('NewPet')
   const missing = spec.requiredOf('NewPet').map((field): InvalidBody => {
     const { [field]: _dropped, ...rest } = base
     return { why: `${field} is missing`, body: rest }
   })
+  // A kind of wrong value the property's own schema accepts (a boolean for a boolean property) is no wrong value.
   const wrong = Object.entries(spec.propertiesOf('NewPet')).flatMap(([field, schema]) =>
-    wrongExamples(schema).map((w): InvalidBody => ({
-      why: `${field} is ${w.kind}`,
-      body: { ...base, [field]: w.value },
-    })),
+    wrongExamples(schema)
+      .map((w): InvalidBody => ({ why: `${field} is ${w.kind}`, body: { ...base, [field]: w.value } }))
+      .filter((invalid) => validNewPet(invalid.body!).length > 0),
   )
   return [
     ...missing,
@@ -313,11 +314,12 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
 /** JSON values of every type but the ones a schema allows (or beyond its bounds), for wrong-value cases. */
 function wrongValues(schema: PropertySchema): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
   const of = (kind: string, value: fc.Arbitrary<JsonValue>) => value.map((v) => ({ kind, value: v }))
+  // Only the JSON types the property's own schema does not take (a boolean is no wrong value of a boolean property).
   const all = [
-    of('null', fc.constant(null)),
-    of('a boolean', fc.boolean()),
-    of('an array', fc.array(fc.integer(), { maxLength: 2 })),
-    of('an object', fc.constant({ value: 1 })),
+    ...(schema.type === 'null' ? [] : [of('null', fc.constant(null))]),
+    ...(schema.type === 'boolean' ? [] : [of('a boolean', fc.boolean())]),
+    ...(schema.type === 'array' ? [] : [of('an array', fc.array(fc.integer(), { maxLength: 2 }))]),
+    ...(schema.type === 'object' ? [] : [of('an object', fc.constant({ value: 1 }))]),
   ]
   if (schema.type === 'string') {
     all.push(of('a number', fc.integer()))

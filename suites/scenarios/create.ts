@@ -21,7 +21,9 @@ export const validExamples = scenario({
     'createPet.status.default',
   ],
   async run(s) {
-    for (const { body } of fixtures.valid) {
+    // The fixtures are written for the bundled spec: a revision's run sends those it still takes as valid.
+    const valid = s.spec.schema('NewPet')
+    for (const { body } of fixtures.valid.filter((fixture) => valid(fixture.body).length === 0)) {
       // Every pet carries the run's prefix, except the one whose point is an empty name.
       const name = body.name === '' ? '' : `${s.prefix}${String(body.name)}`
       await createAndGet(s, { ...body, name })
@@ -38,7 +40,10 @@ export const invalidExamplesRefused = scenario({
     const marker = `${s.prefix}bad-`
     const before = await sentinel(s, 'bad-before')
     const sent = new Map<string, Exchange>()
+    // The fixtures are written for the bundled spec: a revision's run sends those it still refuses.
+    const valid = s.spec.schema('NewPet')
     for (const [i, fixture] of fixtures.invalid.entries()) {
+      if (fixture.raw === undefined && fixture.body !== undefined && valid(fixture.body).length === 0) continue
       const body =
         isObject(fixture.body) && typeof fixture.body.name === 'string'
           ? { ...fixture.body, name: `${marker}${i}-${fixture.body.name}` }
@@ -62,10 +67,11 @@ export const concurrentCreates = scenario({
   operations: ['createPet', 'getPet'],
   judges: ['createPet.ids-unique', 'getPet.returns-created'],
   async run(s) {
+    const statuses = s.spec.enumOf('PetStatus')
     const pets = Array.from({ length: 20 }, (_, i) => ({
       name: `${s.prefix}concurrent-${i}`,
       categoryId: BigInt(i),
-      status: 'pending',
+      status: statuses[i % statuses.length]!,
     }))
     const created = await Promise.all(pets.map((pet) => s.createValid(pet)))
     const ids = created.map(({ pet }) => idOf(pet)).filter((id): id is string => id !== undefined)
