@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto'
 import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioRecord } from '../model/index.js'
 import { SpecError, specFrom, type Spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
-import { recordAllowances, recordBudget, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
+import { runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
 import { catalogue, NAME, prismInFront, VERSION } from './conformance/cli.js'
-import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, newRunId } from './conformance/config.js'
+import { runConfig, runSettings } from './conformance/run-config.js'
 import { prefixCatalogue, preflight } from './conformance/preflight.js'
 import { UsageError } from './usage-error.js'
 
@@ -65,27 +65,15 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     throw error
   }
   const handler = options.fetch ?? (embedded ? createStub({ apiKeys: [apiKey], spec }).fetch : undefined)
-  const runs = options.runs ?? DEFAULT_RUNS
-  const allowances = recordAllowances(runs, spec)
   const baseUrl = (options.baseUrl ?? 'http://stub.invalid/v1').replace(/\/+$/, '')
+  const settings = runSettings({
+    ...options,
+    spec,
+    specPath: typeof options.spec === 'string' ? options.spec : undefined,
+  })
   const proxy = options.viaPrism ? await prismInFront(baseUrl) : undefined
   try {
-    const config: RunConfig = {
-      baseUrl,
-      ...(proxy ? { sendBaseUrl: proxy.url } : {}),
-      apiKey,
-      seed: options.seed ?? randomBytes(4).readInt32BE(0),
-      runs,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-      checks: options.checks ?? [],
-      operations: options.operations ?? [],
-      strict: options.strict ?? false,
-      viaPrism: proxy !== undefined,
-      runId: newRunId(),
-      allowances,
-      ...(typeof options.spec === 'string' ? { specPath: options.spec } : {}),
-    }
+    const config = runConfig(settings, { baseUrl, apiKey, sendBaseUrl: proxy?.url })
     // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError; one
     // that answers without the documented version prefix fails that one check.
     const { prefixMissing } = handler === undefined ? await preflight(config) : {}
@@ -99,8 +87,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         target: { baseUrl: config.baseUrl, embedded },
         runId: config.runId,
         seed: config.seed,
-        runs,
-        recordBudget: recordBudget(allowances),
+        runs: config.runs,
+        recordBudget: settings.recordBudget,
         viaPrism: config.viaPrism,
         strict: config.strict,
         specVersion: spec.version,

@@ -21,6 +21,7 @@ import { CHECKS, type RunConfig } from '../../suites/index.js'
 import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
+import { runConfig } from './run-config.js'
 import { prefixCatalogue, preflight } from './preflight.js'
 import { usage } from './usage.js'
 
@@ -146,23 +147,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     restore()
     restore = redactOutput(new Redactor(keySecrets(target.apiKey)))
     const sendBaseUrl = config.viaPrism ? await startPrism(target, stoppers, config.specPath) : undefined
-    const run: RunConfig = {
-      baseUrl: target.baseUrl,
-      ...(sendBaseUrl ? { sendBaseUrl } : {}),
-      apiKey: target.apiKey,
-      seed: config.seed,
-      runs: config.runs,
-      timeoutMs: config.timeoutMs,
-      concurrency: config.concurrency,
-      checks: config.checks,
-      operations: config.operations,
-      strict: config.strict,
-      viaPrism: config.viaPrism,
-      runId: config.runId,
-      allowances: config.allowances,
-      ...(config.specPath !== undefined ? { specPath: config.specPath } : {}),
-      ...(config.maxTimeS !== undefined ? { deadline: started + config.maxTimeS * 1000 } : {}),
-    }
+    const run = runConfig(config, { baseUrl: target.baseUrl, apiKey: target.apiKey, sendBaseUrl }, started)
     const { prefixMissing } = await preflight(run)
     judging = true
     const { result, writeErrors } = prefixMissing

@@ -2,12 +2,12 @@
  * The conformance command's configuration: flags merged over the environment (flags win) into one frozen
  * `Config` with every default filled in. Code below the command takes it and never reads argv or env.
  */
-import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import { bundledSpec, loadSpec, SpecError, type OperationId, type Spec } from '../../spec/index.js'
-import { CHECKS, recordAllowances, recordBudget, type Allowances } from '../../suites/index.js'
+import { CHECKS } from '../../suites/index.js'
 import { integerFlag, parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
+import { runSettings, type RunSettings } from './run-config.js'
 
 /** The report formats the command can write. */
 export const REPORTERS = ['console', 'junit', 'json', 'html', 'markdown'] as const
@@ -18,14 +18,7 @@ export type ReporterName = (typeof REPORTERS)[number]
 /** Formats always written; `--reporter` adds to them, `--quiet` leaves out the console's. */
 export const DEFAULT_REPORTERS: readonly ReporterName[] = ['console', 'junit', 'json', 'html']
 
-/** fast-check runs per property when `--runs` is not given: enough to find the usual bugs, quick on a local target. */
-export const DEFAULT_RUNS = 30
-
-/** Per-request timeout when `--timeout` is not given. */
-export const DEFAULT_TIMEOUT_MS = 10_000
-
-/** Requests in flight at most when `--concurrency` is not given: a few, as suits a shared staging. */
-export const DEFAULT_CONCURRENCY = 8
+export { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, newRunId } from './run-config.js'
 
 /** The flags both parsing and `--help` know. */
 export const FLAGS = {
@@ -50,23 +43,11 @@ export const FLAGS = {
   version: { type: 'boolean', short: 'v' },
 } as const
 
-/** The resolved configuration of one run. */
-export interface Config {
+/** The resolved configuration of one run: the run's settings, and what the command does around it. */
+export interface Config extends RunSettings {
   /** The target's base address (ends with /v1), or undefined to run against the embedded stub. */
   baseUrl: string | undefined
   apiKey: string | undefined
-  seed: number
-  runs: number
-  timeoutMs: number
-  concurrency: number
-  /** Seconds after the start at which the run stops sending, when `--max-time` is given. */
-  maxTimeS: number | undefined
-  /** Selected check ids; empty selects every check. */
-  checks: string[]
-  /** Selected operations; empty selects every operation. */
-  operations: OperationId[]
-  strict: boolean
-  viaPrism: boolean
   reporters: ReporterName[]
   outputDir: string
   /** No progress lines. */
@@ -77,12 +58,6 @@ export interface Config {
   replay: string | undefined
   /** The spec file judged by (`--spec`, a revision of the interface), absolute; undefined for the bundled spec. */
   specPath: string | undefined
-  /** The spec judged by: the `--spec` file, checked to be a revision of the interface, or the bundled one. */
-  spec: Spec
-  /** Names every pet this run creates (`pcs-<runId>-...`), so they can be recognised on a shared target. */
-  runId: string
-  allowances: Allowances
-  recordBudget: number
   help: boolean
   version: boolean
 }
@@ -139,11 +114,6 @@ function specOf(path: string | undefined): Spec {
   }
 }
 
-/** A short random id that names this run's pets. */
-export function newRunId(): string {
-  return randomBytes(5).readUInt32BE(0).toString(36).padStart(7, '0').slice(0, 7)
-}
-
 /**
  * The formats of a run: the default ones and those `--reporter` adds (each once, in the order of REPORTERS), the
  * console's report left out with `--quiet` (the verdict line is printed all the same).
@@ -166,31 +136,30 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   }
   const specPath = flags.spec === undefined ? undefined : resolve(flags.spec)
   const spec = specOf(specPath)
-  const runs = integerFlag('--runs', flags.runs, 1, 10_000) ?? DEFAULT_RUNS
-  const allowances = recordAllowances(runs, spec)
-  return Object.freeze({
-    baseUrl,
-    apiKey,
+  const runs = integerFlag('--runs', flags.runs, 1, 10_000)
+  const settings = runSettings({
+    spec,
+    specPath,
     // fast-check seeds are 32-bit integers.
-    seed: integerFlag('--seed', flags.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomBytes(4).readInt32BE(0),
+    seed: integerFlag('--seed', flags.seed, -(2 ** 31), 2 ** 31 - 1),
     runs,
-    timeoutMs: integerFlag('--timeout', flags.timeout, 100, 600_000) ?? DEFAULT_TIMEOUT_MS,
-    concurrency: integerFlag('--concurrency', flags.concurrency, 1, 256) ?? DEFAULT_CONCURRENCY,
+    timeoutMs: integerFlag('--timeout', flags.timeout, 100, 600_000),
+    concurrency: integerFlag('--concurrency', flags.concurrency, 1, 256),
     maxTimeS: integerFlag('--max-time', flags['max-time'], 1, 86_400),
     checks: checkSelection(flags.check),
     operations: oneOf('--operation', flags.operation, Object.keys(spec.operations) as OperationId[]),
     strict: flags.strict ?? false,
     viaPrism: flags['via-prism'] ?? false,
+  })
+  return Object.freeze({
+    ...settings,
+    baseUrl,
+    apiKey,
     reporters: reportersOf(flags.reporter, flags.quiet ?? false),
     outputDir: resolve(flags['output-dir'] ?? 'reports'),
     quiet: flags.quiet ?? false,
     verbose: flags.verbose ?? false,
     replay: flags.replay,
-    specPath,
-    spec,
-    runId: newRunId(),
-    allowances: Object.freeze(allowances),
-    recordBudget: recordBudget(allowances),
     help: flags.help ?? false,
     version: flags.version ?? false,
   })
