@@ -1,12 +1,13 @@
 /**
  * Every scenario of a conformance run, in phases. The scenarios of a phase do not depend on each other and
  * run side by side (the transport bounds the requests in flight); each phase starts when the one before has
- * ended. Refused creates come first, while one listing may still show the whole store. What must have been kept is looked at once everything else has been created; a list read right after
- * each of a few creates comes last, alone, so its creates overlap no other.
+ * ended. Refused creates come first, while one listing may still show the whole store. What must have been kept is
+ * looked at once everything else has been created; a list read right after each of a few creates comes next, alone,
+ * so its creates overlap no other; bodies of 1 MiB come last, so no other listing carries their pet.
  */
 import type { ScenarioSpec } from '../engine/scenario.js'
 import { AUTH, unauthenticatedCreateStoresNothing } from './auth.js'
-import { BODIES } from './bodies.js'
+import { BODIES, largeBodies, mediaTypes } from './bodies.js'
 import { COVERAGE } from './coverage.js'
 import { CREATE, invalidExamplesRefused } from './create.js'
 import { GET } from './get.js'
@@ -19,7 +20,13 @@ import { PROPERTIES } from './properties.js'
 import { STATEFUL } from './stateful.js'
 
 /** Scenarios that look for pets that must not exist: best done while the store is small. */
-const FIRST: readonly ScenarioSpec[] = [unauthenticatedCreateStoresNothing, invalidExamplesRefused]
+const FIRST: readonly ScenarioSpec[] = [unauthenticatedCreateStoresNothing, invalidExamplesRefused, mediaTypes]
+
+/**
+ * Scenarios whose pets would weigh on every later listing: a valid NewPet with a 1 MiB name, once stored, comes back
+ * in each page that holds it, so it is created after every other listing.
+ */
+const HEAVY: readonly ScenarioSpec[] = [largeBodies]
 
 /** The phases, in order; the scenarios within one run concurrently. */
 export const PHASES: readonly (readonly ScenarioSpec[])[] = [
@@ -35,12 +42,13 @@ export const PHASES: readonly (readonly ScenarioSpec[])[] = [
     ...PROPERTIES,
     ...STATEFUL,
     ...PARAMETERS,
-    ...BODIES,
+    ...BODIES.filter((s) => !FIRST.includes(s) && !HEAVY.includes(s)),
     ...METHODS,
     ...PATHS,
   ],
   KEPT,
   LAST,
+  HEAVY,
 ]
 
 /** Every scenario, in the order a report lists them. */
