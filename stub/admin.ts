@@ -179,7 +179,7 @@ export class Admin {
       } catch (caught) {
         throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${(caught as Error).message}`)
       }
-      const snapshot = readSnapshot(value, 'the snapshot', this.#options.spec)
+      const snapshot = readSnapshot(value, 'the snapshot', this.#options.spec, { int64Strings: true })
       this.#options.store.replace(snapshot.pets, snapshot.nextId)
       return json(200, { pets: this.#options.store.size })
     } catch (caught) {

@@ -80,11 +80,17 @@ function int64sOfStrings(value: JsonValue, spec: Spec): JsonValue {
 }
 
 /**
- * A snapshot read from JSON: `{ "pets": [...], "nextId": N }`, or a bare array of pets; int64 values as
- * integers or as decimal strings. Throws StoreError naming `where`, the pet's index and the field.
+ * A snapshot read from JSON: `{ "pets": [...], "nextId": N }`, or a bare array of pets; with `int64Strings`
+ * (the admin API's restore), int64 values as integers or as decimal strings. Throws StoreError naming `where`,
+ * the pet's index and the field.
  */
-export function readSnapshot(json: JsonValue, where: string, spec: Spec = specInUse()): Snapshot {
-  const value = int64sOfStrings(json, spec)
+export function readSnapshot(
+  json: JsonValue,
+  where: string,
+  spec: Spec = specInUse(),
+  { int64Strings = false }: { int64Strings?: boolean } = {},
+): Snapshot {
+  const value = int64Strings ? int64sOfStrings(json, spec) : json
   if (Array.isArray(value)) return { pets: checkPets(value, where, spec) }
   if (value === null || typeof value !== 'object')
     throw new StoreError(`${where} must be an object { "pets": [...], "nextId": N } or an array of pets`)
