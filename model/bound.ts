@@ -30,7 +30,7 @@ export const LIMITS = {
   /** Lines of a check's basis (one per documented response at most). */
   basisLines: 24,
   /** The facts a finding keeps for `--replay` (lossless JSON); longer ones are left out, not cut. */
-  replayFacts: 16 * 1024,
+  replayFacts: 64 * 1024,
 } as const
 
 /** The marker a cut text ends with. */

@@ -8,7 +8,7 @@
 import type { Exchange, Finding, Request } from '../../model/index.js'
 import { parseJson, stringifyJson, type JsonValue, type Spec } from '../../spec/index.js'
 import { judgeExchange } from '../checks/applies.js'
-import type { Check, Facts } from '../checks/check.js'
+import { operationsOn, type Check, type Facts } from '../checks/check.js'
 import { CHECKS } from '../checks/index.js'
 import { idOf, isObject, listedPets, pageSize } from '../checks/util.js'
 import type { Transport } from '../transport/transport.js'
@@ -92,8 +92,7 @@ export async function replayFinding(
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
   const judges = (CHECKS as readonly Check[]).filter(
     (c) =>
-      c === check ||
-      (c.severity === 'fail' && c.scope !== 'run' && (c.on.operation === 'all' || c.on.operation === 'any')),
+      c === check || (c.severity === 'fail' && c.scope !== 'run' && typeof operationsOn(c.on.operation) === 'string'),
   )
   const messages = judges.flatMap((c) =>
     judgeWith(c, exchange, c === check ? facts : {}, spec).map((m) => (c === check ? m : `${c.id}: ${m}`)),
@@ -170,18 +169,16 @@ async function factsGone(
     return undefined
   }
   if (facts.created === undefined && facts.atLeast === undefined) return undefined
-  // The run's own pets, by getPet: a restart with fresh data has lost them.
+  // The pets the finding counted on, by getPet: the run's own, and those its recorded page showed. A restart with
+  // fresh data has lost them.
   const held = new Set<string>()
-  for (const created of facts.created ?? []) {
-    const found = await stillHeld(transport, created)
-    if (found === false) return `pet ${idText(created)}, which the finding counted on, is gone (getPet answered 404)`
-    const id = idOf(created)
-    if (
-      found &&
-      id !== undefined &&
-      (facts.status === undefined || (isObject(created) && created.status === facts.status))
-    )
-      held.add(id)
+  const counted = [...(facts.created ?? []), ...pageAnswered(finding)]
+  for (const known of counted.slice(0, LOOKUPS)) {
+    const id = idOf(known)
+    if (id === undefined || held.has(id)) continue
+    const found = await stillHeld(transport, known)
+    if (found === false) return `pet ${idText(known)}, which the finding counted on, is gone (getPet answered 404)`
+    if (found && (facts.status === undefined || (isObject(known) && known.status === facts.status))) held.add(id)
   }
   if (facts.atLeast === undefined) return undefined
   // What the finding counted on: a page of `limit` pets, or of every pet known, whichever is fewer.
@@ -190,8 +187,26 @@ async function factsGone(
   const pets = await listing(transport, spec, facts.status)
   const where = facts.status === undefined ? '' : ` of status ${facts.status}`
   if (typeof pets === 'string') return `${pets}: how many pets${where} the target holds is unknown`
-  // Every pet seen held, listed or found by getPet.
   for (const listed of pets) if (idOf(listed) !== undefined) held.add(idOf(listed)!)
   if (held.size >= assumed) return undefined
-  return `the finding assumed the target holds at least ${assumed} pets${where}; it now shows ${held.size}`
+  // Some of the pets it counted on were looked up and none is gone: the store is as the finding saw it, as far as
+  // getPet can tell, and the listing's count is what is judged again. With none to look up, a shorter listing may be
+  // the fault or a smaller store, which only the listing itself would tell.
+  if (held.size > 0) return undefined
+  return `the finding assumed the target holds at least ${assumed} pets${where}; it now lists ${pets.length}, and none of the pets it counted on could be looked up`
+}
+
+/** getPet lookups one finding's replay may make at most. */
+const LOOKUPS = 120
+
+/** The pets a listPets finding's recorded answer showed. */
+function pageAnswered(finding: Finding): JsonValue[] {
+  const exchange = finding.exchange
+  if (exchange?.operationId !== 'listPets' || exchange.response?.status !== 200) return []
+  try {
+    const body = parseJson(exchange.response.rawBody)
+    return Array.isArray(body) ? body : []
+  } catch {
+    return []
+  }
 }
