@@ -17,7 +17,7 @@ import {
 } from '../../model/index.js'
 import type { ReporterOptions } from '../../reporters/index.js'
 import { renderBasis, spec, useSpec, type Spec } from '../../spec/index.js'
-import { CHECKS, type RunConfig } from '../../suites/index.js'
+import { CHECKS, listedOperation, onOperation, type RunConfig } from '../../suites/index.js'
 import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
@@ -271,17 +271,11 @@ export function catalogue(
   against: Spec = spec(),
 ): CatalogueEntry[] {
   const suite = CHECKS.filter((c) => !config.checks.length || config.checks.includes(c.id))
-    .filter(
-      (c) =>
-        !config.operations.length ||
-        c.on.operation === 'all' ||
-        c.on.operation === 'any' ||
-        config.operations.includes(c.on.operation),
-    )
+    .filter((c) => !config.operations.length || config.operations.some((op) => onOperation(c.on.operation, op)))
     .map((c): CatalogueEntry => ({
       id: c.id,
       title: c.title,
-      operationId: c.on.operation === 'any' ? 'all' : c.on.operation,
+      operationId: listedOperation(c.on.operation),
       severity: c.severity,
       source: 'suite',
       ...(c.basis ? { basis: renderBasis(against, c.basis) } : {}),

@@ -10,6 +10,7 @@ import {
   type ExchangeInput,
   type Fact,
   type Facts,
+  onOperation,
   type TransportCheck,
 } from './check.js'
 import { requestLine } from './util.js'
@@ -31,7 +32,7 @@ export function exchangeInput(check: ExchangeCheck, exchange: Exchange, facts: F
 
 /**
  * Whether a check judges this exchange. Transport checks judge every exchange. Exchange checks judge answered
- * exchanges whose operation matches (`all`: any documented operation; `any`: every request, undocumented ones
+ * exchanges whose operation matches (one, one of a list, `all`: any documented operation; `any`: every request, undocumented ones
  * too), whose status is listed, whose credential is of the kind asked, whose needed facts are all known, and
  * for which `when` holds, read last.
  */
@@ -40,8 +41,7 @@ export function appliesTo(check: PerExchangeCheck, exchange: Exchange, facts: Fa
   const { on } = check
   const { operationId, response } = exchange
   if (!response) return false
-  if (on.operation === 'all' ? operationId === undefined : on.operation !== 'any' && on.operation !== operationId)
-    return false
+  if (!onOperation(on.operation, operationId)) return false
   if (on.statuses && !on.statuses.includes(response.status)) return false
   if (on.credential && credentialKind(exchange.credential) !== on.credential) return false
   if (on.needs && on.needs.some((fact: Fact) => facts[fact] === undefined)) return false

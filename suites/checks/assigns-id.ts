@@ -17,10 +17,9 @@ export const assignsId = exchangeCheck({
     { spec: operationPointer(spec(), 'createPet', 'description') },
   ],
   on: {
-    operation: 'all',
-    needs: ['clientId', 'sent'],
     // Any answer to the create or to the getPet of that id: a refusal or a 404 shows the id unused, too.
-    when: ({ operationId }) => operationId === 'createPet' || operationId === 'getPet',
+    operation: ['createPet', 'getPet'],
+    needs: ['clientId', 'sent'],
   },
   run: ({ exchange, response, operationId, facts: { clientId, sent } }) => {
     const pet = bodyOf(exchange)

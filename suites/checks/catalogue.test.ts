@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { spec } from '../../spec/index.js'
 import { appliesTo, exchangeInput } from './applies.js'
-import { exchangeCheck, transportCheck } from './check.js'
+import { exchangeCheck, operationsOn, transportCheck } from './check.js'
 import { CHECKS, EXCHANGE_CHECKS, RUN_CHECKS, TRANSPORT_CHECKS, checkById, isCheckId, type CheckId } from './index.js'
 import { errorBody, exchangeOf } from './test-support.js'
 
@@ -15,7 +15,14 @@ describe('the catalogue', () => {
     for (const check of CHECKS) {
       expect(check.title.length).toBeGreaterThan(5)
       expect(['fail', 'observed', 'advice']).toContain(check.severity)
-      expect(['all', 'any', ...operations]).toContain(check.on.operation)
+      // One operation, a list of them (each once), `all` or `any`.
+      const on = operationsOn(check.on.operation)
+      if (typeof on === 'string') expect(['all', 'any']).toContain(on)
+      else {
+        expect(on.length).toBeGreaterThan(0)
+        expect(new Set(on).size).toBe(on.length)
+        for (const op of on) expect(operations).toContain(op)
+      }
       // An id names an operation of the spec, or a property of every exchange.
       const [first] = check.id.split('.')
       expect([

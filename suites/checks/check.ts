@@ -70,19 +70,52 @@ export interface ExchangeInput<N extends Fact = never> {
   facts: With<N>
 }
 
+/** Where a check applies, by operation: one, a list, every documented one (`all`), or every request (`any`). */
+export type OnOperation = OperationId | readonly OperationId[] | 'all' | 'any'
+
+/** The kinds of credential a request carries, as checks tell them apart. */
+export type CredentialKind = 'valid' | 'invalid' | 'scheme-case'
+
+/** The operations an `on` names: a list, or `all` / `any`. */
+export function operationsOn(operation: OnOperation): readonly OperationId[] | 'all' | 'any' {
+  return operation === 'all' || operation === 'any'
+    ? operation
+    : typeof operation === 'string'
+      ? [operation]
+      : operation
+}
+
+/** Whether an `on` covers a request's operation (undefined: a request that calls no documented operation). */
+export function onOperation(operation: OnOperation, operationId: OperationId | undefined): boolean {
+  const ops = operationsOn(operation)
+  if (ops === 'any') return true
+  if (operationId === undefined) return false
+  return ops === 'all' || ops.includes(operationId)
+}
+
+/** The operation a check's result is listed under: its one operation, else `all`. */
+export function listedOperation(operation: OnOperation): OperationId | 'all' {
+  const ops = operationsOn(operation)
+  return ops !== 'all' && ops !== 'any' && ops.length === 1 ? ops[0]! : 'all'
+}
+
 /** Which exchanges a check applies to. */
 export interface Applies<N extends Fact> {
   /**
-   * The operation, `all` for every documented operation, or `any` for every exchange, the requests that call no
-   * documented operation too (other methods, path variants); for those, `operationId` is not set.
+   * The operation, or the list of operations, `all` for every documented operation, or `any` for every exchange,
+   * the requests that call no documented operation too (other methods, path variants); for those, `operationId` is
+   * not set.
    */
-  operation: OperationId | 'all' | 'any'
+  operation: OnOperation
   /** Response statuses it judges; omitted: every answered exchange. */
   statuses?: readonly number[]
   /** Facts it needs: it applies only where all are known. */
   needs?: readonly N[]
-  /** `valid`: only requests with the real key; `invalid`: only requests without a valid credential. */
-  credential?: 'valid' | 'invalid'
+  /**
+   * `valid`: only requests with the real key; `invalid`: only requests without a valid credential; `scheme-case`:
+   * only requests with the real key under the scheme written in another letter case.
+   */
+  credential?: CredentialKind
   /** A finer condition, read after the others hold. */
   when?: (input: ExchangeInput<N>, spec: Spec) => boolean
 }
@@ -130,7 +163,16 @@ interface RunShape<Id extends string> {
   id: Id
   title: string
   scope: 'run'
-  on: { operation: OperationId | 'all' }
+  /**
+   * Its operations, and which scenarios feed it: those that call every one of them (every one selected, for `all`),
+   * with each credential kind listed, stating each fact listed, and, with `oneAtATime`, creating one pet at a time.
+   */
+  on: {
+    operation: OperationId | 'all'
+    credentials?: readonly CredentialKind[]
+    states?: readonly Fact[]
+    oneAtATime?: true
+  }
   /** What its observation is about, for observed checks. */
   subject?: string
   /** False when the run gives it nothing to judge. */
@@ -164,7 +206,7 @@ export function runCheck<const Id extends string>(check: Omit<RunShape<Id>, 'sco
 }
 
 /** Whether a credential is one the interface accepts (`bearer` in lower case is the target's choice, not invalid). */
-export function credentialKind(credential: Credential): 'valid' | 'invalid' | 'scheme-case' {
+export function credentialKind(credential: Credential): CredentialKind {
   if (credential === 'key') return 'valid'
   if (credential === 'lowercase-scheme' || credential === 'uppercase-scheme') return 'scheme-case'
   return 'invalid'

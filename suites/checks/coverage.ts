@@ -7,7 +7,8 @@ export const documentedStatusesSeen = runCheck({
   title: 'Every documented status the suite can provoke was seen',
   severity: 'fail',
   basis: everyOperation(spec(), 'responses'),
-  on: { operation: 'all' },
+  // Fed by a scenario that calls every selected operation with and without the key, valid, invalid and unknown.
+  on: { operation: 'all', credentials: ['valid', 'invalid'], states: ['sent', 'invalid', 'unknown'] },
   applies: ({ coverage }) => coverage.length > 0,
   run: ({ coverage }) =>
     coverage

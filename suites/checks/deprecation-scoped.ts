@@ -1,4 +1,4 @@
-import { spec, operationPointer } from '../../spec/index.js'
+import { spec, operationPointer, type OperationId } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { deprecatedOperation, requestLine } from './util.js'
 
@@ -8,7 +8,11 @@ export const deprecationScoped = exchangeCheck({
   title: `Deprecation and Sunset appear only on the deprecated ${deprecatedOperation(spec())}`,
   severity: 'advice',
   basis: [{ spec: operationPointer(spec(), deprecatedOperation(spec()), 'deprecated') }, { rfc: 'RFC 9745 §2' }],
-  on: { operation: 'all', when: ({ operationId }, spec) => !spec.operation(operationId).deprecated },
+  // The operations the bundled spec does not deprecate; `when` reads the judged spec (a revision may differ).
+  on: {
+    operation: (Object.keys(spec().operations) as OperationId[]).filter((op) => !spec().operation(op).deprecated),
+    when: ({ operationId }, spec) => !spec.operation(operationId).deprecated,
+  },
   run: ({ exchange, response, operationId }) => {
     const found = ['deprecation', 'sunset'].filter((name) => response.headers[name] !== undefined)
     if (!found.length) return []

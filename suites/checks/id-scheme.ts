@@ -5,7 +5,7 @@ export const idScheme = runCheck({
   id: 'createPet.id-scheme',
   title: 'How ids are assigned',
   severity: 'observed',
-  on: { operation: 'createPet' },
+  on: { operation: 'createPet', oneAtATime: true },
   subject: 'ids of the pets this run created, in order',
   applies: ({ idsInOrder }) => idsInOrder.length >= 2,
   run: ({ idsInOrder }) => {

@@ -59,7 +59,7 @@ import { wwwAuthenticate } from './www-authenticate.js'
 
 export type { Check, ExchangeCheck, ExchangeInput, Fact, Facts, RunCheck, RunInput, TransportCheck } from './check.js'
 export { appliesTo, exchangeInput, judgeExchange, subjectOf, type PerExchangeCheck } from './applies.js'
-export { credentialKind } from './check.js'
+export { credentialKind, listedOperation, onOperation, operationsOn } from './check.js'
 export { refusedBeyondInterface, undocumentedMediaType } from './beyond.js'
 export { bodyOf, idOf, isObject, listedPets, queryOutsideRange, requestLine, show } from './util.js'
 

@@ -8,7 +8,7 @@ import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioReco
 import { spec, type JsonValue } from '../../spec/index.js'
 import { createStub } from '../../stub/index.js'
 import { everything, slow, tooMany, type FetchHandler } from '../../test-support/misbehaving.js'
-import { CHECKS } from '../checks/index.js'
+import { CHECKS, listedOperation } from '../checks/index.js'
 import { idOf } from '../checks/util.js'
 import { runAll } from '../index.js'
 import { MountedTransport } from '../transport/mounted.js'
@@ -61,7 +61,7 @@ function resultOf(run: Run, records: ScenarioRecord[]): RunResult {
   const catalogue = selected.map((c) => ({
     id: c.id,
     title: c.title,
-    operationId: c.on.operation === 'any' ? ('all' as const) : c.on.operation,
+    operationId: listedOperation(c.on.operation),
     severity: c.severity,
     source: 'suite' as const,
   }))
@@ -212,7 +212,6 @@ describe('judging', () => {
         name: 'breaks halfway',
         area: 'list',
         operations: ['listPets'],
-        judges: ['listPets.limit.max'],
         run: async (s) => {
           await s.listPets([['limit', '3']])
           throw new TypeError('the scenario itself is broken')
@@ -261,7 +260,6 @@ describe('runs that must stop', () => {
       name: 'interrupted',
       area: 'list',
       operations: ['listPets'],
-      judges: [],
       run: async (s) => {
         for (;;) {
           await s.listPets()

@@ -17,7 +17,16 @@ import {
 } from '../../model/index.js'
 import { stringifyJson, type JsonValue } from '../../spec/index.js'
 import { appliesTo, exchangeInput, subjectOf } from '../checks/applies.js'
-import type { Check, ExchangeCheck, Fact, Facts, RunCheck, RunInput } from '../checks/check.js'
+import {
+  listedOperation,
+  type Check,
+  type ExchangeCheck,
+  type Fact,
+  type Facts,
+  type OnOperation,
+  type RunCheck,
+  type RunInput,
+} from '../checks/check.js'
 import type { CheckId } from '../checks/index.js'
 import { openOutsideDocumentedInput } from '../prism/violations.js'
 import type { Area } from './config.js'
@@ -217,8 +226,8 @@ export class Recorder {
     delete state.result.reason
     if (check.severity === 'observed') {
       const about = boundText(subject?.() ?? check.title, 300, this.run.redactor)
-      const operationId =
-        check.on.operation === 'all' || check.on.operation === 'any' ? exchange?.operationId : check.on.operation
+      const listed = listedOperation(check.on.operation)
+      const operationId = listed === 'all' ? exchange?.operationId : listed
       for (const behaviour of messages) {
         const observation = {
           id: check.id,
@@ -234,16 +243,13 @@ export class Recorder {
   }
 
   #finding(
-    check: { id: string; severity: Severity; on: { operation: string; needs?: readonly Fact[] } },
+    check: { id: string; severity: Severity; on: { operation: OnOperation; needs?: readonly Fact[] } },
     message: string,
     exchange: Exchange | undefined,
     facts?: Facts,
   ): Finding {
-    const operationId =
-      exchange?.operationId ??
-      (check.on.operation === 'all' || check.on.operation === 'any'
-        ? undefined
-        : (check.on.operation as Finding['operationId']))
+    const listed = listedOperation(check.on.operation)
+    const operationId = exchange?.operationId ?? (listed === 'all' ? undefined : listed)
     return {
       checkId: check.id,
       ...(operationId ? { operationId } : {}),
@@ -296,7 +302,7 @@ export class Recorder {
   #state(check: Pick<AnyCheck, 'id' | 'title' | 'severity' | 'on'>): CheckState {
     let state = this.#checks.get(check.id)
     if (!state) {
-      const operationId = check.on.operation === 'any' ? 'all' : check.on.operation
+      const operationId = listedOperation(check.on.operation)
       state = {
         result: {
           id: check.id,

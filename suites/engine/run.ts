@@ -14,8 +14,18 @@ import {
 } from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { appliesTo } from '../checks/applies.js'
-import { CHECKS, type CheckId } from '../checks/index.js'
-import type { Check, ExchangeCheck, Facts, RunCheck, TransportCheck } from '../checks/check.js'
+import { CHECKS } from '../checks/index.js'
+import {
+  onOperation,
+  operationsOn,
+  type Check,
+  type CredentialKind,
+  type ExchangeCheck,
+  type Fact,
+  type Facts,
+  type RunCheck,
+  type TransportCheck,
+} from '../checks/check.js'
 import { idOf, isObject, listedPets, queryOutsideRange } from '../checks/util.js'
 import { isThrottling, TransportStopped } from '../transport/polite.js'
 import type { Transport } from '../transport/transport.js'
@@ -118,21 +128,19 @@ export class Run {
   selects(check: Check, operationId: OperationId | undefined): boolean {
     if (!this.#selected.has(check.id)) return false
     const { operations } = this.config
-    const op = check.on.operation === 'all' || check.on.operation === 'any' ? operationId : check.on.operation
-    return !operations.length || op === undefined || operations.includes(op)
+    if (!operations.length) return true
+    const on = operationsOn(check.on.operation)
+    if (typeof on === 'string') return operationId === undefined || operations.includes(operationId)
+    return operationId === undefined ? on.some((op) => operations.includes(op)) : on.includes(operationId)
   }
 
-  /** Whether a scenario that calls these operations and judges these checks has anything selected to do. */
-  wants(operations: readonly OperationId[], judges: readonly CheckId[]): boolean {
-    const ops = this.config.operations.length
-      ? operations.filter((op) => this.config.operations.includes(op))
-      : operations
-    if (!ops.length) return false
+  /** Whether a scenario sends what a selected check needs: it runs only then. */
+  wants(scenario: Sends): boolean {
+    const operations = this.config.operations.length
+      ? this.config.operations
+      : (Object.keys(this.spec.operations) as OperationId[])
     return (CHECKS as readonly Check[]).some(
-      (c) =>
-        this.#selected.has(c.id) &&
-        (judges.includes(c.id as CheckId) ||
-          ((c.on.operation === 'all' || c.on.operation === 'any') && c.scope !== 'run')),
+      (c) => this.#selected.has(c.id) && this.selects(c, undefined) && feeds(scenario, c, operations),
     )
   }
 
@@ -346,6 +354,65 @@ export class Run {
   get timeoutMs(): number {
     return this.#timeoutMs
   }
+}
+
+/** What a scenario declares it sends: the operations it calls, the facts it states, the credentials it uses. */
+export interface Sends {
+  operations: readonly OperationId[]
+  uses?: readonly OperationId[]
+  states?: readonly Fact[]
+  credentials?: readonly CredentialKind[]
+  oneAtATime?: true
+}
+
+/**
+ * Facts the engine derives (from the request and what the run has seen), and the operations a scenario calls for
+ * it to have them: `expected` (the pet a getPet should return) is known for pets the run created, `existing` for
+ * pets a listing showed before the run created them.
+ */
+const DERIVED: Partial<Record<Fact, readonly OperationId[]>> = {
+  limit: ['listPets'],
+  status: ['listPets'],
+  outOfRange: ['listPets'],
+  atLeast: ['listPets'],
+  created: ['listPets', 'createPet'],
+  takenIds: ['createPet'],
+  expected: ['createPet', 'getPet'],
+  existing: ['listPets', 'getPet'],
+}
+
+/**
+ * Whether a scenario can feed a check, read from the check's `on` and what the scenario declares it sends, within
+ * the selected operations. A check of one exchange: the scenario exercises one of its operations (any, for `all`
+ * and `any`), with its kind of credential, and its needed facts are stated by the scenario or derived by the
+ * engine from the operations it calls. A check of the run as a whole: the scenario calls every one of its
+ * operations (every selected one, for `all`), with every credential kind and fact it lists, one create at a time
+ * if it says so. Operations a scenario only uses (to set up, or to look) select it for no check of theirs.
+ */
+export function feeds(scenario: Sends, check: Check, selected: readonly OperationId[]): boolean {
+  const ops = scenario.operations.filter((op) => selected.includes(op))
+  if (!ops.length) return false
+  if (check.scope === 'transport') return true
+  const calls = [...scenario.operations, ...(scenario.uses ?? [])]
+  const credentials = scenario.credentials ?? ['valid']
+  const derived = (Object.keys(DERIVED) as Fact[]).filter((fact) => DERIVED[fact]!.every((op) => calls.includes(op)))
+  const states = new Set<Fact>([...(scenario.states ?? []), ...derived])
+  if (check.scope === 'run') {
+    const { on } = check
+    const wanted = on.operation === 'all' ? selected : [on.operation]
+    return (
+      wanted.every((op) => calls.includes(op)) &&
+      (on.credentials ?? []).every((c) => credentials.includes(c)) &&
+      (on.states ?? []).every((fact) => states.has(fact)) &&
+      (!on.oneAtATime || scenario.oneAtATime === true)
+    )
+  }
+  const { on } = check
+  return (
+    ops.some((op) => onOperation(on.operation, op)) &&
+    (!on.credential || credentials.includes(on.credential)) &&
+    (on.needs ?? []).every((fact: Fact) => states.has(fact))
+  )
 }
 
 /** The last path segment of a getPet URL, decoded; undefined when its percent-encoding is malformed. */

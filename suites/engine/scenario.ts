@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import type { Credential, Exchange, Request, ScenarioRecord } from '../../model/index.js'
 import { stringifyJson, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
-import type { Facts } from '../checks/check.js'
+import type { CredentialKind, Fact, Facts } from '../checks/check.js'
 import type { CheckId } from '../checks/index.js'
 import { idOf } from '../checks/util.js'
 import type { Area } from './config.js'
@@ -21,14 +21,23 @@ export interface SendOptions {
   facts?: Facts
 }
 
-/** A scenario of the conformance run: a name, what it calls and judges, and what it does. */
+/**
+ * A scenario of the conformance run: a name, what it sends, and what it does. What it sends is all the engine
+ * reads to decide whether a selection of checks needs it: the checks' own `on` say where they apply.
+ */
 export interface ScenarioSpec {
   name: string
   area: Area
-  /** Operations it calls (for `--operation`). */
+  /** Operations whose behaviour it exercises (`--operation` selects by these). */
   operations: readonly OperationId[]
-  /** Checks it exists to exercise (for `--check`), besides those judged on every exchange. */
-  judges: readonly CheckId[]
+  /** Operations it also calls, to set up or to look (a create to read back, a listing to find an id). */
+  uses?: readonly OperationId[]
+  /** Facts it states about its requests (`sent`, `invalid`, `unknown`, `storedAfter`, ...); the engine adds its own. */
+  states?: readonly Fact[]
+  /** The kinds of credential it sends; the valid key alone when omitted. */
+  credentials?: readonly CredentialKind[]
+  /** Its creates go one at a time, overlapping no other create (how ids are assigned can be read from them). */
+  oneAtATime?: true
   run: (s: Scenario) => Promise<void>
 }
 
@@ -214,7 +223,7 @@ export interface Interrupt {
  */
 export async function runScenario(run: Run, spec: ScenarioSpec, interrupt?: Interrupt): Promise<ScenarioRecord> {
   const recorder = run.recorder(spec.name, spec.area)
-  if (!run.wants(spec.operations, spec.judges)) return recorder.record()
+  if (!run.wants(spec)) return recorder.record()
   const onAbort = () => {
     run.interrupt('the run was interrupted before every scenario finished')
     recorder.stopped ??= run.stopped

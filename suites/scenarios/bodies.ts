@@ -32,8 +32,9 @@ async function readBack(s: Scenario, exchange: Exchange): Promise<void> {
 export const widerValidBodies = scenario({
   name: 'createPet adds every class of Unicode name, categoryId at each int64 edge and application/json written other ways, echoes each exactly, and getPet returns it',
   area: 'probe',
-  operations: ['createPet', 'getPet'],
-  judges: ['createPet.accepts-valid', 'createPet.echo', 'getPet.returns-created', 'createPet.name.long'],
+  operations: ['createPet'],
+  uses: ['getPet'],
+  states: ['sent'],
   async run(s) {
     const statuses = s.spec.enumOf('PetStatus')
     const bodies: { body: JsonValue; contentType?: string }[] = [
@@ -61,7 +62,8 @@ export const malformedBodiesRefused = scenario({
   name: 'malformed JSON and categoryIds beyond int64 or with a fraction, written every way: createPet refuses them with 400 and stores nothing',
   area: 'probe',
   operations: ['createPet'],
-  judges: ['createPet.rejects-invalid', 'createPet.invalid-stores-nothing', 'error.body'],
+  uses: ['listPets', 'getPet'],
+  states: ['sent', 'invalid', 'storedAfter'],
   async run(s) {
     const marker = named(s, 'raw-')
     const before = await sentinel(s, 'raw-before')
@@ -83,8 +85,9 @@ export const malformedBodiesRefused = scenario({
 export const jsonLeeway = scenario({
   name: 'createPet with JSON whose reading parsers may differ on: a byte-order mark, integers written 1.0 or 1e2, a duplicate key',
   area: 'probe',
-  operations: ['createPet', 'getPet'],
-  judges: ['createPet.json-leeway', 'createPet.echo'],
+  operations: ['createPet'],
+  uses: ['getPet'],
+  states: ['sent', 'leeway'],
   async run(s) {
     const bom = { name: named(s, 'after a byte-order mark'), categoryId: 60n }
     await readBack(
@@ -114,13 +117,10 @@ const refused = (exchange: Exchange) => (exchange.response?.status ?? 0) >= 400
 export const mediaTypes = scenario({
   name: 'createPet with media types the spec does not document (a vendor +json type, another charset, text/plain, none): observed; never a 5xx, nothing stored by a refusal or without a key',
   area: 'probe',
-  operations: ['createPet', 'getPet'],
-  judges: [
-    'createPet.media-type',
-    'createPet.refused-stores-nothing',
-    'createPet.auth.required',
-    'createPet.auth.stores-nothing',
-  ],
+  operations: ['createPet'],
+  uses: ['listPets', 'getPet'],
+  states: ['sent', 'storedAfter'],
+  credentials: ['valid', 'invalid'],
   async run(s) {
     const marker = named(s, 'media-')
     const before = await sentinel(s, 'media-before')
@@ -153,13 +153,9 @@ export const LARGE_BODY = 1024 * 1024
 export const largeBodies = scenario({
   name: 'createPet with bodies of 1 MiB, a valid NewPet (a name of 1 MiB) and an invalid one: the limit applied is observed; never a 5xx, nothing stored by a refusal',
   area: 'probe',
-  operations: ['createPet', 'getPet'],
-  judges: [
-    'createPet.large-body',
-    'createPet.refused-stores-nothing',
-    'createPet.invalid-stores-nothing',
-    'createPet.rejects-invalid',
-  ],
+  operations: ['createPet'],
+  uses: ['listPets', 'getPet'],
+  states: ['sent', 'invalid', 'storedAfter'],
   async run(s) {
     const marker = named(s, 'large-')
     const before = await sentinel(s, 'large-before')

@@ -6,7 +6,8 @@ export const provokeEveryStatus = scenario({
   name: 'each documented status of each operation is provoked',
   area: 'coverage',
   operations: ['listPets', 'createPet', 'getPet'],
-  judges: ['coverage.documented-statuses'],
+  states: ['sent', 'invalid', 'unknown'],
+  credentials: ['valid', 'invalid'],
   async run(s) {
     const { minimum } = s.spec.parameter('listPets', 'limit')
     await s.listPets([['limit', String(minimum)]])

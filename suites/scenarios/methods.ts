@@ -15,7 +15,8 @@ export const otherMethods = scenario({
   name: 'undocumented methods on each documented path (PUT, PATCH, DELETE, TRACE, HEAD, OPTIONS): never a 5xx, 405 with Allow',
   area: 'probe',
   operations: ['listPets', 'createPet', 'getPet'],
-  judges: ['methods.allow', 'methods.undocumented', 'auth.no-data-without-key', 'auth.www-authenticate'],
+  states: ['otherMethod'],
+  credentials: ['valid', 'invalid'],
   async run(s) {
     const unknown = s.run.unknownId(31_337n)
     const paths = new Map<string, { methods: Set<string>; sample: string; unknown: string }>()

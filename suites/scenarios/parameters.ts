@@ -73,14 +73,9 @@ export const petIdEdges = scenario({
   name: 'petIds of every kind to getPet: int64 at both ends, beyond it, not an integer, other spellings',
   area: 'probe',
   operations: ['getPet'],
-  judges: [
-    'getPet.invalid-id-refused',
-    'getPet.invalid-id',
-    'getPet.id-matches',
-    'getPet.auth.required',
-    'error.body',
-    'response.headers',
-  ],
+  uses: ['listPets'],
+  states: ['petIdForm'],
+  credentials: ['valid', 'invalid'],
   async run(s) {
     const listed = listedPets(await s.listPets([['limit', '10']])) ?? []
     const known = BigInt(idOf(listed[0]) ?? '1')
@@ -99,12 +94,6 @@ export const queryEdges = scenario({
   name: 'listPets with limit and status written every other way: types, near misses, whitespace, repeated, bare',
   area: 'probe',
   operations: ['listPets'],
-  judges: [
-    'listPets.limit.out-of-range',
-    'listPets.status.out-of-range',
-    'listPets.valid-query-accepted',
-    'error.body',
-  ],
   async run(s) {
     const [first, second] = s.spec.enumOf('PetStatus') as [string, string]
     await Promise.all([

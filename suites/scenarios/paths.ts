@@ -14,7 +14,8 @@ export const pathVariants = scenario({
   name: 'other spellings of each documented path (trailing or doubled slash, letter case, percent-encoding): no data without a key, never a 5xx',
   area: 'probe',
   operations: ['listPets', 'createPet', 'getPet'],
-  judges: ['paths.variant', 'auth.no-data-without-key'],
+  states: ['pathVariant'],
+  credentials: ['valid', 'invalid'],
   async run(s) {
     // A pet that exists, so a variant that slips past the key would show it.
     const id = idOf((listedPets(await s.listPets([['limit', '1']])) ?? [])[0]) ?? '1'

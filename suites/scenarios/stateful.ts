@@ -96,17 +96,8 @@ export const modelBased = scenario({
   name: 'random sequences of calls agree with a model of what they created',
   area: 'stateful',
   operations: ['listPets', 'createPet', 'getPet'],
-  judges: [
-    'createPet.echo',
-    'createPet.ids-unique',
-    'listPets.limit.max',
-    'listPets.limit.fills',
-    'listPets.limit.default',
-    'listPets.status.filter',
-    'listPets.finds-created',
-    'getPet.returns-created',
-    'getPet.unknown-404',
-  ],
+  states: ['sent', 'unknown'],
+  credentials: ['valid', 'invalid'],
   async run(s) {
     const spec = s.spec
     const commands = fc.commands(
