@@ -8,13 +8,13 @@ import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioReco
 import { spec, type JsonValue } from '../../spec/index.js'
 import { createStub } from '../../stub/index.js'
 import { everything, slow, tooMany, type FetchHandler } from '../../test-support/misbehaving.js'
-import { CHECKS, listedOperation } from '../checks/index.js'
+import { CHECKS, checkById, listedOperation, type Check, type CheckId } from '../checks/index.js'
 import { idOf } from '../checks/util.js'
 import { runAll } from '../index.js'
 import { MountedTransport } from '../transport/mounted.js'
 import { PoliteTransport, type Manners } from '../transport/polite.js'
 import { recordAllowances, type RunConfig } from './config.js'
-import { NotSent, Run, RUN_LEVEL } from './run.js'
+import { feeds, NotSent, Run, RUN_LEVEL } from './run.js'
 import { runScenario, Scenario, scenario } from './scenario.js'
 
 const KEY = 'engine-test-key-4f0c'
@@ -310,5 +310,56 @@ describe('runs that must stop', () => {
     const run = runOver(everything(401, JSON.stringify({ code: 'unauthorized', message: 'no', status: 401 })))
     const result = resultOf(run, await runAll(run))
     expect(['non-conformant', 'incomplete']).toContain(result.verdict)
+  })
+})
+
+describe('which scenarios a selection needs', () => {
+  const every = ['listPets', 'createPet', 'getPet'] as const
+  const check = (id: CheckId): Check => checkById(id) as Check
+
+  it("reads a check's on against what a scenario sends: its operations, credential kind and facts", () => {
+    const assigns = check('createPet.assigns-id')
+    expect(feeds({ operations: ['createPet', 'getPet'], states: ['sent', 'clientId'] }, assigns, every)).toBe(true)
+    // Valid creates without an id of the client's: nothing for it to judge.
+    expect(feeds({ operations: ['createPet', 'getPet'], states: ['sent'] }, assigns, every)).toBe(false)
+    const auth = check('listPets.auth.required')
+    expect(feeds({ operations: ['listPets'] }, auth, every)).toBe(false)
+    expect(feeds({ operations: ['listPets'], credentials: ['invalid'] }, auth, every)).toBe(true)
+    expect(feeds({ operations: ['listPets'], credentials: ['scheme-case'] }, check('auth.scheme-case'), every)).toBe(
+      true,
+    )
+    // Cross-cutting checks are fed by every scenario of a selected operation.
+    expect(feeds({ operations: ['getPet'] }, check('response.schema'), every)).toBe(true)
+    expect(feeds({ operations: ['getPet'] }, check('response.schema'), ['listPets'])).toBe(false)
+  })
+
+  it('derives facts from what a scenario calls: the pet a getPet should return needs a create too', () => {
+    const returns = check('getPet.returns-created')
+    expect(feeds({ operations: ['getPet'] }, returns, every)).toBe(false)
+    expect(feeds({ operations: ['getPet'], uses: ['createPet'] }, returns, every)).toBe(true)
+    // An operation it only uses selects it for no check of that operation.
+    expect(feeds({ operations: ['getPet'], uses: ['listPets'] }, check('listPets.limit.max'), every)).toBe(false)
+    expect(feeds({ operations: ['listPets'] }, check('listPets.limit.max'), every)).toBe(true)
+  })
+
+  it('a run-level check is fed by the scenarios it names: every status provoked, ids read one create at a time', () => {
+    const coverage = check('coverage.documented-statuses')
+    const provokes = { operations: every, states: ['sent', 'invalid', 'unknown'] as const }
+    expect(feeds({ ...provokes, credentials: ['valid', 'invalid'] }, coverage, every)).toBe(true)
+    expect(feeds(provokes, coverage, every)).toBe(false)
+    expect(feeds({ ...provokes, operations: ['listPets'], credentials: ['valid', 'invalid'] }, coverage, every)).toBe(
+      false,
+    )
+    const ids = check('createPet.id-scheme')
+    expect(feeds({ operations: ['createPet'], states: ['sent'] }, ids, every)).toBe(false)
+    expect(feeds({ operations: ['createPet'], states: ['sent'], oneAtATime: true }, ids, every)).toBe(true)
+  })
+
+  it('a run with --check createPet.assigns-id sends only the scenario that feeds it', async () => {
+    const run = runOver(emptyStub().fetch, { checks: ['createPet.assigns-id'] })
+    const records = await runAll(run)
+    const sent = records.filter((r) => r.requestsSent > 0).map((r) => r.scenario)
+    expect(sent).toEqual(['createPet assigns the id itself: an id in the body is not used'])
+    expect(records.flatMap((r) => r.checks).find((c) => c.id === 'createPet.assigns-id')?.outcome).toBe('passed')
   })
 })
