@@ -9,7 +9,7 @@ import type { RunResult } from '../model/index.js'
 import { spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
 import { CHECKS, operationsOn, type Check, type Fact } from '../suites/checks/index.js'
-import type { RunConfig } from '../suites/index.js'
+import { needed, SCENARIOS, type RunConfig } from '../suites/index.js'
 
 const KEY = 'subsets-key-4d2a91'
 // Two runs per property: what is tested here is which scenarios a selection sends, not the properties' reach.
@@ -21,8 +21,9 @@ const run = (selection: Selection) =>
   runConformance({ apiKey: KEY, fetch: createStub({ apiKeys: [KEY] }).fetch, ...EFFORT, ...selection })
 
 /** What a subset must show: conformant, every check it selected judged (passed, or observed, warned). */
-const unjudged = (result: RunResult) =>
+const unjudged = (result: RunResult, ids?: readonly string[]) =>
   result.checks
+    .filter((c) => !ids || ids.includes(c.id))
     .filter((c) => c.outcome === 'unjudged' || c.outcome === 'error' || c.outcome === 'skipped')
     .map((c) => `${c.id}: ${c.outcome} ${c.reason ?? ''}`)
 
@@ -63,30 +64,52 @@ const groups = [
   ),
 ].map((prefix): [string, string[]] => [prefix, CHECKS.filter((c) => c.id.startsWith(`${prefix}.`)).map((c) => c.id)])
 
+/** The scenarios a selection of checks (over every operation) runs, by name. */
+const scenariosFor = (ids: readonly string[]) => {
+  const checks = CHECKS.filter((c) => ids.includes(c.id)) as Check[]
+  const operations = Object.keys(spec().operations) as RunConfig['operations']
+  return SCENARIOS.filter((s) => needed(s, checks, operations)).map((s) => s.name)
+}
+
 describe('subsets against the correct stub', () => {
   it('every --check id, every group and every --operation is conformant, judges all it selects, and a narrow one sends little', async () => {
     const full = await run({})
     expect(full.verdict).toBe('conformant')
     const problems: string[] = []
-    const selections: [string, Selection, Check | undefined][] = [
-      ...CHECKS.map((c): [string, Selection, Check] => [`--check ${c.id}`, { checks: [c.id] }, c as Check]),
-      ...groups.map(([g, ids]): [string, Selection, undefined] => [`--check ${g}`, { checks: ids }, undefined]),
-      ...(Object.keys(spec().operations) as RunConfig['operations']).map((op): [string, Selection, undefined] => [
-        `--operation ${op}`,
-        { operations: [op] },
-        undefined,
-      ]),
+    const selections: [string, string[], Check | undefined][] = [
+      ...CHECKS.map((c): [string, string[], Check] => [`--check ${c.id}`, [c.id], c as Check]),
+      ...groups.map(([g, ids]): [string, string[], undefined] => [`--check ${g}`, ids, undefined]),
     ]
-    for (const [name, selection, check] of selections) {
-      const result = await run(selection)
+    // Selections that run the same scenarios send the same requests, and each check is judged on them as it would
+    // be alone (a check never changes what is sent): one run per set of scenarios, with every check they select.
+    const bySet = new Map<string, string[]>()
+    for (const [, ids] of selections) {
+      const key = scenariosFor(ids).join('\n')
+      bySet.set(key, [...new Set([...(bySet.get(key) ?? []), ...ids])])
+    }
+    const results = new Map<string, RunResult>()
+    for (const [key, ids] of bySet) results.set(key, await run({ checks: ids }))
+    for (const [name, ids, check] of selections) {
+      const set = scenariosFor(ids)
+      if (!set.length) problems.push(`${name}: no scenario feeds it`)
+      const result = results.get(set.join('\n'))!
       if (result.verdict !== 'conformant') problems.push(`${name}: ${result.verdict} ${result.incomplete ?? ''}`)
-      for (const u of unjudged(result)) problems.push(`${name}: ${u}`)
+      for (const u of unjudged(result, ids)) problems.push(`${name}: ${u}`)
       // Fewer requests than a full run unless the check applies everywhere; a third at most for a narrow one.
       const most =
         check && narrow(check) ? full.requestsSent / 3 : check && !everywhere(check) ? full.requestsSent - 1 : Infinity
       if (result.requestsSent > most)
         problems.push(`${name}: ${result.requestsSent} requests of a full run's ${full.requestsSent}`)
     }
+    for (const op of Object.keys(spec().operations) as RunConfig['operations']) {
+      const result = await run({ operations: [op] })
+      if (result.verdict !== 'conformant')
+        problems.push(`--operation ${op}: ${result.verdict} ${result.incomplete ?? ''}`)
+      for (const u of unjudged(result)) problems.push(`--operation ${op}: ${u}`)
+      if (result.requestsSent >= full.requestsSent) problems.push(`--operation ${op}: as many requests as a full run`)
+    }
+    // The runs above: one per set of scenarios, not one per selection.
+    expect(bySet.size).toBeLessThan(selections.length / 2)
     expect(problems).toEqual([])
   }, 120_000)
 })

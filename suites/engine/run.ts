@@ -139,8 +139,10 @@ export class Run {
     const operations = this.config.operations.length
       ? this.config.operations
       : (Object.keys(this.spec.operations) as OperationId[])
-    return (CHECKS as readonly Check[]).some(
-      (c) => this.#selected.has(c.id) && this.selects(c, undefined) && feeds(scenario, c, operations),
+    return needed(
+      scenario,
+      (CHECKS as readonly Check[]).filter((c) => this.#selected.has(c.id) && this.selects(c, undefined)),
+      operations,
     )
   }
 
@@ -356,7 +358,10 @@ export class Run {
   }
 }
 
-/** What a scenario declares it sends: the operations it calls, the facts it states, the credentials it uses. */
+/**
+ * What a scenario declares it sends: the operations it exercises and those it only uses, the facts it states, the
+ * kinds of credential it sends, and whether its creates go one at a time.
+ */
 export interface Sends {
   operations: readonly OperationId[]
   uses?: readonly OperationId[]
@@ -413,6 +418,11 @@ export function feeds(scenario: Sends, check: Check, selected: readonly Operatio
     (!on.credential || credentials.includes(on.credential)) &&
     (on.needs ?? []).every((fact: Fact) => states.has(fact))
   )
+}
+
+/** Whether a selection (its checks, its operations) needs a scenario: one of the checks is fed by it. */
+export function needed(scenario: Sends, checks: readonly Check[], operations: readonly OperationId[]): boolean {
+  return checks.some((check) => feeds(scenario, check, operations))
 }
 
 /** The last path segment of a getPet URL, decoded; undefined when its percent-encoding is malformed. */
