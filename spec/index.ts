@@ -80,6 +80,10 @@ export interface ResponseHeader {
   name: string
   required: boolean
   validate: Validator
+  /** The header's schema as the document writes it (`$ref`s unresolved). */
+  schema: Record<string, any>
+  /** The header's own `example`, when it has one. */
+  example?: JsonValue
 }
 
 type Doc = Record<string, any>
@@ -285,10 +289,13 @@ export class Spec {
     const described = ref ? Object.entries<Doc>(this.resolve(ref).headers ?? {}) : []
     const headers = described.map(([name, header]): ResponseHeader => {
       const pointer = `${header.$ref ?? `${responsePointer}/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`}/schema`
+      const resolved = this.resolve(header)
       return {
         name,
-        required: this.resolve(header).required === true,
+        required: resolved.required === true,
         validate: this.#compile(pointer, `${name} header`),
+        schema: resolved.schema ?? {},
+        ...(resolved.example !== undefined ? { example: resolved.example as JsonValue } : {}),
       }
     })
     this.#headers.set(key, headers)

@@ -1,5 +1,6 @@
 /** How the stub's answers are made: the JSON headers every answer carries, Error bodies, and the catch-all. */
-import type { OperationId, Spec } from '../spec/index.js'
+import type { JsonValue, OperationId, ResponseHeader, Spec } from '../spec/index.js'
+import { generate } from './generate.js'
 import { ApiError, errorBody } from './errors.js'
 import { EXPOSED } from './cors.js'
 import { StoreError } from './store.js'
@@ -16,6 +17,8 @@ export class Responder {
   readonly #head: string[]
   readonly #getPetHead: string[]
   readonly #fallback: Map<OperationId | undefined, 400 | 404>
+  /** Required headers a revision of the spec declares beyond the ones above, by `operationId status`. */
+  readonly #declared = new Map<string, string[]>()
 
   constructor(s: Spec, maxBody: number) {
     this.maxBody = maxBody
@@ -38,8 +41,24 @@ export class Responder {
     this.#getPetHead = this.#head.concat(deprecated)
     // Something unexpected answers 400, or 404 on an operation that documents 404 and no 400 (getPet).
     this.#fallback = new Map([[undefined, 400]])
-    for (const op of Object.values(s.operations))
+    for (const op of Object.values(s.operations)) {
       this.#fallback.set(op.operationId, op.statuses.includes('404') && !op.statuses.includes('400') ? 404 : 400)
+      const sent = new Set(
+        (op.operationId === 'getPet' ? this.#getPetHead : this.#head)
+          .filter((_, i) => i % 2 === 0)
+          .map((n) => n.toLowerCase()),
+      )
+      for (const status of op.statuses) {
+        const added = s
+          .responseHeaders(op.operationId, status)
+          .filter((h) => h.required && !sent.has(h.name.toLowerCase()))
+          .flatMap((h) => {
+            const value = headerValue(h, s)
+            return value === undefined ? [] : [h.name, value]
+          })
+        if (added.length) this.#declared.set(`${op.operationId} ${status}`, added)
+      }
+    }
   }
 
   /** A JSON answer with the operation's headers and `extra` after them. */
@@ -47,6 +66,14 @@ export class Responder {
     // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
     const headers = operationId === 'getPet' ? this.#getPetHead.slice() : this.#head.slice()
     headers[LENGTH_AT] = String(Buffer.byteLength(body))
+    if (this.#declared.size && operationId) {
+      const declared = this.#declared.get(`${operationId} ${status}`)
+      // Unless the answer says it already (a 401's WWW-Authenticate, say).
+      if (declared)
+        for (let i = 0; i < declared.length; i += 2)
+          if (!extra?.some((item, at) => at % 2 === 0 && item.toLowerCase() === declared[i]!.toLowerCase()))
+            headers.push(declared[i]!, declared[i + 1]!)
+    }
     if (extra) for (const item of extra) headers.push(item)
     return { status, headers, body, code }
   }
@@ -94,4 +121,29 @@ export class Responder {
     const challenge = error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`
     return this.error(new ApiError(401, code, message), operationId, ['WWW-Authenticate', challenge])
   }
+}
+
+/**
+ * A value for a required response header the spec declares and the stub has no meaning for (a revision's
+ * `X-Request-Id`, say): its example, its schema's example or default, else one generated from its schema; undefined
+ * when none of them validates against the schema.
+ */
+function headerValue(header: ResponseHeader, s: Spec): string | undefined {
+  const schema = s.resolve(header.schema) as Record<string, any>
+  const candidates: (JsonValue | undefined)[] = [
+    header.example,
+    schema.example as JsonValue | undefined,
+    ...(Array.isArray(schema.examples) ? (schema.examples as JsonValue[]) : []),
+    schema.default as JsonValue | undefined,
+    generate(
+      header.schema,
+      (node) => s.resolve(node),
+      () => 0.5,
+    ),
+  ]
+  for (const value of candidates) {
+    if (value === undefined || value === null || typeof value === 'object') continue
+    if (header.validate(value).length === 0) return String(value)
+  }
+  return undefined
 }

@@ -52,6 +52,14 @@ const REVISIONS = {
     ),
   ),
   sunset: revision('sunset', (doc) => doc.setIn(SUNSET, '2031-06-30T00:00:00Z')),
+  header: revision('header', (doc) =>
+    doc.setIn(
+      ['paths', '/pets', 'get', 'responses', '200', 'headers'],
+      doc.createNode({
+        'X-Total-Count': { required: true, description: 'Pets held.', schema: { type: 'integer', minimum: 0 } },
+      }),
+    ),
+  ),
 }
 
 interface Sent {
@@ -144,6 +152,19 @@ describe('a revision of the interface, served by the stub and judged by the suit
     const stale = await judge(REVISIONS.sunset, bundled.fetch, { checks: ['getPet.sunset-header'] })
     expect(outcomeOf(stale.result, 'getPet.sunset-header')).not.toBe('passed')
     expect(JSON.stringify(stale.result)).toContain('Mon, 30 Jun 2031 00:00:00 GMT')
+  })
+
+  it('a required response header: the stub sends it and the suite judges it', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.header })
+    const answer = await stub.fetch(
+      new Request('http://stub.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }),
+    )
+    expect(answer.headers.get('x-total-count')).toMatch(/^\d+$/)
+    const { result } = await judge(REVISIONS.header, stub.fetch, { checks: ['response.headers'] })
+    expect([failing(result), result.verdict]).toEqual([[], 'conformant'])
+    // The bundled stub does not send it: judged by the revision, that is a finding.
+    const stale = await judge(REVISIONS.header, createStub({ apiKeys: [KEY] }).fetch, { checks: ['response.headers'] })
+    expect(outcomeOf(stale.result, 'response.headers')).toBe('failed')
   })
 
   it('the default stays the bundled spec after a revision was used', async () => {

@@ -1,4 +1,4 @@
-import { spec, basisOf, operationPointer } from '../../spec/index.js'
+import { spec, basisOf, operationPointer, parseJson, type JsonValue, type Spec } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
@@ -24,14 +24,27 @@ export const responseHeaders = exchangeCheck({
   },
   run: ({ exchange, response, operationId }, spec) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
-    return spec.responseHeaders(operationId, response.status).flatMap(({ name, required, validate }) => {
+    return spec.responseHeaders(operationId, response.status).flatMap(({ name, required, validate, schema }) => {
       // Headers are recorded by lower-case name; repeated field lines arrive joined with ", ".
       const value = response.headers[name.toLowerCase()]
       if (value === undefined) return required ? [`${where} without ${name}; documented: required`] : []
-      const problems = validate(value)
+      const problems = validate(headerAs(spec, schema, value))
       return problems.length
         ? [`${where} with ${name} "${value.slice(0, 200)}", which breaks the spec's schema: ${problems.join('; ')}`]
         : []
     })
   },
 })
+
+/**
+ * A header's text as the value its schema describes (OpenAPI's `simple` style): a number or a boolean written as
+ * text is that number or boolean; anything else stays text, for the schema to judge.
+ */
+function headerAs(spec: Spec, schema: Record<string, any>, text: string): JsonValue {
+  const { type } = spec.resolve(schema) as { type?: unknown }
+  const types = Array.isArray(type) ? type : [type]
+  if ((types.includes('integer') || types.includes('number')) && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text))
+    return parseJson(text)
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true'
+  return text
+}
