@@ -130,10 +130,9 @@ describe('installed from the tarball, from a working directory of the consumer',
     })
     try {
       const [, url] = await stub.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/)
-      const run = await npx(
-        ['petstore-conformance', '--base-url', url!, '--api-key', key, '--reporter', 'console', '--quiet'],
-        { cwd },
-      )
+      const run = await npx(['petstore-conformance', '--base-url', url!, '--api-key', key, '--reporter', 'console'], {
+        cwd,
+      })
       expect(run.code, run.stdout.slice(-3000) + run.stderr).toBe(0)
       expect(run.stdout).toContain(url)
       expect(run.stdout + run.stderr).not.toContain(key)
