@@ -4,9 +4,9 @@
  * effort, every check that applies judged; each natural mistake of its framework exits 1 and names the check the
  * mistake names. Fixed seeds make every run replayable. The same in-process is tests/frameworks.test.ts.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
-import { pool } from '../test-support/pool.js'
-import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { describe, expect, it } from 'vitest'
+import { brokenChecks, failedChecks } from '../test-support/run-command.js'
+import { judge, runsUpFront } from '../test-support/up-front.js'
 import { FRAMEWORKS, holdPets, MISTAKE_CASES, type FrameworkName } from '../test-support/frameworks/index.js'
 
 const KEY = 'framework-key-5d02'
@@ -28,36 +28,20 @@ const cases: Case[] = [
   ...MISTAKE_CASES.map(({ framework, mistake }) => ({ name: `${framework} ${mistake}`, framework, mistake })),
 ]
 
-const runs = new Map<string, ConformanceRun>()
-
-// The commands run up front, two at a time, so that no test's timeout includes its wait for a turn.
-beforeAll(async () => {
-  await pool(cases, PARALLEL, async ({ name, framework, mistake }) => {
+const runOf = runsUpFront(
+  cases,
+  (c) => c.name,
+  async ({ framework, mistake }) => {
     const target = await FRAMEWORKS[framework].start({ keys: [KEY], ...(mistake ? { mistake } : {}) })
     try {
       if (!mistake) await holdPets(target, 6)
-      const flags = mistake ? MISTAKE_FLAGS : CONFORMANT_FLAGS
-      const run = await runCommand('conformance', ['--base-url', target.url, ...flags], {
-        env: { PETSTORE_API_KEY: KEY },
-        timeoutMs: 5 * 60_000,
-      })
-      runs.set(name, run)
+      return await judge(target.url, KEY, mistake ? MISTAKE_FLAGS : CONFORMANT_FLAGS)
     } finally {
       await target.close()
     }
-  })
-}, 30 * 60_000)
-
-/** The run of one case; what the command printed when it could not judge the service. */
-function runOf(name: string): ConformanceRun {
-  const run = runs.get(name)
-  if (!run) throw new Error(`no run for ${name}`)
-  if (run.code === 2 || run.code === null)
-    throw new Error(
-      `${name}: the command could not run (exit ${run.code ?? run.signal}):\n${(run.stderr + run.stdout).slice(0, 4000)}`,
-    )
-  return run
-}
+  },
+  PARALLEL,
+)
 
 describe('services on mainstream frameworks, through the command', () => {
   for (const framework of Object.keys(FRAMEWORKS)) {

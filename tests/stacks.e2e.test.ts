@@ -4,9 +4,9 @@
  * judged, and each natural mistake of a stack exits 1 and names the check the mistake names. The same for a
  * representative two in-process is tests/stacks.test.ts.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
-import { pool } from '../test-support/pool.js'
-import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { describe, expect, it } from 'vitest'
+import { brokenChecks, failedChecks } from '../test-support/run-command.js'
+import { judge, runsUpFront } from '../test-support/up-front.js'
 import { STACK_MISTAKES, STACKS, startStack } from '../test-support/stacks.js'
 
 const KEY = 'stack-key-3e91'
@@ -19,35 +19,19 @@ const PARALLEL = 2
 
 const conformant = Object.keys(STACKS) as (keyof typeof STACKS)[]
 const mistakes = Object.keys(STACK_MISTAKES) as (keyof typeof STACK_MISTAKES)[]
-const runs = new Map<string, ConformanceRun>()
-
-// The commands run up front, two at a time, so that no test's timeout includes its wait for a turn.
-beforeAll(async () => {
-  await pool([...conformant, ...mistakes], PARALLEL, async (name) => {
+const runOf = runsUpFront(
+  [...conformant, ...mistakes],
+  (name) => name,
+  async (name) => {
     const target = await startStack(name, { keys: [KEY] })
     try {
-      const flags = name in STACK_MISTAKES ? MISTAKE_FLAGS : CONFORMANT_FLAGS
-      const run = await runCommand('conformance', ['--base-url', target.url, ...flags], {
-        env: { PETSTORE_API_KEY: KEY },
-        timeoutMs: 5 * 60_000,
-      })
-      runs.set(name, run)
+      return await judge(target.url, KEY, name in STACK_MISTAKES ? MISTAKE_FLAGS : CONFORMANT_FLAGS)
     } finally {
       await target.close()
     }
-  })
-}, 30 * 60_000)
-
-/** The run of one case; what the command printed when it could not judge the service. */
-function runOf(name: string): ConformanceRun {
-  const run = runs.get(name)
-  if (!run) throw new Error(`no run for ${name}`)
-  if (run.code === 2 || run.code === null)
-    throw new Error(
-      `${name}: the command could not run (exit ${run.code ?? run.signal}):\n${(run.stderr + run.stdout).slice(0, 4000)}`,
-    )
-  return run
-}
+  },
+  PARALLEL,
+)
 
 describe('services as other stacks and proxies serve them, through the command', () => {
   for (const name of conformant) {

@@ -4,10 +4,10 @@
  * table with the check the fault names, each finding with a curl line that replays it. The same runs
  * in-process are tests/teeth.test.ts (`npm test`); these are `npm run test:e2e`.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FAULTS, startStub, type FaultName } from '../stub/index.js'
-import { pool } from '../test-support/pool.js'
-import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { brokenChecks, failedChecks } from '../test-support/run-command.js'
+import { judge, runsUpFront } from '../test-support/up-front.js'
 
 const KEY = 'teeth-key-8c1f0e'
 const SEED = '20301205'
@@ -17,43 +17,26 @@ const ALL_REPORTERS = ['console', 'junit', 'json', 'html', 'markdown'].flatMap((
 const CORRECT = 'the correct stub'
 const PARALLEL = 2
 
-const runs = new Map<string, ConformanceRun>()
-
 /** Every stub the command runs against, by name, with the fault it carries (none for the correct one). */
 const TARGETS: [string, FaultName | undefined][] = [
   [CORRECT, undefined],
   ...(Object.keys(FAULTS) as FaultName[]).map((f): [string, FaultName] => [f, f]),
 ]
 
-// The commands run up front, two at a time (each is a node process with vitest inside, on a 2-core machine),
-// so that no test's timeout includes its wait for a turn.
-beforeAll(async () => {
-  await pool(TARGETS, PARALLEL, async ([name, fault]) => {
+const runOf = runsUpFront(
+  TARGETS,
+  ([name]) => name,
+  async ([name, fault]) => {
     const stub = await startStub({ apiKeys: [KEY], fault })
     try {
-      const reporters = name === CORRECT ? ALL_REPORTERS : ['--reporter', 'json']
       // The key from the environment, as the printed replay lines expect it.
-      const run = await runCommand('conformance', ['--base-url', stub.url, ...EFFORT, ...reporters], {
-        env: { PETSTORE_API_KEY: KEY },
-        timeoutMs: 5 * 60_000,
-      })
-      runs.set(name, run)
+      return await judge(stub.url, KEY, [...EFFORT, ...(name === CORRECT ? ALL_REPORTERS : ['--reporter', 'json'])])
     } finally {
       await stub.close()
     }
-  })
-}, 30 * 60_000)
-
-/** The run against one target; its output when the command could not judge it. */
-function runOf(name: string): ConformanceRun {
-  const run = runs.get(name)
-  if (!run) throw new Error(`no run for ${name}`)
-  if (run.code === 2 || run.code === null)
-    throw new Error(
-      `${name}: the command could not run (exit ${run.code ?? run.signal}):\n${(run.stderr + run.stdout).slice(0, 4000)}`,
-    )
-  return run
-}
+  },
+  PARALLEL,
+)
 
 describe('teeth, through the command', () => {
   it('passes the correct stub, and the key appears in no output and no report file', () => {
