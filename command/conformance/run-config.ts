@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { OperationId, Spec } from '../../spec/index.js'
-import { recordAllowances, recordBudget, type Allowances, type RunConfig } from '../../suites/index.js'
+import { recordAllowances, recordBudget, type RunConfig } from '../../suites/index.js'
 
 /** fast-check runs per property when `--runs` is not given: enough to find the usual bugs, quick on a local target. */
 export const DEFAULT_RUNS = 30
@@ -34,23 +34,22 @@ export interface RunChoices {
 }
 
 /** A run's settings, every default filled in: what the command's `Config` and the library share. */
-export interface RunSettings {
+export type RunSettings = Pick<
+  RunConfig,
+  | 'seed'
+  | 'runs'
+  | 'timeoutMs'
+  | 'concurrency'
+  | 'checks'
+  | 'operations'
+  | 'strict'
+  | 'viaPrism'
+  | 'runId'
+  | 'allowances'
+> & {
   spec: Spec
   specPath: string | undefined
-  seed: number
-  runs: number
-  timeoutMs: number
-  concurrency: number
   maxTimeS: number | undefined
-  /** Selected check ids; empty selects every check. */
-  checks: string[]
-  /** Selected operations; empty selects every operation. */
-  operations: OperationId[]
-  strict: boolean
-  viaPrism: boolean
-  /** Names every pet this run creates (`pcs-<runId>-...`), so they can be recognised on a shared target. */
-  runId: string
-  allowances: Allowances
   recordBudget: number
 }
 
