@@ -566,8 +566,7 @@ export async function startStack(
         ? answer(method, req.url ?? '/', req.headers, '', declared)
         : undefined
     if (early?.status === 413) {
-      write(res, method, early, { stack })
-      req.resume()
+      write(res, method, early, { stack, lingerFor: req })
       return
     }
     const chunks: Buffer[] = []
@@ -612,9 +611,19 @@ function nginxRefusal(req: IncomingMessage, size: number): Answer | undefined {
   return undefined
 }
 
-/** Writes an answer as the stack does (and nginx on its way out: its Server header, gzip for JSON). */
-function write(res: ServerResponse, method: string, given: Answer, how: { stack: Stack; nginx?: IncomingMessage }) {
-  const { stack, nginx } = how
+/**
+ * Writes an answer as the stack does (and nginx on its way out: its Server header, gzip for JSON). An answer given
+ * before the request's body was read (`lingerFor`) goes out at once, and the connection stays open until that body
+ * has been read and dropped (nginx's lingering close, Node's dump): closing earlier would reset the connection under
+ * the client still sending, and the reset could lose the answer (RFC 9112 §9.6).
+ */
+function write(
+  res: ServerResponse,
+  method: string,
+  given: Answer,
+  how: { stack: Stack; nginx?: IncomingMessage; lingerFor?: IncomingMessage },
+) {
+  const { stack, nginx, lingerFor } = how
   let body: Buffer = Buffer.from(given.body, 'utf8')
   const headers: Record<string, string> = { ...stack.headers, ...given.headers }
   if (nginx) {
@@ -636,5 +645,8 @@ function write(res: ServerResponse, method: string, given: Answer, how: { stack:
   if (method === 'HEAD' || !chunked) headers['content-length'] = String(body.byteLength)
   if (stack.closes && !nginx) headers.connection = 'close'
   res.writeHead(given.status, headers)
-  res.end(method === 'HEAD' ? undefined : body)
+  if (!lingerFor) return void res.end(method === 'HEAD' ? undefined : body)
+  if (method !== 'HEAD') res.write(body)
+  lingerFor.once('end', () => res.end()).once('close', () => res.end())
+  lingerFor.resume()
 }
