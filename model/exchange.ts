@@ -55,6 +55,12 @@ export interface RecordedResponse {
   rawBody: string
 }
 
+/**
+ * How a transport's `error` begins when the connection was closed before any part of an answer arrived (a reset):
+ * the one reason a check tells apart by its text.
+ */
+export const CLOSED_WITHOUT_ANSWER = 'connection closed without any answer (reset)'
+
 /** A request and what came of it: a response, or a transport error (timeout, reset, garbage). */
 export interface RecordedExchange {
   operationId?: OperationId

@@ -165,11 +165,18 @@ export interface Edge {
   reason?: (request: IncomingMessage) => string | undefined
   /** Extra header lines written raw (names a Fetch `Headers` would refuse, say). */
   rawHeaders?: (request: IncomingMessage) => [string, string][]
+  /**
+   * Closes the connection at once, without an answer, on a request declaring a body over this many bytes: a server
+   * refusing a body by closing while it is sent, the reset losing whatever it answered.
+   */
+  resetBodiesOver?: number
 }
 
 /** A Fetch handler served over real HTTP on a free port, with the edge's manners. */
 export function serveFetch(handler: FetchHandler, edge: Edge = {}): Promise<Served> {
   return serveNode((req, res) => {
+    if (Number(req.headers['content-length'] ?? 0) > (edge.resetBodiesOver ?? Infinity))
+      return void req.socket.destroy()
     void answerWith(handler, edge, req, res).catch(() => res.destroy())
   })
 }

@@ -105,6 +105,25 @@ describe('throttled and closing targets pass', () => {
     expect(run.verdict).toBe('conformant')
     expect(s.stats.connections).toBeGreaterThan(10) // it did close them
   })
+
+  it('a correct target that closes the connection on a body over 64 KiB passes, the close observed; over 8 KiB fails', async () => {
+    const large = await serve(target.serveFetch(stub(), { resetBodiesOver: 64 * 1024 }))
+    const run = await runConformance({ baseUrl: large.url, apiKey: KEY, ...EFFORT })
+    expect(failed(run)).toEqual([])
+    expect(notJudged(run)).toEqual([
+      "createPet.large-body: skipped (the target closed the connection on the bodies of 1 MiB before answering (see transport.ok's observations))",
+    ])
+    expect(run.verdict).toBe('conformant')
+    const closed = run.observations.filter((o) => o.id === 'transport.ok')
+    expect(closed.length).toBeGreaterThan(0)
+    expect(closed[0]!.behaviour).toMatch(/^connection closed without an answer while a body of \d{7} bytes was sent/)
+    expect(closed[0]!.subject).toMatch(/^POST \/pets/)
+    // A body of 16 KiB (a long name) is one every connection buffers whole: a close without an answer is a failure.
+    const small = await serve(target.serveFetch(stub(), { resetBodiesOver: 8 * 1024 }))
+    const refused = await runConformance({ baseUrl: small.url, apiKey: KEY, ...EFFORT })
+    expect(failed(refused)).toContain('transport.ok')
+    expect(refused.verdict).toBe('non-conformant')
+  })
 })
 
 describe('a target echoing the key', () => {

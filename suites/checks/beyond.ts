@@ -4,7 +4,7 @@
  * 414, 415, 431); the interface names none of them and states no size limits, so any of them is the target's
  * choice there: observed, never a failure (a 5xx still is, and a pet stored by a refused request).
  */
-import type { RecordedExchange } from '../../model/index.js'
+import { CLOSED_WITHOUT_ANSWER, type RecordedExchange } from '../../model/index.js'
 import { basisOf, operationPointer, type Basis, type OperationId, type Spec } from '../../spec/index.js'
 import { requestLine } from './util.js'
 
@@ -14,6 +14,8 @@ export const BODY_SIZE_FLOOR = 1024
 export const TARGET_SIZE_FLOOR = 64
 /** Bytes of request header fields every target must take (the suite's own are a few hundred). */
 export const HEADER_SIZE_FLOOR = 8 * 1024
+/** Bytes from which a request body counts as large: beyond the 64 KiB many servers and proxies take by default. */
+export const LARGE_BODY_BYTES = 64 * 1024
 
 /**
  * HTTP's answers to input too large or of a type the server does not take: 413 Content Too Large (RFC 9110 §15.5.14),
@@ -112,6 +114,23 @@ export function undocumentedMediaType(
 export function requestBodyBytes(exchange: Pick<RecordedExchange, 'request'>): number {
   const { body } = exchange.request
   return body === undefined ? 0 : Buffer.byteLength(body, 'utf8')
+}
+
+/**
+ * Why the exchange got no answer through a choice HTTP leaves to the target: the connection was closed before any
+ * answer to a request with a large body (over LARGE_BODY_BYTES, more than a connection buffers). A server refusing
+ * such a body may close the connection while it is still being sent, and the reset that follows can destroy its
+ * answer before the client reads it (RFC 9112 §9.6): what it answered cannot be known, and the interface states no
+ * size limits. Undefined for any other transport error, and for a small body, which a target must answer.
+ */
+export function closedBeyondInterface(
+  exchange: Pick<RecordedExchange, 'request' | 'response' | 'error'>,
+): string | undefined {
+  if (exchange.response || !exchange.error?.startsWith(CLOSED_WITHOUT_ANSWER)) return undefined
+  const bytes = requestBodyBytes(exchange)
+  return bytes > LARGE_BODY_BYTES
+    ? `connection closed without an answer while a body of ${bytes} bytes was sent (size limits are not described; a server may close a connection to refuse a body, and the reset can lose its answer, RFC 9112 §9.6)`
+    : undefined
 }
 
 /**

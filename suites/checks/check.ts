@@ -146,6 +146,11 @@ interface TransportShape<Id extends string> {
   scope: 'transport'
   on: { operation: 'any' }
   run: (exchange: Exchange) => string[]
+  /**
+   * What was observed instead of a verdict, for an exchange the check leaves open because HTTP leaves the
+   * target's conduct there to it; `run` finds nothing in such an exchange.
+   */
+  observedInstead?: (exchange: Exchange) => string | undefined
 }
 
 /** A check judged on every exchange, answered or not (the transport's own verdict). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { CLOSED_WITHOUT_ANSWER } from '../../model/index.js'
 import { contentTypeJson } from './content-type.js'
 import { documentedStatusesSeen } from './coverage.js'
 import { errorStatusEchoed } from './error-status-echoed.js'
@@ -22,6 +23,22 @@ describe(transportOk.id, () => {
     expect(judge(transportOk, trace(0, { error: 'socket hang up' }))).toEqual([
       'TRACE /pets/1: no HTTP response: socket hang up',
     ])
+  })
+  it('observes a connection closed without an answer to a body over 64 KiB; fails one to a smaller body, or a timeout', () => {
+    const closed = (bytes: number, error = `${CLOSED_WITHOUT_ANSWER}, to a request with a body of ${bytes} bytes`) =>
+      exchangeOf({ operationId: 'createPet', requestBody: 'x'.repeat(bytes), error })
+    expect(judge(transportOk, closed(64 * 1024 + 1))).toEqual([])
+    expect(transportOk.observedInstead?.(closed(1024 * 1024))).toMatch(
+      /^connection closed without an answer while a body of 1048576 bytes was sent \(size limits are not described; .*RFC 9112 §9\.6\)$/,
+    )
+    expect(judge(transportOk, closed(64 * 1024))).toEqual([
+      'POST /pets: no HTTP response: connection closed without any answer (reset), to a request with a body of 65536 bytes',
+    ])
+    expect(transportOk.observedInstead?.(closed(64 * 1024))).toBeUndefined()
+    expect(judge(transportOk, closed(1024 * 1024, 'timeout after 5000 ms'))).toHaveLength(1)
+    expect(
+      judge(transportOk, closed(1024 * 1024, 'connection closed before a complete response (reset)')),
+    ).toHaveLength(1)
   })
   it('does not blame the target for a request the Fetch API cannot build (TRACE to a handler mounted in-process)', () => {
     expect(judge(transportOk, trace(0, { error: "'TRACE' HTTP method is unsupported." }))).toEqual([])

@@ -1,10 +1,7 @@
-import { requestBodyBytes } from './beyond.js'
+import { LARGE_BODY_BYTES, requestBodyBytes } from './beyond.js'
 import { exchangeCheck } from './check.js'
 import { describeAnswer } from './observed.js'
 import { bodyOf, isObject, sameJson } from './util.js'
-
-/** Bytes from which a request body counts as large: beyond the 64 KiB many servers and proxies take by default. */
-export const LARGE_BODY_BYTES = 64 * 1024
 
 /** `1 MiB`, `70 KiB`, `900 bytes`: a size in words. */
 export function size(bytes: number): string {

@@ -17,6 +17,7 @@ import {
 } from '../../model/index.js'
 import { stringifyJson, type JsonValue } from '../../spec/index.js'
 import { appliesTo, exchangeInput, subjectOf } from '../checks/applies.js'
+import { requestLine } from '../checks/util.js'
 import {
   listedOperation,
   type Check,
@@ -80,7 +81,10 @@ export class Recorder {
       this.recordsCreated++
     this.run.factsOf.set(exchange, facts)
     for (const check of this.run.checks('transport')) {
-      if (this.run.selects(check, exchange.operationId)) this.#verdict(check, () => check.run(exchange), exchange)
+      if (!this.run.selects(check, exchange.operationId)) continue
+      const instead = check.observedInstead?.(exchange)
+      if (instead === undefined) this.#verdict(check, () => check.run(exchange), exchange)
+      else this.#observation(check, exchange, requestLine(exchange), instead)
     }
     for (const check of this.run.checks('exchange')) this.#judgeOne(check, exchange, facts)
     for (const opinion of exchange.secondOpinion ?? []) this.#secondOpinion(exchange, opinion, facts)
@@ -225,21 +229,25 @@ export class Recorder {
     }
     delete state.result.reason
     if (check.severity === 'observed') {
-      const about = boundText(subject?.() ?? check.title, 300, this.run.redactor)
-      const listed = listedOperation(check.on.operation)
-      const operationId = listed === 'all' ? exchange?.operationId : listed
-      for (const behaviour of messages) {
-        const observation = {
-          id: check.id,
-          ...(operationId ? { operationId } : {}),
-          subject: about,
-          behaviour: boundText(behaviour, 500, this.run.redactor),
-        }
-        this.#observe(`${check.id}\u0000${about}\u0000${observation.behaviour}`, observation)
-      }
+      const about = subject?.() ?? check.title
+      for (const behaviour of messages) this.#observation(check, exchange, about, behaviour)
       return
     }
     for (const message of messages) this.#addFinding(state, this.#finding(check, message, exchange, facts))
+  }
+
+  /** Records what a target did where a check observes rather than judges. */
+  #observation(check: AnyCheck, exchange: Exchange | undefined, subject: string, behaviour: string): void {
+    const about = boundText(subject, 300, this.run.redactor)
+    const listed = listedOperation(check.on.operation)
+    const operationId = listed === 'all' ? exchange?.operationId : listed
+    const observation = {
+      id: check.id,
+      ...(operationId ? { operationId } : {}),
+      subject: about,
+      behaviour: boundText(behaviour, 500, this.run.redactor),
+    }
+    this.#observe(`${check.id}\u0000${about}\u0000${observation.behaviour}`, observation)
   }
 
   #finding(

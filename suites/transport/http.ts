@@ -8,7 +8,7 @@ import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import type { Exchange, Request } from '../../model/index.js'
+import { CLOSED_WITHOUT_ANSWER, type Exchange, type Request } from '../../model/index.js'
 import {
   answered,
   BODY_TOO_LARGE,
@@ -30,6 +30,8 @@ export interface FailureContext {
   answered?: boolean
   /** The URL's scheme, `http:` or `https:`. */
   protocol?: string
+  /** Bytes of the request body sent, if it had one. */
+  bodyBytes?: number
 }
 
 /**
@@ -87,8 +89,10 @@ export function describeTransportError(error: unknown, timeoutMs: number, contex
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host not found (${code})`
   if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up|aborted/i.test(message)) {
     if (context.answered !== false) return 'connection closed before a complete response (reset)'
+    // With a body: a server refusing it may close the connection while it is sent (RFC 9112 §9.6).
+    if (context.bodyBytes) return `${CLOSED_WITHOUT_ANSWER}, to a request with a body of ${context.bodyBytes} bytes`
     // A TLS server on the port closes a plain-HTTP request's connection without a word.
-    return `connection closed without any answer (reset)${context.protocol === 'http:' ? '; if the port speaks TLS, the URL should start with https://' : ''}`
+    return `${CLOSED_WITHOUT_ANSWER}${context.protocol === 'http:' ? '; if the port speaks TLS, the URL should start with https://' : ''}`
   }
   if (code === 'HPE_HEADER_OVERFLOW')
     return `not a valid HTTP response (its headers are larger than the ${http.maxHeaderSize} bytes the suite reads)`
@@ -182,6 +186,7 @@ export class HttpTransport implements Transport {
             describeTransportError(attempt.error, timeoutMs, {
               answered: attempt.answered,
               protocol: new URL(prepared.sent).protocol,
+              ...(request.body ? { bodyBytes: Buffer.byteLength(request.body, 'utf8') } : {}),
             }),
             elapsed(),
           )
