@@ -115,6 +115,23 @@ describe('listPets', () => {
     expect(ids(await call(local, 'GET', '/v1/pets?status=sold', { headers: AUTH }))).toEqual([1])
   })
 
+  it('answers each query string by its own parameters, repeated or not, however many were asked', async () => {
+    const local = makeApp()
+    const sold = SEED.filter((p) => p.status === 'sold').map((p) => p.id)
+    for (let round = 0; round < 2; round++) {
+      expect(ids(await call(local, 'GET', '/v1/pets?limit=2', { headers: AUTH }))).toEqual([1, 2])
+      expect(ids(await call(local, 'GET', '/v1/pets?limit=3', { headers: AUTH }))).toEqual([1, 2, 3])
+      expect(ids(await call(local, 'GET', '/v1/pets?limit=2&status=sold', { headers: AUTH }))).toEqual(sold.slice(0, 2))
+      expectError(await call(local, 'GET', '/v1/pets?limit=0', { headers: AUTH }), 400, 'invalid_limit')
+    }
+    for (let i = 1; i <= 150; i++) {
+      const limit = (i % LIMIT.maximum!) + 1
+      expect(ids(await call(local, 'GET', `/v1/pets?limit=${limit}&n=${i}`, { headers: AUTH }))).toEqual(
+        SEED.slice(0, limit).map((p) => p.id),
+      )
+    }
+  })
+
   it('costs the same with many pets: only `limit` of them are touched', async () => {
     const store = new PetStore()
     for (let i = 0; i < 200_000; i++) store.add({ name: `Pet ${i}`, categoryId: i, status: STATUSES[i % 3] })

@@ -32,6 +32,10 @@ export class Authenticator {
         operationId,
       )
     }
+    const memo = request.connection
+    // The very header this connection already proved: nothing to read again.
+    if (header !== undefined && memo?.acceptedHeader !== undefined && sameText(header, memo.acceptedHeader))
+      return undefined
     const text = header?.trim() ?? ''
     if (text === '')
       return this.#responder.challenge(
@@ -54,10 +58,8 @@ export class Authenticator {
     const token = space < 0 ? '' : text.slice(space + 1).trim()
     if (token === '')
       return this.#responder.challenge('invalid_token', 'the Bearer token is empty', 'invalid_token', operationId)
-    const memo = request.connection
-    if (memo?.acceptedToken !== undefined && sameText(token, memo.acceptedToken)) return undefined
     if (this.#isKnownKey(token)) {
-      if (memo) memo.acceptedToken = token
+      if (memo) memo.acceptedHeader = header
       return undefined
     }
     return this.#responder.challenge('invalid_token', 'the API key is not valid', 'invalid_token', operationId)

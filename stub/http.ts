@@ -35,9 +35,9 @@ export interface AppRequest {
   connection?: ConnectionMemo
 }
 
-/** Per-connection memory: the token this connection already proved, so its next requests skip the digest. */
+/** Per-connection memory: the Authorization this connection already proved, so its next requests skip reading it. */
 export interface ConnectionMemo {
-  acceptedToken?: string
+  acceptedHeader?: string
 }
 
 /**

@@ -8,6 +8,9 @@ import type { Authenticator } from './auth.js'
 import type { Responder } from './respond.js'
 import type { AppRequest, AppResponse, BodyWanted, Routed } from './http.js'
 
+/** How many distinct list query strings keep their prepared response (clients repeat a few). */
+const QUERIES_KEPT = 64
+
 /** The handlers of the three operations; errors they throw (ApiError) become answers in the router. */
 export class Operations {
   /** The pets served. */
@@ -20,6 +23,8 @@ export class Operations {
   readonly #newPets: NewPetReader
   /** Prepared list responses by status filter and count, valid while the store version is `#pagesVersion`. */
   readonly #pages = new Map<string | undefined, (AppResponse | undefined)[]>()
+  /** The same responses by the query string that asked for them, so a repeated query is not read again. */
+  readonly #byQuery = new Map<string, AppResponse>()
   #pagesVersion = -1
 
   constructor(s: Spec, store: Store, auth: Authenticator, responder: Responder) {
@@ -50,9 +55,22 @@ export class Operations {
   #listPets(request: AppRequest, query: string): AppResponse {
     const denied = this.#auth.unauthorized(request, 'listPets')
     if (denied) return denied
+    this.#forgetOldPages()
+    const known = this.#byQuery.get(query)
+    if (known) return known
     const params = readQuery(query, this.#queryNames)
     const limit = this.#readLimit(params.get('limit'))
-    return this.#list(limit, this.#readStatus(params.get('status')))
+    const response = this.#list(limit, this.#readStatus(params.get('status')))
+    if (this.#byQuery.size < QUERIES_KEPT) this.#byQuery.set(query, response)
+    return response
+  }
+
+  /** Drops the prepared pages once the store changed. */
+  #forgetOldPages(): void {
+    if (this.#pagesVersion === this.store.version) return
+    this.#pages.clear()
+    this.#byQuery.clear()
+    this.#pagesVersion = this.store.version
   }
 
   /**
@@ -60,10 +78,6 @@ export class Operations {
    * response instead of joining the pets again.
    */
   #list(count: number, filter: string | undefined): AppResponse {
-    if (this.#pagesVersion !== this.store.version) {
-      this.#pages.clear()
-      this.#pagesVersion = this.store.version
-    }
     let pages = this.#pages.get(filter)
     const cached = pages?.[count]
     if (cached) return cached

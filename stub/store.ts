@@ -38,6 +38,20 @@ export function toInt64(value: number | bigint): Int64 {
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value
 }
 
+/** `,"name":` for each field name seen, so that a pet's JSON does not encode its field names again. */
+const MEMBER_PREFIXES = new Map<string, string>()
+/** Field names come from the spec; a store restored with many other names stops remembering them here. */
+const PREFIXES_KEPT = 256
+
+function memberPrefix(key: string): string {
+  let prefix = MEMBER_PREFIXES.get(key)
+  if (prefix === undefined) {
+    prefix = ',' + JSON.stringify(key) + ':'
+    if (MEMBER_PREFIXES.size < PREFIXES_KEPT) MEMBER_PREFIXES.set(key, prefix)
+  }
+  return prefix
+}
+
 /** The pet as JSON text, int64 values as exact digits: `id` first, then its other fields in their order. */
 export function petJson(pet: PetRecord): string {
   let json = '{"id":' + String(pet.id)
@@ -46,9 +60,7 @@ export function petJson(pet: PetRecord): string {
     const value = pet[key]
     if (value === undefined) continue
     json +=
-      ',' +
-      JSON.stringify(key) +
-      ':' +
+      memberPrefix(key) +
       (typeof value === 'string'
         ? JSON.stringify(value)
         : typeof value === 'number' || typeof value === 'bigint'
