@@ -50,12 +50,24 @@ export function stringifyJson(value: unknown, space?: number): string {
  * that the `int64` format rejects it even though a double cannot tell 2^63 - 1 from 2^63.
  */
 export function validationView(value: JsonValue): unknown {
+  return holdsBigint(value) ? viewOf(value) : value // with no bigint anywhere, a value is its own view
+}
+
+function holdsBigint(value: JsonValue): boolean {
+  if (typeof value === 'bigint') return true
+  if (value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some(holdsBigint)
+  for (const key in value) if (Object.hasOwn(value, key) && holdsBigint(value[key]!)) return true
+  return false
+}
+
+function viewOf(value: JsonValue): unknown {
   if (typeof value === 'bigint') return isInt64(value) ? Number(value) : value > 0n ? 2 ** 64 : -(2 ** 64)
-  if (Array.isArray(value)) return value.map(validationView)
+  if (Array.isArray(value)) return value.map(viewOf)
   if (value !== null && typeof value === 'object') {
     const view: Record<string, unknown> = {}
     for (const key of Object.keys(value)) {
-      const item = validationView(value[key]!)
+      const item = viewOf(value[key]!)
       // Assigning `__proto__` would set the prototype; define it as an own property instead.
       if (key === '__proto__')
         Object.defineProperty(view, key, { value: item, enumerable: true, writable: true, configurable: true })

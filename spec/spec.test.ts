@@ -251,4 +251,12 @@ describe('validationView', () => {
     expect(Object.keys(view)).toEqual(['__proto__', 'categoryId'])
     expect((view as { name?: unknown }).name).toBeUndefined()
   })
+
+  it('is the value itself without a bigint, and a copy with every nested bigint as a number otherwise', () => {
+    const plain = parseJson('{"name":"Rex","categoryId":1,"tags":[{"id":2}]}')
+    expect(validationView(plain)).toBe(plain)
+    const big = parseJson('{"name":"Rex","tags":[{"id":9007199254740993},{"id":9223372036854775808}]}')
+    expect(validationView(big)).toEqual({ name: 'Rex', tags: [{ id: 9007199254740992 }, { id: 2 ** 64 }] })
+    expect((big as { tags: { id: unknown }[] }).tags[1]!.id).toBe(9223372036854775808n) // the value is left as it was
+  })
 })

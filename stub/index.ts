@@ -21,7 +21,15 @@ export { logLine } from './server.js'
 export { ApiError, errorBody } from './errors.js'
 export { FAULTS, isFaultName, type Fault, type FaultName } from './faults/index.js'
 export { DEFAULT_SEED_PATH, loadSeed, readSnapshot, type SeedPet, type Snapshot } from './seed.js'
-export { bufferedLog, ListenError, serve, type RunningServer, type ServerOptions } from './server.js'
+export {
+  bufferedLog,
+  ListenError,
+  LOG_INTERVAL_MS,
+  serve,
+  type BufferedLog,
+  type RunningServer,
+  type ServerOptions,
+} from './server.js'
 export {
   PetStore,
   StoreError,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
 import { once } from 'node:events'
@@ -6,7 +6,7 @@ import { parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
 import { App } from './app.js'
 import { startStub, type Stub } from './index.js'
 import { loadSeed } from './seed.js'
-import { ListenError, serve } from './server.js'
+import { bufferedLog, ListenError, LOG_INTERVAL_MS, serve } from './server.js'
 import { PetStore } from './store.js'
 import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, expectError, type Answer } from './testing.js'
 
@@ -504,5 +504,55 @@ describe('controls over HTTP', () => {
       'Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied',
     )
     expect(answer.headers.get('retry-after')).toBe('1')
+  })
+})
+
+describe('the buffered request log', () => {
+  afterEach(() => void vi.useRealTimers())
+
+  /** A log whose writes are kept, with the clock under the test's control. */
+  function fakeClockLog() {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    const writes: string[] = []
+    return { log: bufferedLog((text) => writes.push(text)), writes }
+  }
+
+  it('writes the lines of a quiet moment at once, together and in order', async () => {
+    const { log, writes } = fakeClockLog()
+    log('GET /v1/pets 200 0.1ms')
+    log('POST /v1/pets 201 0.2ms')
+    expect(writes).toEqual([]) // never inside the request that logs
+    await vi.advanceTimersByTimeAsync(1)
+    expect(writes).toEqual(['GET /v1/pets 200 0.1ms\nPOST /v1/pets 201 0.2ms\n'])
+  })
+
+  it('writes at most every LOG_INTERVAL_MS under load, every line once and in order', async () => {
+    const { log, writes } = fakeClockLog()
+    log('line 1')
+    await vi.advanceTimersByTimeAsync(1)
+    for (let i = 2; i <= 100; i++) {
+      log(`line ${i}`)
+      await vi.advanceTimersByTimeAsync(5)
+    }
+    await vi.advanceTimersByTimeAsync(LOG_INTERVAL_MS)
+    expect(writes.length).toBeGreaterThanOrEqual(5) // 500 ms of lines
+    expect(writes.length).toBeLessThanOrEqual(7)
+    expect(writes.join('')).toBe(Array.from({ length: 100 }, (_, i) => `line ${i + 1}\n`).join(''))
+  })
+
+  it('writes a large backlog at the next turn, and what it holds on flush', async () => {
+    const { log, writes } = fakeClockLog()
+    log('first')
+    await vi.advanceTimersByTimeAsync(1)
+    const long = 'x'.repeat(1000)
+    for (let i = 0; i < 70; i++) log(long) // 70 KB, past the batch size
+    await vi.advanceTimersByTimeAsync(1)
+    expect(writes).toHaveLength(2)
+    log('last')
+    log.flush()
+    expect(writes).toHaveLength(3)
+    expect(writes[2]).toBe('last\n')
+    await vi.advanceTimersByTimeAsync(LOG_INTERVAL_MS)
+    expect(writes).toHaveLength(3) // nothing twice
   })
 })

@@ -67,17 +67,52 @@ interface State {
   drained?: () => void
 }
 
-/** A log writer that gathers lines and writes them once per event-loop turn, so logging costs little under load. */
-export function bufferedLog(write: (text: string) => void): (line: string) => void {
+/** A log that gathers its lines and writes them together; {@link BufferedLog.flush} writes what it holds now. */
+export interface BufferedLog {
+  (line: string): void
+  /** Writes every line gathered so far (before the process exits, say). */
+  flush(): void
+}
+
+/** Log lines wait at most this long to be written together, so that a busy stub writes a few times a second. */
+export const LOG_INTERVAL_MS = 100
+/** Lines holding this much text are written at the next turn of the event loop, whatever the interval. */
+const LOG_BATCH_CHARS = 64 * 1024
+
+/**
+ * A log writer that gathers lines and writes them in one call, in order: at once after a quiet spell, else at most
+ * every {@link LOG_INTERVAL_MS} ms (sooner once {@link LOG_BATCH_CHARS} of text wait), so logging costs little
+ * under load.
+ */
+export function bufferedLog(write: (text: string) => void): BufferedLog {
   let lines: string[] = []
+  let chars = 0
+  let timer: NodeJS.Timeout | undefined
+  let soon = false
+  let written = -Infinity
   const flush = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    soon = false
+    if (lines.length === 0) return
     const text = lines.join('\n') + '\n'
     lines = []
+    chars = 0
+    written = performance.now()
     write(text)
   }
-  return (line) => {
-    if (lines.push(line) === 1) setImmediate(flush)
+  // Writes happen on a timer, never inside the request that logs: a failing write cannot break an answer.
+  const log = (line: string) => {
+    lines.push(line)
+    chars += line.length + 1
+    if (timer === undefined) timer = setTimeout(flush, Math.max(0, written + LOG_INTERVAL_MS - performance.now()))
+    else if (chars >= LOG_BATCH_CHARS && !soon) {
+      clearTimeout(timer)
+      timer = setTimeout(flush, 0)
+      soon = true
+    }
   }
+  return Object.assign(log, { flush })
 }
 
 /** Starts `app` on a port and resolves once it listens. Rejects with {@link ListenError} when it cannot. */

@@ -188,6 +188,10 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
     port: running.port,
     store: stub.store,
     stub,
-    close: () => running.close().then(() => stub.close()),
+    close: () =>
+      running.close().then(() => {
+        log?.flush()
+        stub.close()
+      }),
   }
 }

@@ -4,6 +4,7 @@ import { relative } from 'node:path'
 import {
   bufferedLog,
   createStub,
+  type BufferedLog,
   FAULTS,
   ListenError,
   serve,
@@ -32,11 +33,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   // Signals are handled from the start: a supervisor may stop the stub the moment it prints its URL, or before.
   let running: RunningServer | undefined
   let stub: InProcessStub | undefined
+  let log: BufferedLog | undefined
   let stoppedAt: number | undefined
   const stop = () => {
     if (stoppedAt !== undefined) {
       // The same stop often arrives twice at once (the terminal signals the process group, and npm passes it on).
       if (performance.now() - stoppedAt < REPEAT_WINDOW_MS) return
+      log?.flush()
       process.exit(1) // a second signal, later, does not wait
     }
     stoppedAt = performance.now()
@@ -44,8 +47,14 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     void running
       .close(SHUTDOWN_GRACE_MS)
       .then(() => stub?.close()) // the data file's last write
-      .then(() => new Promise((resolve) => setImmediate(resolve))) // the last buffered log lines
+      .then(() => log?.flush()) // the last log lines
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
       .then(() => process.exit(0))
+  }
+  /** Other lines on stderr come after the log lines written before them. */
+  const report = (text: string) => {
+    log?.flush()
+    process.stderr.write(text)
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
@@ -70,7 +79,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       adminKey: config.adminKey,
       journal: { entries: config.journal },
       data: config.data,
-      onDataError: (message) => process.stderr.write(`${COMMAND}: ${message}\n`),
+      onDataError: (message) => report(`${COMMAND}: ${message}\n`),
       fault: config.fault,
       ...(config.spec ? { spec: config.spec } : {}),
     })
@@ -78,7 +87,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)
     throw error
   }
-  const log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
+  log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
   try {
     running = await serve(stub.handler, { port: config.port, host: config.host, log, journal: stub.journal })
   } catch (error) {
@@ -97,10 +106,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
   // A bug must not take the stub down in front of its users: report it and keep serving.
-  process.on('uncaughtException', (error) =>
-    process.stderr.write(`${COMMAND}: unexpected error: ${error.stack ?? String(error)}\n`),
-  )
-  process.on('unhandledRejection', (error) => process.stderr.write(`${COMMAND}: unexpected error: ${String(error)}\n`))
+  process.on('uncaughtException', (error) => report(`${COMMAND}: unexpected error: ${error.stack ?? String(error)}\n`))
+  process.on('unhandledRejection', (error) => report(`${COMMAND}: unexpected error: ${String(error)}\n`))
   if (env.npm_lifecycle_event !== undefined) stopWithParent(stop)
 }
 
