@@ -378,12 +378,11 @@ function more(seen: string | string[] | undefined, value: string): string | stri
   return seen === undefined ? value : typeof seen === 'string' ? [seen, value] : [...seen, value]
 }
 
-const memos = new WeakMap<Socket, ConnectionMemo>()
+/** Where a connection's {@link ConnectionMemo} is kept: on its socket, which lives exactly as long. */
+const MEMO = Symbol('memo')
 
-function memoOf(socket: Socket): ConnectionMemo {
-  let memo = memos.get(socket)
-  if (!memo) memos.set(socket, (memo = {}))
-  return memo
+function memoOf(socket: Socket & { [MEMO]?: ConnectionMemo }): ConnectionMemo {
+  return (socket[MEMO] ??= {})
 }
 
 /** Where a request's {@link BodyExchange} is kept, so that shared listeners find it from the request they are called on. */
