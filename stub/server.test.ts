@@ -224,6 +224,9 @@ describe('the stub over HTTP', () => {
     }
     await tick(50)
     expect(stub.store.size).toBe(before)
+    // Each is journaled as a request that got no answer.
+    const abandoned = stub.stub.requests({ method: 'POST', limit: 20 })
+    expect(abandoned.map((entry) => entry.status)).toEqual(Array(20).fill(null))
     expect((await fetchAnswer(`${base}/pets`, { headers: AUTH })).status).toBe(200)
   })
 

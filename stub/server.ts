@@ -417,8 +417,8 @@ class BodyExchange {
     req[EXCHANGE] = this
     req.on('data', onBodyData)
     req.on('end', onBodyEnd)
-    // A client that gives up mid-body gets no answer; its socket is already gone.
-    req.on('error', onBodyGone)
+    // A client that gives up mid-body gets no answer; its socket is already gone. A request emits 'close' then
+    // (and 'error' only to a listener of its own, which it does not need).
     req.on('close', onBodyGone)
   }
 
