@@ -116,10 +116,12 @@ export class Journal {
 
   /** Records one answered (or abandoned) request. Cheap: nothing is formatted here. */
   record(request: AppRequest, response: AppResponse | undefined, ms: number, body?: Uint8Array | string): void {
-    if (this.maxEntries === 0) return
-    if (this.#count === this.maxEntries) this.#dropOldest()
-    const at = (this.#oldest + this.#count) % this.maxEntries
-    const previous = (at + this.maxEntries - 1) % this.maxEntries
+    const max = this.maxEntries
+    if (max === 0) return
+    if (this.#count === max) this.#dropOldest(false) // its slot is the one written now
+    let at = this.#oldest + this.#count
+    if (at >= max) at -= max
+    const previous = at === 0 ? max - 1 : at - 1
     const headers = request.headers
     const url = request.url.length > TARGET_KEPT ? request.url.slice(0, TARGET_KEPT) : request.url
     const target = (this.#target[at] = same(url, this.#target[previous]))
@@ -184,12 +186,14 @@ export class Journal {
     return count
   }
 
-  #dropOldest(): void {
+  #dropOldest(release = true): void {
     const at = this.#oldest
     // Let go of the strings at once, so a dropped entry's text is not held until its slot is reused.
-    this.#target[at] = this.#authorization[at] = this.#contentType[at] = this.#prefer[at] = this.#body[at] = undefined
-    this.#code[at] = this.#applied[at] = this.#socket[at] = undefined
-    this.#oldest = (at + 1) % this.maxEntries
+    if (release) {
+      this.#target[at] = this.#authorization[at] = this.#contentType[at] = this.#prefer[at] = this.#body[at] = undefined
+      this.#code[at] = this.#applied[at] = this.#socket[at] = undefined
+    }
+    this.#oldest = at + 1 === this.maxEntries ? 0 : at + 1
     this.#count--
     this.#bytes -= this.#size[at]!
     this.#dropped++

@@ -82,7 +82,10 @@ export function headerOf(headers: RequestHeaders, name: string): string | undefi
 /** True when a body holds nothing but JSON whitespace. */
 export function isBlank(body: Uint8Array | string): boolean {
   if (typeof body === 'string') return /^[ \t\r\n]*$/.test(body)
-  for (const byte of body) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i]
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false
+  }
   return true
 }
 
