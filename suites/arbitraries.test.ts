@@ -1,17 +1,20 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseJson, spec } from '../spec/index.js'
+import { parseJson, Spec, spec } from '../spec/index.js'
 import {
   asJson,
   categoryId,
   categoryIdEdges,
   codePoint,
+  fitNewPet,
+  integerBounds,
   invalidBody,
   invalidNumbers,
   labelOf,
   leewayNumbers,
   listLimit,
   malformedJson,
+  markLabel,
   newPet,
   oddLimits,
   oddStatuses,
@@ -43,7 +46,7 @@ describe('arbitraries built from the spec', () => {
   it('make invalid bodies that never validate, whatever the marker', () => {
     fc.assert(
       fc.property(invalidBody(s), (invalid) => {
-        const text = renderInvalid(invalid, 'pcs-x-bad-0-')
+        const text = renderInvalid(invalid, 'pcs-x-bad-0-', s)
         if (text === undefined) return // no body at all
         let value
         try {
@@ -120,5 +123,43 @@ describe('wider probes built from the spec', () => {
       expect(queryOutsideRange(s, 'listPets', url('limit', limit)), limit).toEqual(['limit'])
     for (const status of oddStatuses(s))
       expect(queryOutsideRange(s, 'listPets', url('status', status)), status).toEqual(['status'])
+  })
+})
+
+describe('hand-written bodies under a revision that bounds the label or requires more', () => {
+  const doc = structuredClone(s.doc)
+  doc.components.schemas.NewPet.properties.name = { type: 'string', minLength: 2, maxLength: 20 }
+  doc.components.schemas.NewPet.required = ['name', 'categoryId', 'status']
+  const revised = new Spec(doc)
+  const valid = revised.schema('NewPet')
+
+  it('fits a label past maxLength: the prefix kept, distinct labels still distinct, and required fields filled', () => {
+    const a = fitNewPet(revised, { name: 'pcs-abc-media-t0-as application/json', categoryId: 1n }, 'pcs-abc-')
+    const b = fitNewPet(revised, { name: 'pcs-abc-media-t1-as application/json', categoryId: 1n }, 'pcs-abc-')
+    for (const body of [a, b]) {
+      expect(valid(body)).toEqual([])
+      expect(String((body as { name: string }).name)).toMatch(/^pcs-abc-/)
+    }
+    expect((a as { name: string }).name).not.toBe((b as { name: string }).name)
+    expect((a as { status?: string }).status).toBe(revised.enumOf('PetStatus')[0])
+    // A body that already fits comes back as it was.
+    const fits = { name: 'pcs-abc-x', categoryId: 1n, status: 'sold' }
+    expect(fitNewPet(revised, fits, 'pcs-abc-')).toBe(fits)
+  })
+
+  it('marks an invalid body only when the mark keeps it invalid', () => {
+    const tooShort = { name: 'x', categoryId: 1n, status: 'sold' }
+    expect(markLabel(revised, tooShort, 'pcs-bad-0-')).toBe(tooShort) // marked, it would become valid
+    const wrongType = { name: 'Rex', categoryId: 'one', status: 'sold' }
+    expect(markLabel(revised, wrongType, 'pcs-bad-1-')).toEqual({ ...wrongType, name: 'pcs-bad-1-Rex' })
+    expect(renderInvalid({ why: 'name under minLength 2', body: tooShort }, 'pcs-bad-0-', revised)).toBe(
+      '{"name":"x","categoryId":1,"status":"sold"}',
+    )
+  })
+
+  it('reads integer bounds from the format and the bounds: int32, int64, none', () => {
+    expect(integerBounds({ format: 'int32' })).toEqual({ min: -(2n ** 31n), max: 2n ** 31n - 1n })
+    expect(integerBounds({ format: 'int64', minimum: 1, exclusiveMaximum: 1000 })).toEqual({ min: 1n, max: 999n })
+    expect(integerBounds({})).toEqual({ min: -(2n ** 53n - 1n), max: 2n ** 53n - 1n })
   })
 })

@@ -5,18 +5,43 @@
 import fc from 'fast-check'
 import { INT64_MAX, INT64_MIN, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
 
-/** The bounds of an integer schema with `format: int64`. */
-function int64Bounds(schema: { format?: string; minimum?: number; maximum?: number }): { min: bigint; max: bigint } {
-  if (schema.format !== 'int64') throw new Error(`expected an int64 schema, got format ${schema.format}`)
-  return {
-    min: schema.minimum === undefined ? INT64_MIN : BigInt(schema.minimum),
-    max: schema.maximum === undefined ? INT64_MAX : BigInt(schema.maximum),
-  }
+const INT32_MIN = -(2n ** 31n)
+const INT32_MAX = 2n ** 31n - 1n
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * The integers the suite sends for an integer schema: its format's range (int32 or int64; with no format, the
+ * integers a double holds exactly, as the interface promises no more), narrowed by `minimum`, `maximum` and the
+ * exclusive bounds.
+ */
+export function integerBounds(schema: {
+  format?: string
+  minimum?: number
+  maximum?: number
+  exclusiveMinimum?: number
+  exclusiveMaximum?: number
+}): { min: bigint; max: bigint } {
+  let [min, max] =
+    schema.format === 'int32'
+      ? [INT32_MIN, INT32_MAX]
+      : schema.format === 'int64'
+        ? [INT64_MIN, INT64_MAX]
+        : [-SAFE_MAX, SAFE_MAX]
+  const atLeast = (bound: bigint) => (min = bound > min ? bound : min)
+  const atMost = (bound: bigint) => (max = bound < max ? bound : max)
+  if (typeof schema.minimum === 'number') atLeast(ceil(schema.minimum))
+  if (typeof schema.exclusiveMinimum === 'number') atLeast(floor(schema.exclusiveMinimum) + 1n)
+  if (typeof schema.maximum === 'number') atMost(floor(schema.maximum))
+  if (typeof schema.exclusiveMaximum === 'number') atMost(ceil(schema.exclusiveMaximum) - 1n)
+  return { min, max }
 }
 
-/** A categoryId anywhere in int64, biased towards both ends and the edges of double precision. */
+const floor = (n: number) => BigInt(Math.floor(n))
+const ceil = (n: number) => BigInt(Math.ceil(n))
+
+/** A categoryId anywhere in its range (int64 today), biased towards both ends and the edges of double precision. */
 export function categoryId(spec: Spec): fc.Arbitrary<bigint> {
-  const { min, max } = int64Bounds(spec.propertiesOf('NewPet').categoryId!)
+  const { min, max } = integerBounds(spec.propertiesOf('NewPet').categoryId!)
   const edges = [min, max, 0n, 1n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n].filter((v) => v >= min && v <= max)
   return fc.oneof(
     { weight: 3, arbitrary: fc.bigInt({ min, max }) },
@@ -122,11 +147,7 @@ function propertyValue(schema: PropertySchema, prefix: string): fc.Arbitrary<Jso
   if (schema.const !== undefined) return fc.constant(schema.const)
   if (schema.enum) return fc.constantFrom(...schema.enum)
   if (schema.type === 'integer') {
-    if (schema.format === 'int64') return int64Value(schema)
-    return fc.integer({
-      min: schema.minimum ?? -(2 ** 31),
-      max: schema.maximum ?? 2 ** 31 - 1,
-    })
+    return integerValue(schema)
   }
   if (schema.type === 'number')
     return fc.double({ min: schema.minimum, max: schema.maximum, noNaN: true, noDefaultInfinity: true })
@@ -151,9 +172,9 @@ function propertyValue(schema: PropertySchema, prefix: string): fc.Arbitrary<Jso
   return schema.example === undefined ? undefined : fc.constant(schema.example)
 }
 
-/** An int64 value within a schema's bounds, biased towards both ends and the edges of double precision. */
-function int64Value(schema: PropertySchema): fc.Arbitrary<bigint> {
-  const { min, max } = int64Bounds(schema)
+/** An integer within a schema's bounds, biased towards both ends and the edges of double precision. */
+function integerValue(schema: PropertySchema): fc.Arbitrary<bigint> {
+  const { min, max } = integerBounds(schema)
   const edges = [min, max, 0n, 1n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n].filter((v) => v >= min && v <= max)
   return fc.oneof(
     { weight: 3, arbitrary: fc.bigInt({ min, max }) },
@@ -208,15 +229,43 @@ export function boundaryPets(spec: Spec, prefix: string): { why: string; body: {
       if (schema.minLength !== undefined && name !== label)
         at(`at minLength ${schema.minLength}`, textOfLength(schema.minLength))
     } else if (schema.type === 'integer' && name !== label) {
-      const { min, max } =
-        schema.format === 'int64'
-          ? int64Bounds(schema)
-          : { min: BigInt(schema.minimum ?? -(2 ** 31)), max: BigInt(schema.maximum ?? 2 ** 31 - 1) }
+      const { min, max } = integerBounds(schema)
       at(`at its minimum ${min}`, min)
       at(`at its maximum ${max}`, max)
     }
   }
   return pets
+}
+
+/**
+ * A NewPet a scenario wrote by hand, made to fit the judged spec: each required property it lacks at its plain value
+ * (a revision may require one more), and a label the run's `prefix` pushed past its maxLength cut to fit, the
+ * prefix kept and the rest ending in a digest of what was cut, so distinct labels stay distinct.
+ */
+export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValue {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body
+  const properties = spec.propertiesOf('NewPet') as Record<string, PropertySchema>
+  const missing = spec.requiredOf('NewPet').filter((name) => !Object.hasOwn(body, name) && properties[name])
+  const fitted: { [property: string]: JsonValue } = { ...body }
+  for (const name of missing) fitted[name] = sampleValue(properties[name]!)
+  const label = labelOf(spec)
+  const value = fitted[label]
+  const max = properties[label]?.maxLength
+  if (typeof value === 'string' && value.startsWith(prefix) && max !== undefined && [...value].length > max) {
+    const room = max - [...prefix].length
+    const rest = [...value.slice(prefix.length)]
+    const digest = fnv1a(rest.join('')).toString(36).padStart(7, '0')
+    if (room >= 1)
+      fitted[label] = prefix + (room > 8 ? `${rest.slice(0, room - 8).join('')}~${digest}` : digest.slice(0, room))
+  }
+  return missing.length === 0 && fitted[label] === value ? body : fitted
+}
+
+/** The 32-bit FNV-1a hash of a text's UTF-16 code units. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return hash
 }
 
 /** The NewPet as a JSON value (bigint digits kept). */
@@ -421,19 +470,29 @@ export function invalidBody(spec: Spec): fc.Arbitrary<InvalidBody> {
 }
 
 /**
- * The text to send for an invalid body, or undefined for no body. A string `name` is prefixed with `marker`,
- * so that a pet the target should not have stored can be recognised.
+ * The text to send for an invalid body, or undefined for no body. Its label (`name`) is prefixed with `marker`, so
+ * that a pet the target should not have stored can be recognised, unless that would make the body valid.
  */
-export function renderInvalid(invalid: InvalidBody, marker: string): string | undefined {
+export function renderInvalid(invalid: InvalidBody, marker: string, spec: Spec): string | undefined {
   if (invalid.raw !== undefined) return invalid.raw
   if (!('body' in invalid)) return undefined
-  const body = invalid.body!
-  const marked =
-    body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.name === 'string'
-      ? { ...body, name: `${marker}${body.name}` }
-      : body
-  const text = stringifyJson(marked)
+  const text = stringifyJson(markLabel(spec, invalid.body!, marker))
   return invalid.cut === undefined ? text : text.slice(0, Math.min(invalid.cut, text.length - 1))
+}
+
+/**
+ * `body` with its label (`name`) prefixed by `marker`, so that a pet stored from it can be traced to the run, unless
+ * the prefix changes what the schema says of it (a name under its minLength made long enough, a valid one pushed over
+ * its maxLength or out of its pattern): then `body` goes unmarked, and such a pet cannot be traced.
+ */
+export function markLabel(spec: Spec, body: JsonValue, marker: string): JsonValue {
+  const label = labelOf(spec)
+  if (marker === '' || body === null || typeof body !== 'object' || Array.isArray(body)) return body
+  const value = body[label]
+  if (typeof value !== 'string') return body
+  const marked = { ...body, [label]: `${marker}${value}` }
+  const validate = spec.schema('NewPet')
+  return (validate(marked).length === 0) === (validate(body).length === 0) ? marked : body
 }
 
 /** A `limit` inside its documented range. */
@@ -457,10 +516,10 @@ export function outOfRangeStatuses(spec: Spec): string[] {
 /**
  * categoryIds at the edges an int64 store must keep exactly (next to both ends, and beyond 2^31, 2^32 and 2^53,
  * where 32-bit columns wrap and doubles stop holding every integer), besides the ends themselves that the
- * fixtures send. Read from the spec's int64 bounds.
+ * fixtures send. Read from the spec's bounds.
  */
 export function categoryIdEdges(spec: Spec): bigint[] {
-  const { min, max } = int64Bounds(spec.propertiesOf('NewPet').categoryId!)
+  const { min, max } = integerBounds(spec.propertiesOf('NewPet').categoryId!)
   const edges = [min + 1n, max - 1n, -1n, 2n ** 31n, -(2n ** 31n) - 1n, 2n ** 32n, 2n ** 53n, -(2n ** 53n) - 1n]
   return [...new Set(edges)].filter((v) => v >= min && v <= max)
 }
@@ -514,15 +573,25 @@ export interface NumberText {
  * fractions and exponents (a double-based check lets these through), true fractions, and texts JSON has no number for.
  */
 export function invalidNumbers(spec: Spec): NumberText[] {
-  const { max } = int64Bounds(spec.propertiesOf('NewPet').categoryId!)
+  const schema = spec.propertiesOf('NewPet').categoryId!
+  const { max } = integerBounds(schema)
+  const sized = schema.format === 'int32' || schema.format === 'int64'
+  const range = sized ? schema.format! : 'its range'
+  // With no format and no bound, every integer is valid, however large: only fractions and non-JSON texts are wrong.
+  const above = sized || schema.maximum !== undefined || schema.exclusiveMaximum !== undefined
+  const below = sized || schema.minimum !== undefined || schema.exclusiveMinimum !== undefined
   // Not `min - 1` written with a fraction: read through a double it rounds to min itself, a value int64 holds.
   return [
-    { why: 'categoryId 2^64, beyond int64', text: String(2n ** 64n) },
-    { why: 'categoryId 2^70, far beyond int64', text: String(2n ** 70n) },
-    { why: 'categoryId just beyond int64, written with a fraction', text: `${max + 1n}.0` },
-    { why: 'categoryId 1e19, beyond int64, as an exponent', text: '1e19' },
-    { why: 'categoryId -1e19, below int64, as an exponent', text: '-1e19' },
-    { why: 'categoryId 1e400, beyond any double', text: '1e400' },
+    ...(above
+      ? [
+          { why: `categoryId 2^64, beyond ${range}`, text: String(2n ** 64n) },
+          { why: `categoryId 2^70, far beyond ${range}`, text: String(2n ** 70n) },
+          { why: `categoryId just beyond ${range}, written with a fraction`, text: `${max + 1n}.0` },
+          { why: `categoryId 1e19, beyond ${range}, as an exponent`, text: '1e19' },
+          { why: 'categoryId 1e400, beyond any double', text: '1e400' },
+        ]
+      : []),
+    ...(below ? [{ why: `categoryId -1e19, below ${range}, as an exponent`, text: '-1e19' }] : []),
     { why: 'categoryId 0.5', text: '0.5' },
     { why: 'categoryId -1.5', text: '-1.5' },
     { why: 'categoryId 1.5e0, a fraction as an exponent', text: '1.5e0' },
@@ -542,17 +611,18 @@ export interface LeewayNumber extends NumberText {
   value: bigint
 }
 
-/** Integers written with a fraction or an exponent, within int64: accepting or refusing them is the target's choice. */
+/** Integers written with a fraction or an exponent, within the property's range: accepting or refusing them is the target's choice. */
 export function leewayNumbers(spec: Spec): LeewayNumber[] {
-  const { max } = int64Bounds(spec.propertiesOf('NewPet').categoryId!)
-  return [
+  const { min, max } = integerBounds(spec.propertiesOf('NewPet').categoryId!)
+  const leeway: LeewayNumber[] = [
     { why: 'categoryId 1 written 1.0', text: '1.0', value: 1n },
     { why: 'categoryId 100 written 1e2', text: '1e2', value: 100n },
     { why: 'categoryId 100 written 1E+2', text: '1E+2', value: 100n },
     { why: 'categoryId 1 written 100e-2', text: '100e-2', value: 1n },
     { why: 'categoryId 0 written -0', text: '-0', value: 0n },
-    { why: 'categoryId at the int64 maximum written with a fraction', text: `${max}.0`, value: max },
+    { why: 'categoryId at its maximum written with a fraction', text: `${max}.0`, value: max },
   ]
+  return leeway.filter(({ value }) => value >= min && value <= max)
 }
 
 /**

@@ -52,6 +52,14 @@ const REVISIONS = {
     ),
   ),
   sunset: revision('sunset', (doc) => doc.setIn(SUNSET, '2031-06-30T00:00:00Z')),
+  nameBounds: revision('name-bounds', (doc) => {
+    doc.setIn(['components', 'schemas', 'NewPet', 'properties', 'name', 'minLength'], 1)
+    doc.setIn(['components', 'schemas', 'NewPet', 'properties', 'name', 'maxLength'], 20)
+  }),
+  int32Required: revision('int32-required', (doc) => {
+    doc.setIn(['components', 'schemas', 'NewPet', 'properties', 'categoryId', 'format'], 'int32')
+    doc.setIn(['components', 'schemas', 'NewPet', 'required'], doc.createNode(['name', 'categoryId', 'status']))
+  }),
   header: revision('header', (doc) =>
     doc.setIn(
       ['paths', '/pets', 'get', 'responses', '200', 'headers'],
@@ -137,6 +145,45 @@ describe('a revision of the interface, served by the stub and judged by the suit
     const faulty = await judge(REVISIONS.tag, dropsTag, { checks: ['createPet.echo'] })
     expect(outcomeOf(faulty.result, 'createPet.echo')).toBe('failed')
     expect(faulty.result.verdict).toBe('non-conformant')
+  })
+
+  it('name bounded to 1..20 characters: every name of the run fits, both bounds are sent, and a stub taking longer names fails', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.nameBounds })
+    const { result, sent } = await judge(REVISIONS.nameBounds, stub.fetch)
+    expect([failing(result), result.incomplete]).toEqual([[], undefined])
+    expect(result.verdict).toBe('conformant')
+    // Every pet the run created carries a name within the bound (labels cut to fit keep the run's prefix).
+    const names = stub.snapshot().pets.map((pet) => String(pet.name))
+    expect(names.length).toBeGreaterThan(40)
+    expect(names.every((name) => [...name].length >= 1 && [...name].length <= 20)).toBe(true)
+    const lengths = sent
+      .filter((r) => r.method === 'POST')
+      .map((r) => /^\{"name":"((?:[^"\\]|\\.)*)"/.exec(r.body)?.[1])
+      .filter((name): name is string => name !== undefined)
+      .map((name) => [...(JSON.parse(`"${name}"`) as string)].length)
+    expect(lengths).toContain(20)
+    expect(lengths).toContain(21)
+    expect(lengths).toContain(0)
+    expect(result.checks.find((check) => check.id === 'createPet.name.long')?.reason).toMatch(/bounds name at 20/)
+    // The bundled stub takes any name: judged by the revision, a name of 21 characters must be refused.
+    const stale = await judge(REVISIONS.nameBounds, createStub({ apiKeys: [KEY] }).fetch, {
+      checks: ['createPet.rejects-invalid'],
+    })
+    expect(outcomeOf(stale.result, 'createPet.rejects-invalid')).toBe('failed')
+  })
+
+  it('categoryId int32 and status required: valid creates stay in int32 and carry a status; 2^31 is refused', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.int32Required })
+    const { result, sent } = await judge(REVISIONS.int32Required, stub.fetch)
+    expect([failing(result), result.incomplete]).toEqual([[], undefined])
+    expect(result.verdict).toBe('conformant')
+    const stored = stub.snapshot().pets
+    expect(stored.length).toBeGreaterThan(40)
+    expect(stored.every((pet) => typeof pet.status === 'string')).toBe(true)
+    const categoryIds = stored.map((pet) => BigInt(pet.categoryId as number | bigint))
+    expect(categoryIds.every((id) => id >= -(2n ** 31n) && id < 2n ** 31n)).toBe(true)
+    expect(sent.some((r) => r.method === 'POST' && r.body.includes(`"categoryId":${2n ** 31n}`))).toBe(true)
+    expect(result.checks.find((check) => check.id === 'createPet.status.default')?.reason).toMatch(/requires status/)
   })
 
   it('a removal date of 2031-06-30: the stub announces it and the suite judges Sunset by it', async () => {

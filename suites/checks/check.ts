@@ -132,6 +132,11 @@ interface ExchangeShape<Id extends string, N extends Fact> {
   title: string
   scope: 'exchange'
   on: Applies<N>
+  /**
+   * Why the judged spec leaves this check nothing to judge, if it does (a revision that requires the property whose
+   * absence it observes): unless an exchange judged it after all, it is then skipped for that reason.
+   */
+  inapplicable?: (spec: Spec) => string | undefined
   /** For observed checks: what an observation is about; the request line by default. */
   subject?: (input: ExchangeInput<N>) => string
   run: (input: ExchangeInput<N>, spec: Spec) => string[]

@@ -12,11 +12,17 @@ export const longName = exchangeCheck({
   id: 'createPet.name.long',
   title: 'A long name (field size limits are not described)',
   severity: 'observed',
+  inapplicable: (spec) => {
+    const max = spec.propertiesOf('NewPet').name?.maxLength
+    return max === undefined
+      ? undefined
+      : `the spec bounds name at ${max} characters: a longer one is invalid, and every one within must be taken`
+  },
   on: {
     operation: 'createPet',
     needs: ['sent'],
     credential: 'valid',
-    when: ({ facts }) => mayHitSizeLimit(facts.sent),
+    when: ({ facts }, spec) => mayHitSizeLimit(facts.sent, spec),
   },
   subject: ({ exchange, facts }) =>
     `${requestLine(exchange)} with a name of ${utf8Bytes(nameOf(facts.sent))} UTF-8 bytes`,

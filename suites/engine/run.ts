@@ -14,7 +14,7 @@ import {
 } from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { appliesTo } from '../checks/applies.js'
-import { CHECKS } from '../checks/index.js'
+import { CHECKS, type CheckId } from '../checks/index.js'
 import {
   onOperation,
   operationsOn,
@@ -193,6 +193,10 @@ export class Run {
       // provoked) cannot fail on it. Left unmentioned, the check counts as unjudged and the run as incomplete.
       if (this.stopped && check.severity === 'fail') continue
       recorder.judgeRun(check as RunCheck, input)
+    }
+    for (const check of this.checks('exchange')) {
+      const why = check.inapplicable?.(this.spec)
+      if (why !== undefined) recorder.premiseMissing([check.id as CheckId], `not applicable: ${why}`)
     }
     return { ...recorder.record(), coverage, ...(this.stopped ? { stopped: this.stopped } : {}) }
   }

@@ -7,6 +7,7 @@ import type { Credential, Exchange, Request, ScenarioRecord } from '../../model/
 import { stringifyJson, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import type { CredentialKind, Fact, Facts } from '../checks/check.js'
 import type { CheckId } from '../checks/index.js'
+import { fitNewPet } from '../arbitraries.js'
 import { idOf } from '../checks/util.js'
 import type { Area } from './config.js'
 import { Recorder, type Replay } from './recorder.js'
@@ -109,7 +110,8 @@ export class Scenario {
     newPet: JsonValue,
     options: SendOptions & { contentType?: string } = {},
   ): Promise<{ exchange: Exchange; pet?: JsonValue }> {
-    // A body the judged spec refuses (a name past a revision's maxLength) is sent as the invalid body it is.
+    newPet = fitNewPet(this.spec, newPet, this.prefix)
+    // A body the judged spec still refuses (a value outside a revision's enum) is sent as the invalid body it is.
     const problems = this.spec.schema('NewPet')(newPet)
     if (problems.length > 0)
       return {

@@ -4,7 +4,7 @@
  */
 import type { Exchange } from '../../model/index.js'
 import { stringifyJson, type JsonValue } from '../../spec/index.js'
-import { invalidExamples, renderInvalid } from '../arbitraries.js'
+import { invalidExamples, markLabel, renderInvalid } from '../arbitraries.js'
 import { idOf, isObject } from '../checks/util.js'
 import { scenario } from '../engine/scenario.js'
 import { createAndGet, lookForStored, NEW_PET_FIXTURES as fixtures, sentinel } from './probes.js'
@@ -18,9 +18,9 @@ export const validExamples = scenario({
     // The fixtures are written for the bundled spec: a revision's run sends those it still takes as valid.
     const valid = s.spec.schema('NewPet')
     for (const { body } of fixtures.valid.filter((fixture) => valid(fixture.body).length === 0)) {
-      // Every pet carries the run's prefix, except the one whose point is an empty name.
-      const name = body.name === '' ? '' : `${s.prefix}${String(body.name)}`
-      await createAndGet(s, { ...body, name })
+      // Every pet carries the run's prefix, except the one whose point is an empty name (or one the prefix would
+      // push over its maxLength).
+      await createAndGet(s, isObject(body) && body.name === '' ? body : markLabel(s.spec, body, s.prefix))
     }
   },
 })
@@ -39,10 +39,7 @@ export const invalidExamplesRefused = scenario({
     const valid = s.spec.schema('NewPet')
     for (const [i, fixture] of fixtures.invalid.entries()) {
       if (fixture.raw === undefined && fixture.body !== undefined && valid(fixture.body).length === 0) continue
-      const body =
-        isObject(fixture.body) && typeof fixture.body.name === 'string'
-          ? { ...fixture.body, name: `${marker}${i}-${fixture.body.name}` }
-          : fixture.body
+      const body = fixture.body === undefined ? undefined : markLabel(s.spec, fixture.body, `${marker}${i}-`)
       const text =
         fixture.raw !== undefined ? fixture.raw || undefined : body === undefined ? undefined : stringifyJson(body)
       sent.set(String(i), await s.createInvalid(text, fixture.title))
@@ -50,7 +47,7 @@ export const invalidExamplesRefused = scenario({
     // Then every kind of invalid body the spec implies: each required field missing, each field of each wrong type.
     for (const [i, invalid] of invalidExamples(s.spec).entries()) {
       const tag = `x${i}`
-      sent.set(tag, await s.createInvalid(renderInvalid(invalid, `${marker}${tag}-`), invalid.why))
+      sent.set(tag, await s.createInvalid(renderInvalid(invalid, `${marker}${tag}-`, s.spec), invalid.why))
     }
     await lookForStored(s, marker, sent, before, ['createPet.invalid-stores-nothing'])
   },

@@ -39,10 +39,10 @@ export const anyInvalidBody = scenario({
       arbitrary: invalidBody(s.spec),
       numRuns: s.run.config.runs,
       maxShrinkRuns: 12,
-      show: (invalid: InvalidBody) => `${invalid.why}: ${renderInvalid(invalid, '') ?? '(no body)'}`,
+      show: (invalid: InvalidBody) => `${invalid.why}: ${renderInvalid(invalid, '', s.spec) ?? '(no body)'}`,
       run: async (invalid, child) => {
         const tag = String(sent.size)
-        sent.set(tag, await child.createInvalid(renderInvalid(invalid, `${marker}${tag}-`), invalid.why))
+        sent.set(tag, await child.createInvalid(renderInvalid(invalid, `${marker}${tag}-`, s.spec), invalid.why))
       },
     })
     // The property's runs were judged apart; what is learned now is judged on this scenario's record.
