@@ -6,6 +6,29 @@ type Node = Record<string, any>
 
 const WORDS = ['Rex', 'Tom', 'Luna', 'Milo', 'Bella', 'Kiwi', 'Nemo', 'Oscar', 'Daisy', 'Ziggy']
 
+/** A value of each string format the JSON Schema vocabulary defines (and OpenAPI's common ones). */
+const FORMAT_SAMPLES: Record<string, (random: () => number) => string> = {
+  uuid: (random) =>
+    Array.from({ length: 32 }, (_, i) => (i === 12 ? '4' : i === 16 ? '8' : Math.floor(random() * 16).toString(16)))
+      .join('')
+      .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+  'date-time': (random) => new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 3e10)).toISOString(),
+  date: (random) => new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 3e10)).toISOString().slice(0, 10),
+  time: () => '12:00:00Z',
+  email: (random) => `${pickWord(random).toLowerCase()}@example.com`,
+  hostname: () => 'example.com',
+  ipv4: () => '192.0.2.1',
+  ipv6: () => '2001:db8::1',
+  uri: (random) => `https://example.com/${pickWord(random).toLowerCase()}`,
+  url: (random) => `https://example.com/${pickWord(random).toLowerCase()}`,
+  'uri-reference': (random) => `/${pickWord(random).toLowerCase()}`,
+  byte: () => 'UGV0IFN0b3Jl',
+}
+
+function pickWord(random: () => number): string {
+  return WORDS[Math.floor(random() * WORDS.length)]!
+}
+
 /** A value valid against `schema`; `resolve` follows the document's `$ref`s, `random` is the source of chance. */
 export function generate(
   schema: Node,
@@ -49,6 +72,8 @@ export function generate(
     case 'boolean':
       return random() < 0.5
     case 'string': {
+      const formatted = typeof node.format === 'string' ? FORMAT_SAMPLES[node.format]?.(random) : undefined
+      if (formatted !== undefined && formatted.length <= (node.maxLength ?? Infinity)) return formatted
       const min = Number(node.minLength ?? 0)
       const word = `${pick(WORDS)} ${Math.floor(random() * 1000)}`
       return word.length >= min ? word.slice(0, node.maxLength ?? word.length) : word.padEnd(min, 'x')

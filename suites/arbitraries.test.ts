@@ -163,3 +163,40 @@ describe('hand-written bodies under a revision that bounds the label or requires
     expect(integerBounds({})).toEqual({ min: -(2n ** 53n - 1n), max: 2n ** 53n - 1n })
   })
 })
+
+describe('NewPets of a revision whose added properties have formats, patterns, null, arrays and objects', () => {
+  const doc = structuredClone(s.doc)
+  Object.assign(doc.components.schemas.NewPet.properties, {
+    birthDate: { type: 'string', format: 'date' },
+    chip: { type: 'string', format: 'uuid' },
+    code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
+    rank: { type: ['integer', 'null'], minimum: 1, maximum: 9 },
+    vets: {
+      type: 'array',
+      maxItems: 3,
+      items: { type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } },
+    },
+  })
+  doc.components.schemas.NewPet.required = ['name', 'categoryId', 'birthDate']
+  const revised = new Spec(doc)
+  const valid = revised.schema('NewPet')
+
+  it('are valid, carry every added property in some of them, and null where the type allows it', () => {
+    const pets = fc.sample(newPet(revised, 'pcs-r-'), { numRuns: 300, seed: 5 })
+    for (const pet of pets) expect(valid(asJson(pet))).toEqual([])
+    for (const name of ['birthDate', 'chip', 'code', 'rank', 'vets'])
+      expect(pets.some((pet) => pet[name] !== undefined && pet[name] !== null)).toBe(true)
+    expect(pets.some((pet) => pet.rank === null)).toBe(true)
+    expect(valid(fitNewPet(revised, { name: 'pcs-r-x', categoryId: 1n }, 'pcs-r-'))).toEqual([])
+  })
+
+  it('are made invalid only by values the schema refuses (null is no wrong value of a nullable rank)', () => {
+    fc.assert(
+      fc.property(invalidBody(revised), (invalid) => {
+        if (invalid.body !== undefined && invalid.cut === undefined)
+          expect(valid(invalid.body).length).toBeGreaterThan(0)
+      }),
+      { numRuns: 300, seed: 6 },
+    )
+  })
+})

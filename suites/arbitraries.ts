@@ -114,13 +114,22 @@ export interface NewPetValue {
 
 /** The parts of a property's schema the arbitraries read. */
 interface PropertySchema {
-  type?: string
+  type?: string | string[]
   format?: string
   enum?: JsonValue[]
   minimum?: number
   maximum?: number
+  exclusiveMinimum?: number
+  exclusiveMaximum?: number
   minLength?: number
   maxLength?: number
+  pattern?: string
+  items?: Record<string, unknown>
+  minItems?: number
+  maxItems?: number
+  uniqueItems?: boolean
+  properties?: Record<string, Record<string, unknown>>
+  required?: string[]
   example?: JsonValue
   const?: JsonValue
 }
@@ -142,34 +151,96 @@ function textOfLength(length: number, prefix = ''): string {
   return start + 'x'.repeat(Math.max(0, length - [...start].length))
 }
 
-/** Values of one property, read from its schema: enumerations, int64 anywhere, strings within their length bounds. */
-function propertyValue(schema: PropertySchema, prefix: string): fc.Arbitrary<JsonValue> | undefined {
+/**
+ * Values of one property, read from its schema: enumerations, integers anywhere in their range, strings within their
+ * length bounds (or of their format or pattern), arrays and objects of such values, and null where the type allows.
+ */
+function propertyValue(
+  schema: PropertySchema,
+  prefix: string,
+  spec: Spec,
+  depth = 0,
+): fc.Arbitrary<JsonValue> | undefined {
   if (schema.const !== undefined) return fc.constant(schema.const)
   if (schema.enum) return fc.constantFrom(...schema.enum)
-  if (schema.type === 'integer') {
-    return integerValue(schema)
+  if (Array.isArray(schema.type)) {
+    // A list of types (OpenAPI 3.1's nullable): each of them, null included.
+    const each = schema.type
+      .map((type) => (type === 'null' ? fc.constant(null) : propertyValue({ ...schema, type }, prefix, spec, depth)))
+      .filter((value): value is fc.Arbitrary<JsonValue> => value !== undefined)
+    return each.length ? fc.oneof(...each) : undefined
   }
+  if (schema.type === 'integer') return integerValue(schema)
   if (schema.type === 'number')
     return fc.double({ min: schema.minimum, max: schema.maximum, noNaN: true, noDefaultInfinity: true })
   if (schema.type === 'boolean') return fc.boolean()
-  if (schema.type === 'string') {
-    const min = schema.minLength ?? 0
-    const max = schema.maxLength
-    const room = max === undefined ? undefined : max - [...prefix].length
-    if (room !== undefined && room < 0) return fc.constant(textOfLength(max!))
-    const text = anyText()
-      .filter((t) => [...t].length + [...prefix].length >= min && (room === undefined || [...t].length <= room))
-      .map((t) => prefix + t)
-    // A string's bounds are sent too: exactly maxLength and exactly minLength code points.
-    const edges = [
-      ...(max === undefined ? [] : [textOfLength(max, prefix)]),
-      ...(min > 0 ? [textOfLength(min, prefix)] : []),
-    ]
-    return edges.length
-      ? fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: fc.constantFrom(...edges) })
-      : text
+  if (schema.type === 'string') return stringValue(schema, prefix)
+  if (schema.type === 'array' && depth < 3) {
+    const item = propertyValue(spec.resolve(schema.items ?? {}) as PropertySchema, '', spec, depth + 1)
+    if (item === undefined) return undefined
+    const bounds = {
+      minLength: schema.minItems ?? 0,
+      maxLength: Math.min(schema.maxItems ?? 4, (schema.minItems ?? 0) + 4),
+    }
+    return schema.uniqueItems
+      ? fc.uniqueArray(item, { ...bounds, selector: (v) => stringifyJson(v) })
+      : fc.array(item, bounds)
+  }
+  if (schema.type === 'object' && depth < 3) {
+    const members: Record<string, fc.Arbitrary<JsonValue>> = {}
+    for (const [name, member] of Object.entries(schema.properties ?? {})) {
+      const value = propertyValue(spec.resolve(member) as PropertySchema, '', spec, depth + 1)
+      if (value) members[name] = value
+    }
+    const required = (schema.required ?? []).filter((name) => name in members)
+    return fc.record(members, { requiredKeys: required }) as fc.Arbitrary<JsonValue>
   }
   return schema.example === undefined ? undefined : fc.constant(schema.example)
+}
+
+/** Texts of the format a string schema names, for the formats fast-check writes. */
+const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
+  uuid: () => fc.uuid(),
+  'date-time': () =>
+    fc
+      .date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString()),
+  date: () =>
+    fc
+      .date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
+  email: () => fc.emailAddress(),
+  uri: () => fc.webUrl(),
+  url: () => fc.webUrl(),
+  hostname: () => fc.domain(),
+  ipv4: () => fc.ipV4(),
+  ipv6: () => fc.ipV6(),
+}
+
+/**
+ * Strings of a schema: of its format or pattern when it has one (the label's prefix then left out, as it would
+ * break them), else any text within its length bounds, `prefix` first, and exactly at both bounds.
+ */
+function stringValue(schema: PropertySchema, prefix: string): fc.Arbitrary<JsonValue> {
+  const min = schema.minLength ?? 0
+  const max = schema.maxLength
+  const fits = (t: string) => [...t].length >= min && (max === undefined || [...t].length <= max)
+  const formatted = schema.format === undefined ? undefined : FORMATS[schema.format]
+  if (formatted) return formatted().filter(fits)
+  if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits)
+  const room = max === undefined ? undefined : max - [...prefix].length
+  if (room !== undefined && room < 0) return fc.constant(textOfLength(max!))
+  const text = anyText()
+    .filter((t) => [...t].length + [...prefix].length >= min && (room === undefined || [...t].length <= room))
+    .map((t) => prefix + t)
+  // A string's bounds are sent too: exactly maxLength and exactly minLength code points.
+  const edges = [
+    ...(max === undefined ? [] : [textOfLength(max, prefix)]),
+    ...(min > 0 ? [textOfLength(min, prefix)] : []),
+  ]
+  return edges.length
+    ? fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: fc.constantFrom(...edges) })
+    : text
 }
 
 /** An integer within a schema's bounds, biased towards both ends and the edges of double precision. */
@@ -190,14 +261,32 @@ function integerValue(schema: PropertySchema): fc.Arbitrary<bigint> {
 }
 
 /** A plain valid value of a property: its example, else its first enum value, its lower bound or a short text. */
-export function sampleValue(schema: PropertySchema): JsonValue {
+export function sampleValue(schema: PropertySchema, spec?: Spec): JsonValue {
   if (schema.const !== undefined) return schema.const
   if (schema.example !== undefined)
     return typeof schema.example === 'number' && schema.type === 'integer' ? BigInt(schema.example) : schema.example
   if (schema.enum) return schema.enum[0]!
-  if (schema.type === 'integer') return BigInt(schema.minimum ?? 1)
+  if (Array.isArray(schema.type)) {
+    const type = schema.type.find((t) => t !== 'null')
+    return type === undefined ? null : sampleValue({ ...schema, type }, spec)
+  }
+  if (schema.type === 'integer') return integerBounds(schema).min > 1n ? integerBounds(schema).min : 1n
   if (schema.type === 'number') return schema.minimum ?? 1
   if (schema.type === 'boolean') return true
+  if (schema.type === 'array') {
+    const item = (spec?.resolve(schema.items ?? {}) ?? schema.items ?? {}) as PropertySchema
+    return Array.from({ length: schema.minItems ?? 0 }, () => sampleValue(item, spec))
+  }
+  if (schema.type === 'object') {
+    const members = Object.entries(schema.properties ?? {}).filter(([name]) => schema.required?.includes(name))
+    return Object.fromEntries(
+      members.map(([name, member]) => [name, sampleValue((spec?.resolve(member) ?? member) as PropertySchema, spec)]),
+    )
+  }
+  if (schema.format !== undefined || schema.pattern !== undefined) {
+    const [text] = fc.sample(stringValue(schema, ''), { numRuns: 1, seed: 1 })
+    if (text !== undefined) return text
+  }
   return textOfLength(Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 3, 3)))
 }
 
@@ -206,7 +295,7 @@ export function sampleNewPet(spec: Spec): { [property: string]: JsonValue } {
   return Object.fromEntries(
     Object.entries(spec.propertiesOf('NewPet') as Record<string, PropertySchema>).map(([name, schema]) => [
       name,
-      sampleValue(schema),
+      sampleValue(schema, spec),
     ]),
   )
 }
@@ -247,7 +336,7 @@ export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValu
   const properties = spec.propertiesOf('NewPet') as Record<string, PropertySchema>
   const missing = spec.requiredOf('NewPet').filter((name) => !Object.hasOwn(body, name) && properties[name])
   const fitted: { [property: string]: JsonValue } = { ...body }
-  for (const name of missing) fitted[name] = sampleValue(properties[name]!)
+  for (const name of missing) fitted[name] = sampleValue(properties[name]!, spec)
   const label = labelOf(spec)
   const value = fitted[label]
   const max = properties[label]?.maxLength
@@ -283,9 +372,9 @@ export function newPet(spec: Spec, prefix: string): fc.Arbitrary<NewPetValue> {
   const label = labelOf(spec)
   const model: Record<string, fc.Arbitrary<JsonValue>> = {}
   for (const [name, schema] of Object.entries(spec.propertiesOf('NewPet') as Record<string, PropertySchema>)) {
-    const value = propertyValue(schema, name === label ? prefix : '')
+    const value = propertyValue(schema, name === label ? prefix : '', spec)
     if (value) model[name] = value
-    else if (required.includes(name)) model[name] = fc.constant(sampleValue(schema))
+    else if (required.includes(name)) model[name] = fc.constant(sampleValue(schema, spec))
   }
   return fc.record(model, { requiredKeys: required.filter((name) => name in model) }) as fc.Arbitrary<NewPetValue>
 }
@@ -363,14 +452,15 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
 /** JSON values of every type but the ones a schema allows (or beyond its bounds), for wrong-value cases. */
 function wrongValues(schema: PropertySchema): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
   const of = (kind: string, value: fc.Arbitrary<JsonValue>) => value.map((v) => ({ kind, value: v }))
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type]
   // Only the JSON types the property's own schema does not take (a boolean is no wrong value of a boolean property).
   const all = [
-    ...(schema.type === 'null' ? [] : [of('null', fc.constant(null))]),
-    ...(schema.type === 'boolean' ? [] : [of('a boolean', fc.boolean())]),
-    ...(schema.type === 'array' ? [] : [of('an array', fc.array(fc.integer(), { maxLength: 2 }))]),
-    ...(schema.type === 'object' ? [] : [of('an object', fc.constant({ value: 1 }))]),
+    ...(types.includes('null') ? [] : [of('null', fc.constant(null))]),
+    ...(types.includes('boolean') ? [] : [of('a boolean', fc.boolean())]),
+    ...(types.includes('array') ? [] : [of('an array', fc.array(fc.integer(), { maxLength: 2 }))]),
+    ...(types.includes('object') ? [] : [of('an object', fc.constant({ value: 1 }))]),
   ]
-  if (schema.type === 'string') {
+  if (types.includes('string')) {
     all.push(of('a number', fc.integer()))
     if (schema.maxLength !== undefined) {
       const max = schema.maxLength
@@ -396,7 +486,7 @@ function wrongValues(schema: PropertySchema): fc.Arbitrary<{ kind: string; value
       )
     }
   }
-  if (schema.type === 'integer') {
+  if (types.includes('integer')) {
     all.push(of('a string of digits', fc.integer().map(String)))
     all.push(
       of(
@@ -425,6 +515,7 @@ function wrongValues(schema: PropertySchema): fc.Arbitrary<{ kind: string; value
  */
 export function invalidBody(spec: Spec): fc.Arbitrary<InvalidBody> {
   const properties = spec.propertiesOf('NewPet')
+  const validNewPet = spec.schema('NewPet')
   const valid = newPet(spec, '')
   const missing = spec.requiredOf('NewPet').map((field) =>
     valid.map((pet): InvalidBody => {
@@ -434,10 +525,14 @@ export function invalidBody(spec: Spec): fc.Arbitrary<InvalidBody> {
   )
   const wrongType = Object.entries(properties).flatMap(([field, schema]) =>
     wrongValues(schema).map((wrong) =>
-      fc.tuple(valid, wrong).map(([pet, w]): InvalidBody => ({
-        why: `${field} is ${w.kind}`,
-        body: { ...pet, [field]: w.value } as JsonValue,
-      })),
+      fc
+        .tuple(valid, wrong)
+        .map(([pet, w]): InvalidBody => ({
+          why: `${field} is ${w.kind}`,
+          body: { ...pet, [field]: w.value } as JsonValue,
+        }))
+        // A wrong value that another keyword of the schema happens to allow is no wrong value.
+        .filter((invalid) => validNewPet(invalid.body!).length > 0),
     ),
   )
   const notAnObject = fc.oneof(
