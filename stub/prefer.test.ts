@@ -1,3 +1,5 @@
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { spec, type OperationId } from '../spec/index.js'
 import { JSON_TYPE } from './app.js'
@@ -116,6 +118,17 @@ describe('Prefer: dynamic=true', () => {
     )
     expect(values.some((value) => typeof value.id === 'bigint')).toBe(true)
     for (const value of values) expect(spec().schema('Pet')(value as never)).toEqual([])
+  })
+
+  it('generates strings of the formats a revision may give a property or a header', () => {
+    const ajv = new Ajv2020()
+    ;(addFormatsModule as unknown as typeof addFormatsModule.default)(ajv)
+    for (const format of ['uuid', 'date-time', 'date', 'time', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'byte']) {
+      const schema = { type: 'string', format }
+      const check = ajv.compile(schema)
+      for (let run = 0; run < 20; run++)
+        expect([format, check(generate(schema, (node) => node))]).toEqual([format, true])
+    }
   })
 })
 
