@@ -142,6 +142,12 @@ describe('hand-written bodies under a revision that bounds the label or requires
     }
     expect((a as { name: string }).name).not.toBe((b as { name: string }).name)
     expect((a as { status?: string }).status).toBe(revised.enumOf('PetStatus')[0])
+    // Values past a revision's bounds or outside its enumeration are brought within them.
+    const narrow = structuredClone(doc)
+    Object.assign(narrow.components.schemas.NewPet.properties.categoryId, { minimum: 1, maximum: 10 })
+    narrow.components.schemas.PetStatus.enum = ['available', 'pending']
+    const fittedIn = fitNewPet(new Spec(narrow), { name: 'pcs-abc-y', categoryId: 80n, status: 'sold' }, 'pcs-abc-')
+    expect(fittedIn).toEqual({ name: 'pcs-abc-y', categoryId: 10n, status: 'available' })
     // A body that already fits comes back as it was.
     const fits = { name: 'pcs-abc-x', categoryId: 1n, status: 'sold' }
     expect(fitNewPet(revised, fits, 'pcs-abc-')).toBe(fits)

@@ -328,15 +328,30 @@ export function boundaryPets(spec: Spec, prefix: string): { why: string; body: {
 
 /**
  * A NewPet a scenario wrote by hand, made to fit the judged spec: each required property it lacks at its plain value
- * (a revision may require one more), and a label the run's `prefix` pushed past its maxLength cut to fit, the
- * prefix kept and the rest ending in a digest of what was cut, so distinct labels stay distinct.
+ * (a revision may require one more); an integer past a revision's bounds wrapped into them, and a value outside a
+ * revision's enumeration replaced by its first value; and a label the run's `prefix` pushed past its maxLength cut
+ * to fit, the prefix kept and the rest ending in a digest of what was cut, so distinct labels stay distinct.
  */
 export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValue {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body
   const properties = spec.propertiesOf('NewPet') as Record<string, PropertySchema>
-  const missing = spec.requiredOf('NewPet').filter((name) => !Object.hasOwn(body, name) && properties[name])
   const fitted: { [property: string]: JsonValue } = { ...body }
-  for (const name of missing) fitted[name] = sampleValue(properties[name]!, spec)
+  let changed = false
+  const set = (name: string, value: JsonValue) => {
+    fitted[name] = value
+    changed = true
+  }
+  for (const name of spec.requiredOf('NewPet'))
+    if (!Object.hasOwn(body, name) && properties[name]) set(name, sampleValue(properties[name], spec))
+  for (const [name, value] of Object.entries(body)) {
+    const schema = properties[name]
+    if (schema?.enum && !schema.enum.some((allowed) => allowed === value)) set(name, schema.enum[0]!)
+    else if (schema?.type === 'integer' && (typeof value === 'bigint' || Number.isInteger(value))) {
+      const { min, max } = integerBounds(schema)
+      const n = BigInt(value as bigint | number)
+      if (n < min || n > max) set(name, min + ((((n - min) % (max - min + 1n)) + (max - min + 1n)) % (max - min + 1n)))
+    }
+  }
   const label = labelOf(spec)
   const value = fitted[label]
   const max = properties[label]?.maxLength
@@ -345,9 +360,9 @@ export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValu
     const rest = [...value.slice(prefix.length)]
     const digest = fnv1a(rest.join('')).toString(36).padStart(7, '0')
     if (room >= 1)
-      fitted[label] = prefix + (room > 8 ? `${rest.slice(0, room - 8).join('')}~${digest}` : digest.slice(0, room))
+      set(label, prefix + (room > 8 ? `${rest.slice(0, room - 8).join('')}~${digest}` : digest.slice(0, room)))
   }
-  return missing.length === 0 && fitted[label] === value ? body : fitted
+  return changed ? fitted : body
 }
 
 /** The 32-bit FNV-1a hash of a text's UTF-16 code units. */
