@@ -1,0 +1,165 @@
+/**
+ * A wide set of revisions of the interface, beyond the four of tests/revisions.test.ts: each changes only the spec
+ * (an enum, a bound, a format, a required or added property of any JSON Schema shape, a response header, a date).
+ * For each, the stub serves it and the suite judges it in-process with no code edit: the correct stub must come out
+ * conformant with every check judged, and every property the revision adds must reach the stub's store. In-process,
+ * but about 40 runs long, so it runs with `npm run test:e2e`.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parseDocument, type Document } from 'yaml'
+import { runConformance } from '../command/library.js'
+import { SPEC_PATH } from '../spec/index.js'
+import { createStub } from '../stub/index.js'
+
+const work = mkdtempSync(join(tmpdir(), 'petstore-revisions-wide-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+const KEY = 'revision-key'
+const NEW_PET = ['components', 'schemas', 'NewPet']
+const PROPERTY = [...NEW_PET, 'properties']
+const STATUSES = ['components', 'schemas', 'PetStatus', 'enum']
+const LIMIT = ['paths', '/pets', 'get', 'parameters', 0, 'schema']
+const GET_PET = ['paths', '/pets/{petId}', 'get']
+
+interface Revision {
+  change: (doc: Document) => void
+  /** Properties it adds to NewPet, which the run must get stored. */
+  adds?: string[]
+}
+
+const add = (name: string, schema: object): Revision => ({
+  change: (doc) => doc.setIn([...PROPERTY, name], doc.createNode(schema)),
+  adds: [name],
+})
+
+const REVISIONS: Record<string, Revision> = {
+  'an int32 age with bounds': add('age', { type: 'integer', format: 'int32', minimum: 0, maximum: 50 }),
+  'an int32 age, unbounded': add('age', { type: 'integer', format: 'int32' }),
+  'a boolean': add('vaccinated', { type: 'boolean' }),
+  'a number with bounds': add('weight', { type: 'number', minimum: 0, maximum: 500 }),
+  'an array of short strings': add('tags', { type: 'array', items: { type: 'string', maxLength: 10 }, maxItems: 5 }),
+  'a date': add('birthDate', { type: 'string', format: 'date' }),
+  'a uuid': add('chip', { type: 'string', format: 'uuid' }),
+  'an inline enumeration': add('size', { type: 'string', enum: ['small', 'medium', 'large'] }),
+  'a pattern': add('code', { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' }),
+  'an object': add('owner', { type: 'object', properties: { name: { type: 'string' } } }),
+  'a nullable string': add('note', { type: ['string', 'null'], maxLength: 20 }),
+  'a nullable bounded integer': add('rank', { type: ['integer', 'null'], minimum: 1, maximum: 9 }),
+  'an array of objects': add('vets', {
+    type: 'array',
+    maxItems: 3,
+    items: {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'integer', format: 'int64' }, note: { type: 'string', maxLength: 5 } },
+    },
+  }),
+  'a required date': {
+    change: (doc) => {
+      doc.setIn([...PROPERTY, 'birthDate'], doc.createNode({ type: 'string', format: 'date' }))
+      doc.setIn([...NEW_PET, 'required'], doc.createNode(['name', 'categoryId', 'birthDate']))
+    },
+    adds: ['birthDate'],
+  },
+  'status required': {
+    change: (doc) => doc.setIn([...NEW_PET, 'required'], doc.createNode(['name', 'categoryId', 'status'])),
+  },
+  'name of 1 to 40 characters': {
+    change: (doc) => {
+      doc.setIn([...PROPERTY, 'name', 'minLength'], 1)
+      doc.setIn([...PROPERTY, 'name', 'maxLength'], 40)
+    },
+  },
+  'name of at least 3 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'minLength'], 3) },
+  'name of at most 16 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 16) },
+  'name of at most 30 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 30) },
+  'name with a pattern': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'pattern'], '^[A-Za-z0-9 -]+$') },
+  'categoryId int32': { change: (doc) => doc.setIn([...PROPERTY, 'categoryId', 'format'], 'int32') },
+  'categoryId with no format': { change: (doc) => doc.deleteIn([...PROPERTY, 'categoryId', 'format']) },
+  'categoryId from 1 to 1000': {
+    change: (doc) => {
+      doc.setIn([...PROPERTY, 'categoryId', 'minimum'], 1)
+      doc.setIn([...PROPERTY, 'categoryId', 'maximum'], 1000)
+    },
+  },
+  'categoryId from 1 to 10': {
+    change: (doc) => {
+      doc.setIn([...PROPERTY, 'categoryId', 'minimum'], 1)
+      doc.setIn([...PROPERTY, 'categoryId', 'maximum'], 10)
+    },
+  },
+  'two statuses': { change: (doc) => doc.setIn(STATUSES, doc.createNode(['available', 'pending'])) },
+  'one status': { change: (doc) => doc.setIn(STATUSES, doc.createNode(['available'])) },
+  'statuses reordered, one added': {
+    change: (doc) => doc.setIn(STATUSES, doc.createNode(['sold', 'pending', 'available', 'adopted'])),
+  },
+  'a default status': { change: (doc) => doc.setIn(['components', 'schemas', 'PetStatus', 'default'], 'pending') },
+  'limit from 5 to 50, default 10': {
+    change: (doc) => {
+      doc.setIn([...LIMIT, 'minimum'], 5)
+      doc.setIn([...LIMIT, 'maximum'], 50)
+      doc.setIn([...LIMIT, 'default'], 10)
+    },
+  },
+  'limit with no default': { change: (doc) => doc.deleteIn([...LIMIT, 'default']) },
+  'limit from 0': { change: (doc) => doc.setIn([...LIMIT, 'minimum'], 0) },
+  'limit defaulting to its maximum': { change: (doc) => doc.setIn([...LIMIT, 'default'], 100) },
+  'a required uuid header on 201': {
+    change: (doc) =>
+      doc.setIn(
+        ['paths', '/pets', 'post', 'responses', '201', 'headers'],
+        doc.createNode({ 'X-Request-Id': { required: true, schema: { type: 'string', format: 'uuid' } } }),
+      ),
+  },
+  'a required enumerated header on getPet': {
+    change: (doc) =>
+      doc.setIn(
+        [...GET_PET, 'responses', '200', 'headers', 'X-Cache'],
+        doc.createNode({ required: true, schema: { type: 'string', enum: ['HIT', 'MISS'] } }),
+      ),
+  },
+  'listPets deprecated too': {
+    change: (doc) => {
+      doc.setIn(['paths', '/pets', 'get', 'deprecated'], true)
+      doc.setIn(['paths', '/pets', 'get', 'x-sunset'], '2032-01-01T00:00:00Z')
+    },
+  },
+  'another version': { change: (doc) => doc.setIn(['info', 'version'], '1.1.0') },
+  'no removal date': { change: (doc) => doc.deleteIn([...GET_PET, 'x-sunset']) },
+  'an earlier removal date': { change: (doc) => doc.setIn([...GET_PET, 'x-sunset'], '2029-01-15T00:00:00Z') },
+}
+
+function revision(name: string, change: (doc: Document) => void): string {
+  const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'), { intAsBigInt: true })
+  change(doc)
+  const path = join(work, `${name.replace(/\W+/g, '-')}.yaml`)
+  writeFileSync(path, doc.toString({ lineWidth: 0 }))
+  return path
+}
+
+describe('revisions beyond the four of the issue: the stub serving each is conformant, every check judged', () => {
+  it.each(Object.entries(REVISIONS))('%s', async (name, { change, adds = [] }) => {
+    const path = revision(name, change)
+    const stub = createStub({ apiKeys: [KEY], spec: path })
+    const result = await runConformance({
+      fetch: stub.fetch,
+      apiKey: KEY,
+      spec: path,
+      runs: 1,
+      seed: 7,
+      concurrency: 16,
+    })
+    const notPassed = result.checks
+      .filter((check) => check.outcome !== 'passed' && check.outcome !== 'skipped')
+      .map((check) => `${check.id}: ${check.outcome} ${check.reason ?? ''}`)
+    expect([result.verdict, notPassed, result.incomplete]).toEqual(['conformant', [], undefined])
+    // Skips say why, and none is for a premise the correct stub could have given.
+    for (const check of result.checks.filter((c) => c.outcome === 'skipped'))
+      expect(check.reason).toMatch(/not applicable|nothing to judge|no pets of its own|gave it nothing/)
+    const stored = new Set(stub.snapshot().pets.flatMap((pet) => Object.keys(pet)))
+    for (const property of adds) expect([property, stored.has(property)]).toEqual([property, true])
+  })
+})
