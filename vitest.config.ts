@@ -7,6 +7,9 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'tmp/**', '**/*.e2e.test.ts'],
     maxWorkers: 2, // vitest's default on two cores is one worker (cores - 1); the tests are in-process, two fit
+    // Worker threads start and import faster than forked processes: about 10 s less on the two-core machine. No test
+    // here needs a process of its own (none changes the working directory or exits).
+    pool: 'threads',
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
