@@ -9,6 +9,7 @@ import {
   fitNewPet,
   integerBounds,
   invalidBody,
+  runPrefix,
   invalidNumbers,
   labelOf,
   leewayNumbers,
@@ -204,5 +205,32 @@ describe('NewPets of a revision whose added properties have formats, patterns, n
       }),
       { numRuns: 300, seed: 6 },
     )
+  })
+})
+
+describe('the run prefix under a revision whose name refuses pcs-<runId>-', () => {
+  const revised = (name: object) => {
+    const doc = structuredClone(s.doc)
+    doc.components.schemas.NewPet.properties.name = { type: 'string', ...name }
+    return new Spec(doc)
+  }
+
+  it('stays pcs-<runId>- where the name takes it, and turns to letters or a shorter form where it does not', () => {
+    expect(runPrefix(s, '0pb7hum')).toBe('pcs-0pb7hum-')
+    expect(runPrefix(revised({ pattern: '^[A-Za-z ]+$' }), '0pb7hum')).toBe('pcsapbhhum')
+    expect(runPrefix(revised({ pattern: '^[A-Z]+$' }), '0pb7hum')).toBe('PCSAPBHHUM')
+    expect(runPrefix(revised({ maxLength: 8 }), '0pb7hum')).toBe('0pb7')
+  })
+
+  it('fits every label of such a run to the pattern, distinct labels still distinct', () => {
+    const spec = revised({ pattern: '^[A-Z][a-z]+$', maxLength: 24 })
+    const prefix = runPrefix(spec, '0pb7hum')
+    const fit = (name: string) => (fitNewPet(spec, { name, categoryId: 1n }, prefix) as { name: string }).name
+    const labels = ['sentinel-bad-before', 'fill-1', 'fill-2', 'media-t0-as application/vnd.petstore+json'].map(
+      (rest) => fit(`${prefix}${rest}`),
+    )
+    for (const label of labels) expect(label).toMatch(/^[A-Z][a-z]+$/)
+    for (const label of labels) expect(label.startsWith(prefix)).toBe(true)
+    expect(new Set(labels).size).toBe(labels.length)
   })
 })

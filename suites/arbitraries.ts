@@ -354,15 +354,68 @@ export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValu
   }
   const label = labelOf(spec)
   const value = fitted[label]
-  const max = properties[label]?.maxLength
-  if (typeof value === 'string' && value.startsWith(prefix) && max !== undefined && [...value].length > max) {
-    const room = max - [...prefix].length
-    const rest = [...value.slice(prefix.length)]
-    const digest = fnv1a(rest.join('')).toString(36).padStart(7, '0')
-    if (room >= 1)
-      set(label, prefix + (room > 8 ? `${rest.slice(0, room - 8).join('')}~${digest}` : digest.slice(0, room)))
+  if (typeof value === 'string' && value.startsWith(prefix)) {
+    const text = fitLabel(spec, prefix, value.slice(prefix.length))
+    if (text !== value) set(label, text)
   }
   return changed ? fitted : body
+}
+
+/** True when the judged spec takes `text` as the label (every other property at its plain value). */
+function labelTakes(spec: Spec, text: string): boolean {
+  let plain = PLAIN.get(spec)
+  if (!plain) PLAIN.set(spec, (plain = sampleNewPet(spec)))
+  return spec.schema('NewPet')({ ...plain, [labelOf(spec)]: text }).length === 0
+}
+
+/** Each spec's plain NewPet, made once. */
+const PLAIN = new WeakMap<Spec, { [property: string]: JsonValue }>()
+
+/**
+ * `prefix + rest` as a label the spec takes: as it is when it does; else cut to the label's maxLength (the end of
+ * what fits replaced by a digest of the whole rest, so distinct labels stay distinct), and, for a pattern that takes
+ * only letters, with the rest written in letters. Unchanged when nothing fits.
+ */
+function fitLabel(spec: Spec, prefix: string, rest: string): string {
+  const schema = (spec.propertiesOf('NewPet') as Record<string, PropertySchema>)[labelOf(spec)]
+  const max = schema?.maxLength
+  if (max === undefined && schema?.pattern === undefined) return prefix + rest // any text will do
+  const digest = lettersOf(fnv1a(rest).toString(36)).padStart(7, 'a')
+  const cut = (text: string) => {
+    const chars = [...text]
+    if (max === undefined || [...prefix].length + chars.length <= max) return prefix + text
+    const room = max - [...prefix].length
+    return prefix + (room > 7 ? chars.slice(0, room - 7).join('') + digest : digest.slice(0, Math.max(0, room)))
+  }
+  for (const text of [rest, lettersOf(rest), lettersOf(rest).toUpperCase()]) {
+    const label = cut(text)
+    if (labelTakes(spec, label)) return label
+  }
+  return prefix + rest
+}
+
+/** `text` in lower-case letters only: letters kept (lower-cased), digits as `a` to `j`, anything else as `x`. */
+function lettersOf(text: string): string {
+  return text.replace(/[^a-z]/gi, (c) =>
+    /[0-9]/.test(c) ? String.fromCharCode(97 + Number(c)) : /[A-Z]/.test(c) ? c.toLowerCase() : 'x',
+  )
+}
+
+/**
+ * The prefix a run names its pets with, so they can be told apart on a shared target: `pcs-<runId>-`, or, when the
+ * judged spec's label refuses it, the first plainer form it takes (the run id in letters, lower, capitalised or upper
+ * case), cut down when the label's maxLength leaves too little room after it.
+ */
+export function runPrefix(spec: Spec, runId: string): string {
+  const standard = `pcs-${runId}-`
+  const max = (spec.propertiesOf('NewPet') as Record<string, PropertySchema>)[labelOf(spec)]?.maxLength
+  const letters = lettersOf(runId)
+  const capitalised = letters.charAt(0).toUpperCase() + letters.slice(1)
+  const forms =
+    max !== undefined && standard.length + 6 > max
+      ? [runId, letters, capitalised, letters.toUpperCase()].map((form) => form.slice(0, Math.max(4, max - 4)))
+      : [standard, `pcs${letters}`, `Pcs${letters}`, `PCS${letters.toUpperCase()}`]
+  return forms.find((form) => labelTakes(spec, `${form}xx`) || labelTakes(spec, `${form}XX`)) ?? standard
 }
 
 /** The 32-bit FNV-1a hash of a text's UTF-16 code units. */

@@ -77,6 +77,11 @@ const REVISIONS: Record<string, Revision> = {
   'name of at most 16 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 16) },
   'name of at most 30 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 30) },
   'name with a pattern': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'pattern'], '^[A-Za-z0-9 -]+$') },
+  'name of letters and spaces only': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'pattern'], '^[A-Za-z ]+$') },
+  'name of capital letters only': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'pattern'], '^[A-Z]+$') },
+  'name capitalised': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'pattern'], '^[A-Z][a-z]+$') },
+  'name of at most 12 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 12) },
+  'name of at most 8 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 8) },
   'categoryId int32': { change: (doc) => doc.setIn([...PROPERTY, 'categoryId', 'format'], 'int32') },
   'categoryId with no format': { change: (doc) => doc.deleteIn([...PROPERTY, 'categoryId', 'format']) },
   'categoryId from 1 to 1000': {

@@ -13,6 +13,7 @@ import {
   type StatusCoverage,
 } from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
+import { runPrefix } from '../arbitraries.js'
 import { appliesTo } from '../checks/applies.js'
 import { CHECKS, type CheckId } from '../checks/index.js'
 import {
@@ -101,10 +102,12 @@ export class Run {
     this.#selected = new Set(config.checks.length ? config.checks : CHECKS.map((c) => c.id))
   }
 
-  /** The name prefix of every pet this run creates. */
+  /** The name prefix of every pet this run creates: `pcs-<runId>-`, unless the judged spec's name refuses it. */
   get prefix(): string {
-    return `pcs-${this.config.runId}-`
+    return (this.#prefix ??= runPrefix(this.spec, this.config.runId))
   }
+
+  #prefix: string | undefined
 
   /** Why the run stopped sending, once it has. */
   get stopped(): string | undefined {
