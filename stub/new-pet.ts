@@ -5,6 +5,7 @@
 import { INT64_MAX, INT64_MIN, isInt64, parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ApiError } from './errors.js'
 import { describe, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
+import { generate } from './generate.js'
 import { toInt64, type NewPetRecord } from './store.js'
 
 /** One field rule of NewPet, read from the spec. */
@@ -23,6 +24,7 @@ export class NewPetReader {
   readonly #required: string[]
   readonly #fields: FieldRule[]
   readonly #validate: (value: JsonValue) => string[]
+  readonly #assigned: Assigned[]
 
   constructor(spec: Spec) {
     this.#required = spec.requiredOf('NewPet')
@@ -33,6 +35,7 @@ export class NewPetReader {
       enum: p.enum,
     }))
     this.#validate = spec.schema('NewPet')
+    this.#assigned = assignedProperties(spec)
   }
 
   /** The NewPet in a createPet body; throws an ApiError naming the first thing wrong with it. */
@@ -84,8 +87,42 @@ export class NewPetReader {
 
   /** Every property NewPet declares is kept, in the spec's order; extra fields are ignored, never stored. */
   #record(fields: { [key: string]: JsonValue }): NewPetRecord {
-    return keepDeclared(this.#fields, fields)
+    const record = keepDeclared(this.#fields, fields)
+    for (const { name, value } of this.#assigned) record[name] = value()
+    return record
   }
+}
+
+/** A property the service assigns, as it does the id: its name and how the stub makes a value. */
+export interface Assigned {
+  name: string
+  value: () => JsonValue
+}
+
+/**
+ * The properties a revision's Pet requires that NewPet does not declare, besides the id the store gives: the stub
+ * assigns them when it stores a pet. A date-time or date is the moment of creation; anything else is the schema's
+ * const, default or example, else a value generated from the schema.
+ */
+export function assignedProperties(spec: Spec): Assigned[] {
+  const sent = new Set(Object.keys(spec.propertiesOf('NewPet')))
+  const properties = spec.propertiesOf('Pet')
+  return spec
+    .requiredOf('Pet')
+    .filter((name) => name !== 'id' && !sent.has(name) && properties[name] !== undefined)
+    .map((name) => {
+      const schema = properties[name]!
+      const fixed = (schema.const ?? schema.default ?? schema.example) as JsonValue | undefined
+      const value =
+        schema.format === 'date-time'
+          ? () => new Date().toISOString()
+          : schema.format === 'date'
+            ? () => new Date().toISOString().slice(0, 10)
+            : fixed !== undefined
+              ? () => fixed
+              : () => generate(schema, (node) => spec.resolve(node))
+      return { name, value }
+    })
 }
 
 /** The declared properties present in `fields`, in the order of `declared`, integers as exact {@link Int64}s. */

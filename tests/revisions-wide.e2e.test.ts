@@ -64,6 +64,21 @@ const REVISIONS: Record<string, Revision> = {
     },
     adds: ['birthDate'],
   },
+  'an optional Pet property the service may assign': {
+    change: (doc) =>
+      doc.setIn(
+        ['components', 'schemas', 'Pet', 'allOf', 1, 'properties', 'createdAt'],
+        doc.createNode({ type: 'string', format: 'date-time', readOnly: true }),
+      ),
+  },
+  'a required Pet property the service assigns': {
+    change: (doc) => {
+      const part = ['components', 'schemas', 'Pet', 'allOf', 1]
+      doc.setIn([...part, 'properties', 'createdAt'], doc.createNode({ type: 'string', format: 'date-time' }))
+      doc.setIn([...part, 'required'], doc.createNode(['id', 'createdAt']))
+    },
+    adds: ['createdAt'],
+  },
   'status required': {
     change: (doc) => doc.setIn([...NEW_PET, 'required'], doc.createNode(['name', 'categoryId', 'status'])),
   },

@@ -60,6 +60,14 @@ const REVISIONS = {
     doc.setIn(['components', 'schemas', 'NewPet', 'properties', 'categoryId', 'format'], 'int32')
     doc.setIn(['components', 'schemas', 'NewPet', 'required'], doc.createNode(['name', 'categoryId', 'status']))
   }),
+  assigned: revision('assigned', (doc) => {
+    const part = ['components', 'schemas', 'Pet', 'allOf', 1]
+    doc.setIn(
+      [...part, 'properties', 'createdAt'],
+      doc.createNode({ type: 'string', format: 'date-time', readOnly: true }),
+    )
+    doc.setIn([...part, 'required'], doc.createNode(['id', 'createdAt']))
+  }),
   header: revision('header', (doc) =>
     doc.setIn(
       ['paths', '/pets', 'get', 'responses', '200', 'headers'],
@@ -184,6 +192,29 @@ describe('a revision of the interface, served by the stub and judged by the suit
     expect(categoryIds.every((id) => id >= -(2n ** 31n) && id < 2n ** 31n)).toBe(true)
     expect(sent.some((r) => r.method === 'POST' && r.body.includes(`"categoryId":${2n ** 31n}`))).toBe(true)
     expect(result.checks.find((check) => check.id === 'createPet.status.default')?.reason).toMatch(/requires status/)
+  })
+
+  it('a Pet property the service assigns (createdAt, required by Pet only): the stub assigns it, seed pets too', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.assigned })
+    const before = Date.now()
+    const created = await stub.fetch(
+      new Request('http://stub.test/v1/pets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: '{"name":"Rex","categoryId":1,"createdAt":"1999-01-01T00:00:00Z"}',
+      }),
+    )
+    const pet = (await created.json()) as { createdAt: string }
+    expect(created.status).toBe(201)
+    expect(Date.parse(pet.createdAt)).toBeGreaterThanOrEqual(before - 1000) // assigned now, not taken from the body
+    expect(stub.snapshot().pets.every((p) => typeof p.createdAt === 'string')).toBe(true)
+    expect(stub.snapshot().pets.length).toBeGreaterThan(30) // the seed kept, each seed pet given its createdAt
+    const { result } = await judge(REVISIONS.assigned, stub.fetch)
+    expect([failing(result), result.verdict]).toEqual([[], 'conformant'])
+    // A stub that does not assign it breaks the revision's Pet.
+    const bare = createStub({ apiKeys: [KEY] })
+    const stale = await judge(REVISIONS.assigned, bare.fetch, { checks: ['response.schema'] })
+    expect(outcomeOf(stale.result, 'response.schema')).toBe('failed')
   })
 
   it('a removal date of 2031-06-30: the stub announces it and the suite judges Sunset by it', async () => {
