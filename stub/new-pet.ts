@@ -85,7 +85,10 @@ export class NewPetReader {
     }
   }
 
-  /** Every property NewPet declares is kept, in the spec's order; extra fields are ignored, never stored. */
+  /**
+   * Every property NewPet declares is kept, in the spec's order, then those the service assigns are added; extra
+   * fields are ignored, never stored.
+   */
   #record(fields: { [key: string]: JsonValue }): NewPetRecord {
     const record = keepDeclared(this.#fields, fields)
     for (const { name, value } of this.#assigned) record[name] = value()
