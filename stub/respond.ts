@@ -9,25 +9,20 @@ import { BASE_PATH, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse
 /** Where the Content-Length value sits in the prepared header lists. */
 const LENGTH_AT = 7
 
-/** Makes the answers of one interface: its getPet carries the deprecation headers, its fallbacks its statuses. */
+/** Makes the answers of one interface: its deprecated operations carry the deprecation headers, its fallbacks its statuses. */
 export class Responder {
   /** Largest accepted request body in bytes. */
   readonly maxBody: number
-  /** The headers of every JSON answer, Content-Length left blank; getPet's add the deprecation headers. */
+  /** The headers of every JSON answer, Content-Length left blank. */
   readonly #head: string[]
-  readonly #getPetHead: string[]
+  /** The same, with the deprecation headers, for each operation the spec deprecates (getPet in the bundled spec). */
+  readonly #deprecatedHead = new Map<OperationId, string[]>()
   readonly #fallback: Map<OperationId | undefined, 400 | 404>
   /** Required headers a revision of the spec declares beyond the ones above, by `operationId status`. */
   readonly #declared = new Map<string, string[]>()
 
   constructor(s: Spec, maxBody: number) {
     this.maxBody = maxBody
-    const getPet = s.operation('getPet')
-    const successor = String(s.doc.paths[getPet.path].get['x-successor'] ?? 'GET /pets')
-      .split(' ')
-      .pop()
-    const deprecated = ['Deprecation', DEPRECATION, 'Link', `<${BASE_PATH}${successor}>; rel="successor-version"`]
-    if (getPet.sunset) deprecated.push('Sunset', getPet.sunset.toUTCString())
     this.#head = [
       'Content-Type',
       JSON_TYPE,
@@ -38,13 +33,21 @@ export class Responder {
       'Content-Length',
       '',
     ]
-    this.#getPetHead = this.#head.concat(deprecated)
+    for (const op of Object.values(s.operations)) {
+      if (!op.deprecated) continue
+      const successor: unknown = s.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
+      const deprecated = ['Deprecation', DEPRECATION]
+      if (typeof successor === 'string')
+        deprecated.push('Link', `<${BASE_PATH}${successor.split(' ').pop()}>; rel="successor-version"`)
+      if (op.sunset) deprecated.push('Sunset', op.sunset.toUTCString())
+      this.#deprecatedHead.set(op.operationId, this.#head.concat(deprecated))
+    }
     // Something unexpected answers 400, or 404 on an operation that documents 404 and no 400 (getPet).
     this.#fallback = new Map([[undefined, 400]])
     for (const op of Object.values(s.operations)) {
       this.#fallback.set(op.operationId, op.statuses.includes('404') && !op.statuses.includes('400') ? 404 : 400)
       const sent = new Set(
-        (op.operationId === 'getPet' ? this.#getPetHead : this.#head)
+        (this.#deprecatedHead.get(op.operationId) ?? this.#head)
           .filter((_, i) => i % 2 === 0)
           .map((n) => n.toLowerCase()),
       )
@@ -64,7 +67,7 @@ export class Responder {
   /** A JSON answer with the operation's headers and `extra` after them. */
   respond(status: number, body: string, operationId?: OperationId, extra?: string[], code?: string): AppResponse {
     // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
-    const headers = operationId === 'getPet' ? this.#getPetHead.slice() : this.#head.slice()
+    const headers = ((operationId && this.#deprecatedHead.get(operationId)) || this.#head).slice()
     headers[LENGTH_AT] = String(Buffer.byteLength(body))
     if (this.#declared.size && operationId) {
       const declared = this.#declared.get(`${operationId} ${status}`)

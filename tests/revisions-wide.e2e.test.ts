@@ -147,6 +147,11 @@ const REVISIONS: Record<string, Revision> = {
       doc.setIn(['paths', '/pets', 'get', 'x-sunset'], '2032-01-01T00:00:00Z')
     },
   },
+  'getPet no longer deprecated': {
+    change: (doc) => {
+      for (const key of ['deprecated', 'x-sunset', 'x-successor']) doc.deleteIn([...GET_PET, key])
+    },
+  },
   'another version': { change: (doc) => doc.setIn(['info', 'version'], '1.1.0') },
   'no removal date': { change: (doc) => doc.deleteIn([...GET_PET, 'x-sunset']) },
   'an earlier removal date': { change: (doc) => doc.setIn([...GET_PET, 'x-sunset'], '2029-01-15T00:00:00Z') },

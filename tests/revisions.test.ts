@@ -68,6 +68,11 @@ const REVISIONS = {
     )
     doc.setIn([...part, 'required'], doc.createNode(['id', 'createdAt']))
   }),
+  deprecations: revision('deprecations', (doc) => {
+    for (const key of ['deprecated', 'x-sunset', 'x-successor']) doc.deleteIn(['paths', '/pets/{petId}', 'get', key])
+    doc.setIn(['paths', '/pets', 'get', 'deprecated'], true)
+    doc.setIn(['paths', '/pets', 'get', 'x-sunset'], '2032-01-01T00:00:00Z')
+  }),
   header: revision('header', (doc) =>
     doc.setIn(
       ['paths', '/pets', 'get', 'responses', '200', 'headers'],
@@ -215,6 +220,22 @@ describe('a revision of the interface, served by the stub and judged by the suit
     const bare = createStub({ apiKeys: [KEY] })
     const stale = await judge(REVISIONS.assigned, bare.fetch, { checks: ['response.schema'] })
     expect(outcomeOf(stale.result, 'response.schema')).toBe('failed')
+  })
+
+  it('getPet no longer deprecated and listPets deprecated instead: the stub moves its headers, getPet is not judged by them', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.deprecations })
+    const headersOf = async (path: string) =>
+      (await stub.fetch(new Request(`http://stub.test/v1${path}`, { headers: { authorization: `Bearer ${KEY}` } })))
+        .headers
+    const pet = await headersOf('/pets/1')
+    expect([pet.get('deprecation'), pet.get('sunset'), pet.get('link')]).toEqual([null, null, null])
+    const list = await headersOf('/pets')
+    expect(list.get('deprecation')).toMatch(/^@\d+$/)
+    expect(list.get('sunset')).toBe('Thu, 01 Jan 2032 00:00:00 GMT')
+    const { result } = await judge(REVISIONS.deprecations, stub.fetch)
+    expect([failing(result), result.verdict, result.incomplete]).toEqual([[], 'conformant', undefined])
+    for (const id of ['getPet.deprecation-header', 'getPet.sunset-header', 'getPet.successor-link'])
+      expect(result.checks.find((check) => check.id === id)?.reason).toMatch(/does not deprecate getPet/)
   })
 
   it('a removal date of 2031-06-30: the stub announces it and the suite judges Sunset by it', async () => {

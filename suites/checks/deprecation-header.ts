@@ -16,7 +16,14 @@ export const deprecationHeader = exchangeCheck({
     { rfc: 'RFC 9745 §2' },
   ],
   // Where the spec documents the header: not on a 401, which answers before any operation is reached.
-  on: { operation: DEPRECATED, statuses: statusesWithHeader(spec(), DEPRECATED, 'Deprecation') },
+  // Judged while the judged spec still deprecates it (a revision may not).
+  inapplicable: (spec) =>
+    spec.operation(DEPRECATED).deprecated ? undefined : `the spec does not deprecate ${DEPRECATED}`,
+  on: {
+    operation: DEPRECATED,
+    statuses: statusesWithHeader(spec(), DEPRECATED, 'Deprecation'),
+    when: ({ operationId }, spec) => spec.operation(operationId).deprecated,
+  },
   run: ({ exchange, response }) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
     const value = response.headers['deprecation']

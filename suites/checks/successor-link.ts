@@ -20,7 +20,14 @@ export const successorLink = exchangeCheck({
     { spec: operationPointer(spec(), DEPRECATED, 'x-successor') },
     { spec: '#/components/headers/Link/description' },
   ],
-  on: { operation: DEPRECATED, statuses: statusesWithHeader(spec(), DEPRECATED, 'Link') },
+  // Judged while the judged spec still deprecates it (a revision may not).
+  inapplicable: (spec) =>
+    spec.operation(DEPRECATED).deprecated ? undefined : `the spec does not deprecate ${DEPRECATED}`,
+  on: {
+    operation: DEPRECATED,
+    statuses: statusesWithHeader(spec(), DEPRECATED, 'Link'),
+    when: ({ operationId }, spec) => spec.operation(operationId).deprecated,
+  },
   run: ({ exchange, response, operationId }, spec) => {
     const value = response.headers['link']
     if (value !== undefined && /<[^>]*>[^,]*;\s*rel\s*=\s*"?[^",;]*\bsuccessor-version\b/i.test(value)) return []

@@ -11,7 +11,14 @@ export const sunsetHeader = exchangeCheck({
   title: `${DEPRECATED} answers with a Sunset header at the spec's removal date (RFC 8594)`,
   severity: 'advice',
   basis: [{ spec: operationPointer(spec(), DEPRECATED, 'x-sunset') }, { rfc: 'RFC 8594 §3' }],
-  on: { operation: DEPRECATED, statuses: statusesWithHeader(spec(), DEPRECATED, 'Sunset') },
+  // Judged while the judged spec still deprecates it (a revision may not).
+  inapplicable: (spec) =>
+    spec.operation(DEPRECATED).deprecated ? undefined : `the spec does not deprecate ${DEPRECATED}`,
+  on: {
+    operation: DEPRECATED,
+    statuses: statusesWithHeader(spec(), DEPRECATED, 'Sunset'),
+    when: ({ operationId }, spec) => spec.operation(operationId).deprecated,
+  },
   run: ({ exchange, response, operationId }, spec) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
     const sunset = spec.operation(operationId).sunset
