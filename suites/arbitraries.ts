@@ -270,7 +270,10 @@ export function sampleValue(schema: PropertySchema, spec?: Spec): JsonValue {
     const type = schema.type.find((t) => t !== 'null')
     return type === undefined ? null : sampleValue({ ...schema, type }, spec)
   }
-  if (schema.type === 'integer') return integerBounds(schema).min > 1n ? integerBounds(schema).min : 1n
+  if (schema.type === 'integer') {
+    const { min, max } = integerBounds(schema)
+    return 1n < min ? min : 1n > max ? max : 1n
+  }
   if (schema.type === 'number') return schema.minimum ?? 1
   if (schema.type === 'boolean') return true
   if (schema.type === 'array') {
@@ -329,8 +332,8 @@ export function boundaryPets(spec: Spec, prefix: string): { why: string; body: {
 /**
  * A NewPet a scenario wrote by hand, made to fit the judged spec: each required property it lacks at its plain value
  * (a revision may require one more); an integer past a revision's bounds wrapped into them, and a value outside a
- * revision's enumeration replaced by its first value; and a label the run's `prefix` pushed past its maxLength cut
- * to fit, the prefix kept and the rest ending in a digest of what was cut, so distinct labels stay distinct.
+ * revision's enumeration replaced by its first value; and its label, when it carries the run's `prefix`, fitted to
+ * the label's maxLength and pattern ({@link fitLabel}).
  */
 export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValue {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body
@@ -349,7 +352,8 @@ export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValu
     else if (schema?.type === 'integer' && (typeof value === 'bigint' || Number.isInteger(value))) {
       const { min, max } = integerBounds(schema)
       const n = BigInt(value as bigint | number)
-      if (n < min || n > max) set(name, min + ((((n - min) % (max - min + 1n)) + (max - min + 1n)) % (max - min + 1n)))
+      const span = max - min + 1n
+      if (n < min || n > max) set(name, min + ((((n - min) % span) + span) % span))
     }
   }
   const label = labelOf(spec)

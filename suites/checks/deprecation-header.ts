@@ -1,7 +1,7 @@
 import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { parseSfDate } from './http-grammar.js'
-import { deprecatedOperation, requestLine, statusesWithHeader } from './util.js'
+import { deprecatedOperation, requestLine, whileDeprecated } from './util.js'
 
 const DEPRECATED = deprecatedOperation(spec())
 
@@ -16,14 +16,7 @@ export const deprecationHeader = exchangeCheck({
     { rfc: 'RFC 9745 §2' },
   ],
   // Where the spec documents the header: not on a 401, which answers before any operation is reached.
-  // Judged while the judged spec still deprecates it (a revision may not).
-  inapplicable: (spec) =>
-    spec.operation(DEPRECATED).deprecated ? undefined : `the spec does not deprecate ${DEPRECATED}`,
-  on: {
-    operation: DEPRECATED,
-    statuses: statusesWithHeader(spec(), DEPRECATED, 'Deprecation'),
-    when: ({ operationId }, spec) => spec.operation(operationId).deprecated,
-  },
+  ...whileDeprecated(spec(), DEPRECATED, 'Deprecation'),
   run: ({ exchange, response }) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
     const value = response.headers['deprecation']

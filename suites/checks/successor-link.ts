@@ -1,6 +1,6 @@
 import { spec, type OperationId, type Spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
-import { deprecatedOperation, requestLine, statusesWithHeader } from './util.js'
+import { deprecatedOperation, requestLine, whileDeprecated } from './util.js'
 
 const DEPRECATED = deprecatedOperation(spec())
 
@@ -20,14 +20,7 @@ export const successorLink = exchangeCheck({
     { spec: operationPointer(spec(), DEPRECATED, 'x-successor') },
     { spec: '#/components/headers/Link/description' },
   ],
-  // Judged while the judged spec still deprecates it (a revision may not).
-  inapplicable: (spec) =>
-    spec.operation(DEPRECATED).deprecated ? undefined : `the spec does not deprecate ${DEPRECATED}`,
-  on: {
-    operation: DEPRECATED,
-    statuses: statusesWithHeader(spec(), DEPRECATED, 'Link'),
-    when: ({ operationId }, spec) => spec.operation(operationId).deprecated,
-  },
+  ...whileDeprecated(spec(), DEPRECATED, 'Link'),
   run: ({ exchange, response, operationId }, spec) => {
     const value = response.headers['link']
     if (value !== undefined && /<[^>]*>[^,]*;\s*rel\s*=\s*"?[^",;]*\bsuccessor-version\b/i.test(value)) return []

@@ -1,7 +1,7 @@
 import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { parseImfFixdate, parseSfDate } from './http-grammar.js'
-import { deprecatedOperation, requestLine, statusesWithHeader } from './util.js'
+import { deprecatedOperation, requestLine, whileDeprecated } from './util.js'
 
 const DEPRECATED = deprecatedOperation(spec())
 
@@ -11,14 +11,7 @@ export const sunsetHeader = exchangeCheck({
   title: `${DEPRECATED} answers with a Sunset header at the spec's removal date (RFC 8594)`,
   severity: 'advice',
   basis: [{ spec: operationPointer(spec(), DEPRECATED, 'x-sunset') }, { rfc: 'RFC 8594 §3' }],
-  // Judged while the judged spec still deprecates it (a revision may not).
-  inapplicable: (spec) =>
-    spec.operation(DEPRECATED).deprecated ? undefined : `the spec does not deprecate ${DEPRECATED}`,
-  on: {
-    operation: DEPRECATED,
-    statuses: statusesWithHeader(spec(), DEPRECATED, 'Sunset'),
-    when: ({ operationId }, spec) => spec.operation(operationId).deprecated,
-  },
+  ...whileDeprecated(spec(), DEPRECATED, 'Sunset'),
   run: ({ exchange, response, operationId }, spec) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
     const sunset = spec.operation(operationId).sunset

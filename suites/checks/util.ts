@@ -217,6 +217,22 @@ export function deprecatedOperation(spec: Spec): OperationId {
   return deprecated[0]!.operationId
 }
 
+/**
+ * When a check of one of `operationId`'s deprecation headers applies: on the statuses `spec` documents `header` for,
+ * while the judged spec still deprecates the operation (a revision may not); otherwise it is not applicable.
+ */
+export function whileDeprecated(spec: Spec, operationId: OperationId, header: string) {
+  return {
+    inapplicable: (judged: Spec) =>
+      judged.operation(operationId).deprecated ? undefined : `the spec does not deprecate ${operationId}`,
+    on: {
+      operation: operationId,
+      statuses: statusesWithHeader(spec, operationId, header),
+      when: ({ operationId: id }: { operationId: OperationId }, judged: Spec) => judged.operation(id).deprecated,
+    },
+  }
+}
+
 /** The statuses for which the spec documents a response header (e.g. `Deprecation`) on an operation. */
 export function statusesWithHeader(spec: Spec, operationId: OperationId, header: string): number[] {
   const op = spec.operation(operationId)
