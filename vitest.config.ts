@@ -10,6 +10,11 @@ export default defineConfig({
     // Worker threads start and import faster than forked processes: about 10 s less on the two-core machine. No test
     // here needs a process of its own (none changes the working directory or exits).
     pool: 'threads',
+    // The files of a worker share its modules instead of importing them afresh (measured on the two-core machine:
+    // imports 29 s -> 5 s summed over files, the run 72 s -> 46 s). The tests leave no global state behind but the
+    // spec in use, which the setup file puts back before each file; files pass in any order (--sequence.shuffle).
+    isolate: false,
+    setupFiles: ['test-support/spec-in-use.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
