@@ -222,7 +222,7 @@ describe('a revision of the interface, served by the stub and judged by the suit
     expect(outcomeOf(stale.result, 'response.schema')).toBe('failed')
   })
 
-  it('getPet no longer deprecated and listPets deprecated instead: the stub moves its headers, getPet is not judged by them', async () => {
+  it('getPet no longer deprecated and listPets deprecated instead: the stub moves its headers, and a stub still deprecating getPet is told', async () => {
     const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.deprecations })
     const headersOf = async (path: string) =>
       (await stub.fetch(new Request(`http://stub.test/v1${path}`, { headers: { authorization: `Bearer ${KEY}` } })))
@@ -236,6 +236,13 @@ describe('a revision of the interface, served by the stub and judged by the suit
     expect([failing(result), result.verdict, result.incomplete]).toEqual([[], 'conformant', undefined])
     for (const id of ['getPet.deprecation-header', 'getPet.sunset-header', 'getPet.successor-link'])
       expect(result.checks.find((check) => check.id === id)?.reason).toMatch(/does not deprecate getPet/)
+    // The bundled stub still calls getPet deprecated: judged by the revision, that is what the scope check reports.
+    const stale = await judge(REVISIONS.deprecations, createStub({ apiKeys: [KEY] }).fetch, {
+      checks: ['headers.deprecation-scoped'],
+    })
+    const scoped = stale.result.checks.find((check) => check.id === 'headers.deprecation-scoped')!
+    expect(scoped.outcome).toBe('failed')
+    expect(scoped.findings.map((finding) => finding.message).join('\n')).toMatch(/\(getPet, not deprecated\)/)
   })
 
   it('a removal date of 2031-06-30: the stub announces it and the suite judges Sunset by it', async () => {
