@@ -159,6 +159,21 @@ describe('socket directives, the same at both edges', () => {
 
   it('hang: never settles until the caller aborts, then rejects with its reason', async () => {
     await expect(local(socketed('hang'), AbortSignal.timeout(50))).rejects.toThrow(/timed out|aborted/)
+    // A caller that gives up while the answer is being made (its body read, say) gets its reason, not a hang.
+    const controller = new AbortController()
+    const hang = socketed('hang')
+    const answer = hang.route({ method: 'GET', url: '/v1/pets', headers: {} }) as AppResponse
+    const slow: Handler = {
+      ...hang,
+      route: () => ({
+        kind: 'body',
+        accept: async () => {
+          controller.abort(new Error('gave up meanwhile'))
+          return answer
+        },
+      }),
+    }
+    await expect(local(slow, controller.signal)).rejects.toThrow('gave up meanwhile')
     await overHttp(socketed('hang'), (url) =>
       expect(fetch(url, { signal: AbortSignal.timeout(100) })).rejects.toThrow(/timed out|aborted/),
     )

@@ -93,7 +93,8 @@ function toFetchResponse(response: AppResponse, request: Request): Promise<Respo
     case 'empty':
       throw networkError('other side closed', 'UND_ERR_SOCKET')
     case 'hang':
-      // Settles only when the caller gives up, with the reason it gave (what fetch does).
+      // Settles only when the caller gives up, with the reason it gave (what fetch does), at once if it already has.
+      if (signal.aborted) return Promise.reject(signal.reason as Error)
       return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
   }
   const headers: [string, string][] = []
@@ -136,6 +137,7 @@ function trickledBody(text: string, totalMs: number, signal: AbortSignal): Reada
           controller.error(signal.reason)
           resolve()
         }
+        if (signal.aborted) return onAbort()
         signal.addEventListener('abort', onAbort, { once: true })
         timer = setTimeout(() => {
           signal.removeEventListener('abort', onAbort)
@@ -163,6 +165,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer)
       reject(signal.reason)
     }
+    if (signal.aborted) return reject(signal.reason as Error)
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort)
       resolve()
