@@ -1,7 +1,7 @@
 /** Reads and checks the pets a stub starts with, and the snapshots it restores: every error names where. */
 import { readFileSync } from 'node:fs'
 import { isInt64, packageFile, parseJson, spec as specInUse, type JsonValue, type Spec } from '../spec/index.js'
-import { assignedProperties, keepDeclared } from './new-pet.js'
+import { keepDeclared, requiredMakers } from './new-pet.js'
 import { StoreError, toInt64, type Int64, type PetRecord } from './store.js'
 
 /** A pet to start with: a Pet of the spec (every property its Pet schema declares). */
@@ -179,8 +179,9 @@ function checkPets(value: JsonValue, where: string, spec: Spec, fit = false): Pe
   const declared = Object.keys(spec.propertiesOf('Pet')).map((name) => ({ name }))
   const required = new Set(spec.requiredOf('Pet'))
   const seen = new Map<Int64, number>()
-  // A seed written before a revision made Pet require a property the service assigns gets it, as a created pet would.
-  const assigned = fit ? assignedProperties(spec) : []
+  // A seed written before a revision made Pet require a property gets a value for it: the moment of creation for a
+  // date, else the schema's const, default or example, else a generated one (as a migration fills a new column).
+  const assigned = fit ? requiredMakers(spec) : []
   const complete = (item: JsonValue): JsonValue => {
     if (assigned.length === 0 || item === null || typeof item !== 'object' || Array.isArray(item)) return item
     const missing = assigned.filter(({ name }) => !Object.hasOwn(item, name))

@@ -193,6 +193,14 @@ describe('a revision of the interface, served by the stub and judged by the suit
     const stored = stub.snapshot().pets
     expect(stored.length).toBeGreaterThan(40)
     expect(stored.every((pet) => typeof pet.status === 'string')).toBe(true)
+    // Seed pets written without a status are kept, each given one, not dropped.
+    const storedIds = new Set(stored.map((pet) => String(pet.id)))
+    const statusless = createStub({ apiKeys: [KEY] })
+      .snapshot()
+      .pets.filter((pet) => pet.status === undefined)
+      .map((pet) => String(pet.id))
+    expect(statusless.length).toBeGreaterThan(0)
+    expect(statusless.filter((id) => !storedIds.has(id))).toEqual([])
     const categoryIds = stored.map((pet) => BigInt(pet.categoryId as number | bigint))
     expect(categoryIds.every((id) => id >= -(2n ** 31n) && id < 2n ** 31n)).toBe(true)
     expect(sent.some((r) => r.method === 'POST' && r.body.includes(`"categoryId":${2n ** 31n}`))).toBe(true)
