@@ -133,10 +133,11 @@ interface ExchangeShape<Id extends string, N extends Fact> {
   scope: 'exchange'
   on: Applies<N>
   /**
-   * Why the judged spec leaves this check nothing to judge, if it does (a revision that requires the property whose
-   * absence it observes): unless an exchange judged it after all, it is then skipped for that reason.
+   * Why the judged spec, or the run's operations (every one, or those selected with `--operation`), leave this check
+   * nothing to judge, if they do (a revision that requires the property whose absence it observes): unless an
+   * exchange judged it after all, it is then skipped for that reason.
    */
-  inapplicable?: (spec: Spec) => string | undefined
+  inapplicable?: (spec: Spec, operations: readonly OperationId[]) => string | undefined
   /** For observed checks: what an observation is about; the request line by default. */
   subject?: (input: ExchangeInput<N>) => string
   run: (input: ExchangeInput<N>, spec: Spec) => string[]

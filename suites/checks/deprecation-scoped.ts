@@ -13,6 +13,10 @@ export const deprecationScoped = exchangeCheck({
     operation: 'all',
     when: ({ operationId }, spec) => !spec.operation(operationId).deprecated,
   },
+  inapplicable: (spec, operations) =>
+    operations.every((op) => spec.operation(op).deprecated)
+      ? `the spec deprecates every operation judged (${operations.join(', ')})`
+      : undefined,
   run: ({ exchange, response, operationId }) => {
     const found = ['deprecation', 'sunset'].filter((name) => response.headers[name] !== undefined)
     if (!found.length) return []

@@ -139,13 +139,18 @@ export class Run {
 
   /** Whether a scenario sends what a selected check needs: it runs only then. */
   wants(scenario: Sends): boolean {
-    const operations = this.config.operations.length
-      ? this.config.operations
-      : (Object.keys(this.spec.operations) as OperationId[])
     return needed(
       scenario,
       (CHECKS as readonly Check[]).filter((c) => this.#selected.has(c.id) && this.selects(c, undefined)),
-      operations,
+      this.#operations,
+    )
+  }
+
+  /** The operations the run judges: those selected with `--operation`, else every one. */
+  get #operations(): readonly OperationId[] {
+    const selected = this.config.operations
+    return (Object.keys(this.spec.operations) as OperationId[]).filter(
+      (op) => !selected.length || selected.includes(op),
     )
   }
 
@@ -198,7 +203,7 @@ export class Run {
       recorder.judgeRun(check as RunCheck, input)
     }
     for (const check of this.checks('exchange')) {
-      const why = check.inapplicable?.(this.spec)
+      const why = check.inapplicable?.(this.spec, this.#operations)
       if (why !== undefined) recorder.premiseMissing([check.id as CheckId], `not applicable: ${why}`)
     }
     return { ...recorder.record(), coverage, ...(this.stopped ? { stopped: this.stopped } : {}) }
@@ -206,10 +211,7 @@ export class Run {
 
   /** Which documented statuses of the selected operations the run provoked. */
   coverage(): StatusCoverage[] {
-    const ops = (Object.keys(this.spec.operations) as OperationId[]).filter(
-      (op) => !this.config.operations.length || this.config.operations.includes(op),
-    )
-    return ops.flatMap((operationId) =>
+    return this.#operations.flatMap((operationId) =>
       this.spec.statuses(operationId).map((status) => ({
         operationId,
         status,
