@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioRecord } from '../model/index.js'
-import { SpecError, specFrom, type Spec } from '../spec/index.js'
+import { SpecError, specFrom, versionPrefix, type Spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
 import { runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
 import { catalogue, NAME, prismInFront, VERSION } from './conformance/cli.js'
@@ -65,7 +65,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     throw error
   }
   const handler = options.fetch ?? (embedded ? createStub({ apiKeys: [apiKey], spec }).fetch : undefined)
-  const baseUrl = (options.baseUrl ?? 'http://stub.invalid/v1').replace(/\/+$/, '')
+  const baseUrl = (options.baseUrl ?? `http://stub.invalid${versionPrefix(spec)?.prefix ?? ''}`).replace(/\/+$/, '')
   const settings = runSettings({
     ...options,
     spec,
@@ -76,7 +76,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const config = runConfig(settings, { baseUrl, apiKey, sendBaseUrl: proxy?.url })
     // A live target that cannot be judged (unreachable, wrong key, wrong base URL) rejects with a UsageError; one
     // that answers without the documented version prefix fails that one check.
-    const { prefixMissing } = handler === undefined ? await preflight(config) : {}
+    const { prefixMissing } = handler === undefined ? await preflight(config, spec) : {}
     if (prefixMissing) options.onRecord?.(prefixMissing)
     const run = prefixMissing ? undefined : startRun(config, handler, spec)
     const records = run ? await runAll(run, options.onRecord) : [prefixMissing!]

@@ -49,6 +49,26 @@ export function pointer(...keys: (string | number)[]): SpecPointer {
   return `#/${keys.map((k) => String(k).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`
 }
 
+/**
+ * The documented version prefix (the path of the spec's first server URL that has one, e.g. `/v1`) and the pointer to
+ * that URL. A server variable in the path reads as its default; one in the scheme or host stands for anything.
+ */
+export function versionPrefix(spec: Spec): { prefix: string; pointer: SpecPointer } | undefined {
+  const servers: unknown = spec.doc.servers
+  if (!Array.isArray(servers)) return undefined
+  for (const [index, server] of servers.entries()) {
+    const { url, variables } = (server ?? {}) as { url?: unknown; variables?: Record<string, { default?: unknown }> }
+    if (typeof url !== 'string') continue
+    const written = url.replace(/\{([^}]*)\}/g, (_, name: string) => {
+      const value = variables?.[name]?.default
+      return typeof value === 'string' && value !== '' ? value : 'x'
+    })
+    const path = /^[^:/]*:\/\/[^/]*(\/.*)?$/.exec(written)?.[1]?.replace(/\/+$/, '')
+    if (path) return { prefix: path, pointer: pointer('servers', index, 'url') }
+  }
+  return undefined
+}
+
 /** The pointer to an operation of the spec, followed by more keys: `#/paths/~1pets/get/responses`. */
 export function operationPointer(spec: Spec, operationId: OperationId, ...keys: (string | number)[]): SpecPointer {
   const op = spec.operation(operationId)

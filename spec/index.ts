@@ -21,6 +21,7 @@ export {
   pointer,
   renderBasis,
   resolvePointer,
+  versionPrefix,
   type Basis,
   type BasisLine,
   type BasisRef,

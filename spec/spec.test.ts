@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
-import { parseJson, SPEC_PATH, spec, stringifyJson, validationView } from './index.js'
+import { parseDocument } from 'yaml'
+import { parseJson, parseSpec, SPEC_PATH, spec, stringifyJson, validationView, versionPrefix } from './index.js'
 
 const run = promisify(execFile)
 
@@ -76,6 +77,16 @@ describe('the spec as a contract for other tools', () => {
       'api.petstore.invalid',
       'staging.petstore.invalid',
     ])
+  })
+
+  it('gives the version prefix of its first server with a path, a path variable read at its default', () => {
+    expect(versionPrefix(spec())).toEqual({ prefix: '/v1', pointer: '#/servers/0/url' })
+    const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'))
+    doc.setIn(['servers', 0, 'url'], 'https://{host}/{version}/')
+    doc.setIn(['servers', 0, 'variables'], doc.createNode({ host: { default: 'a.test' }, version: { default: 'v3' } }))
+    expect(versionPrefix(parseSpec(doc.toString()))).toEqual({ prefix: '/v3', pointer: '#/servers/0/url' })
+    doc.setIn(['servers'], doc.createNode([{ url: 'https://a.test' }, { url: 'https://b.test/api/v4' }]))
+    expect(versionPrefix(parseSpec(doc.toString()))).toEqual({ prefix: '/api/v4', pointer: '#/servers/1/url' })
   })
 
   it("documents exactly the statuses of the interface; the stub's out-of-range answer stays outside the contract", () => {

@@ -2,14 +2,22 @@
  * The shapes the stub's parts share: a request (method, target, headers, body) goes in, a response (status,
  * flat header list, body text) comes out, and a {@link Handler} turns one into the other with no socket.
  */
-import { spec, type OperationId } from '../spec/index.js'
+import { bundledSpec, versionPrefix, type OperationId, type Spec } from '../spec/index.js'
 import type { RequestHeaders } from './request.js'
 import type { SocketDirective } from './socket.js'
 
 export type { RequestHeaders } from './request.js'
 
-/** The path prefix that carries the interface version ("Versioning" in the interface), read from the spec's servers. */
-export const BASE_PATH = basePath(spec().doc.servers ?? [])
+/**
+ * The path prefix that carries the interface version ("Versioning" in the interface), read from a spec's servers:
+ * `/v1` in the bundled spec; empty when a revision's servers name no path.
+ */
+export function basePathOf(s: Spec): string {
+  return versionPrefix(s)?.prefix ?? ''
+}
+
+/** The bundled spec's base path, `/v1`; a stub serving a revision uses that revision's ({@link basePathOf}). */
+export const BASE_PATH = basePathOf(bundledSpec())
 
 /** When getPet was deprecated, as RFC 9745 `@<unix seconds>`: 2025-12-05T00:00:00Z, the date the stub chose. */
 export const DEPRECATION = '@1764892800'
@@ -116,14 +124,4 @@ export async function answer(handler: Handler, request: FullRequest): Promise<Ap
   } catch (error) {
     return handler.failure(error, routed.operationId)
   }
-}
-
-/** The path of the spec's first server URL (variables at their defaults), e.g. `/v1`. */
-function basePath(servers: { url: string; variables?: Record<string, { default: string }> }[]): string {
-  for (const server of servers) {
-    const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '')
-    const path = URL.canParse(url) ? new URL(url).pathname.replace(/\/+$/, '') : ''
-    if (path !== '') return path
-  }
-  throw new Error('the spec names no server with a base path such as /v1')
 }

@@ -4,7 +4,7 @@ import { generate } from './generate.js'
 import { ApiError, errorBody } from './errors.js'
 import { EXPOSED } from './cors.js'
 import { StoreError } from './store.js'
-import { BASE_PATH, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
+import { basePathOf, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
 
 /** Where the Content-Length value sits in the prepared header lists. */
 const LENGTH_AT = 7
@@ -38,7 +38,7 @@ export class Responder {
       const successor: unknown = s.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
       const deprecated = ['Deprecation', DEPRECATION]
       if (typeof successor === 'string')
-        deprecated.push('Link', `<${BASE_PATH}${successor.split(' ').pop()}>; rel="successor-version"`)
+        deprecated.push('Link', `<${basePathOf(s)}${successor.split(' ').pop()}>; rel="successor-version"`)
       if (op.sunset) deprecated.push('Sunset', op.sunset.toUTCString())
       this.#deprecatedHead.set(op.operationId, this.#head.concat(deprecated))
     }

@@ -5,7 +5,7 @@ import { decodeComponent, quote, splitTarget } from './request.js'
 import { allowedHeaders, preflightHeaders } from './cors.js'
 import type { Operations } from './operations.js'
 import type { Responder } from './respond.js'
-import { BASE_PATH, JSON_TYPE, type AppRequest, type AppResponse, type Handler, type Routed } from './http.js'
+import { basePathOf, JSON_TYPE, type AppRequest, type AppResponse, type Handler, type Routed } from './http.js'
 
 /** A path template of the spec and the operation behind each of its methods. */
 interface Route {
@@ -20,6 +20,8 @@ export class Router implements Handler {
   readonly #operations: Operations
   readonly #responder: Responder
   readonly #routes: Route[]
+  /** The version prefix the operations live under (`/v1`). */
+  readonly #base: string
   /** Routes by exact path, for the paths with no parameter (the usual spelling skips decoding). */
   readonly #fixedRoutes = new Map<string, { route: Route }>()
   /** Routes whose one parameter is their last segment, by the path before it (`/v1/pets/`). */
@@ -30,10 +32,11 @@ export class Router implements Handler {
     this.#operations = operations
     this.#responder = responder
     this.#routes = readRoutes(s.operations)
+    const base = (this.#base = basePathOf(s))
     for (const route of this.#routes) {
       const params = route.segments.filter((segment) => segment.startsWith('{')).length
-      const parent = BASE_PATH + '/' + route.segments.slice(0, -1).join('/') + '/'
-      if (params === 0) this.#fixedRoutes.set(BASE_PATH + '/' + route.segments.join('/'), { route })
+      const parent = base + '/' + route.segments.slice(0, -1).join('/') + '/'
+      if (params === 0) this.#fixedRoutes.set(base + '/' + route.segments.join('/'), { route })
       else if (params === 1 && route.segments.at(-1)!.startsWith('{'))
         this.#lastParamRoutes.push({ prefix: parent, route })
     }
@@ -46,7 +49,11 @@ export class Router implements Handler {
       const { path, query } = splitTarget(request.url)
       const match = this.#match(path)
       if (!match)
-        throw new ApiError(404, 'not_found', `no resource at ${quote(path)}; the operations live under ${BASE_PATH}`)
+        throw new ApiError(
+          404,
+          'not_found',
+          `no resource at ${quote(path)}; the operations live under ${this.#base || '/'}`,
+        )
       if (request.method === 'OPTIONS') return this.#preflight(match.route, request)
       operationId = match.route.operations.get(request.method)
       if (operationId === undefined) return this.#methodNotAllowed(request.method, path, match.route)
@@ -91,8 +98,8 @@ export class Router implements Handler {
         return { route, param: path.slice(prefix.length) }
       }
     }
-    if (!path.startsWith(BASE_PATH + '/')) return undefined
-    const segments = path.slice(BASE_PATH.length + 1).split('/')
+    if (!path.startsWith(this.#base + '/')) return undefined
+    const segments = path.slice(this.#base.length + 1).split('/')
     for (const route of this.#routes) {
       if (route.segments.length !== segments.length) continue
       let param: string | undefined

@@ -33,6 +33,8 @@ export interface ServerOptions {
   headersTimeout?: number
   /** How long an idle keep-alive connection stays open, in ms. */
   keepAliveTimeout?: number
+  /** The version prefix the interface is served under, for `url`: the bundled spec's `/v1` when not given. */
+  basePath?: string
 }
 
 /** A listening server. */
@@ -155,7 +157,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
       const port = typeof address === 'object' && address ? address.port : options.port
       const host = options.host.includes(':') ? `[${options.host}]` : options.host
       resolve({
-        url: `http://${host}:${port}${BASE_PATH}`,
+        url: `http://${host}:${port}${options.basePath ?? BASE_PATH}`,
         port,
         host: options.host,
         server,

@@ -7,6 +7,7 @@ import { Admin } from './admin.js'
 import { isAdmin } from './admin-path.js'
 import {
   App,
+  basePathOf,
   DEFAULT_MAX_BODY,
   type AppRequest,
   type AppResponse,
@@ -61,6 +62,8 @@ export interface InProcessStub {
   fetch(request: Request): Promise<Response>
   /** The store behind it, for tests and benchmarks that add pets directly. */
   readonly store: PetStore
+  /** The version prefix the operations are served under, read from the spec's servers: `/v1` in the bundled spec. */
+  readonly basePath: string
   /** What the node server drives: the admin API and the app, with the fault (if any) around the app. */
   readonly handler: Handler
   readonly journal: Journal
@@ -103,6 +106,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   )
   return {
     store,
+    basePath: basePathOf(spec),
     handler,
     journal,
     fetch: (request) => fetchWith(handler, request, journal),
@@ -182,6 +186,7 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
     host: options.host ?? '127.0.0.1',
     log,
     journal: stub.journal,
+    basePath: stub.basePath,
   })
   return {
     url: running.url,

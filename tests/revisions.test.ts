@@ -14,7 +14,7 @@ import { UsageError } from '../command/usage-error.js'
 import { resolveConfig as conformanceConfig } from '../command/conformance/config.js'
 import { resolveConfig as stubConfig } from '../command/stub/config.js'
 import { bundledSpec, loadSpec, OPERATION_IDS, SPEC_PATH, spec } from '../spec/index.js'
-import { createStub } from '../stub/index.js'
+import { createStub, startStub } from '../stub/index.js'
 import type { RunResult } from '../model/index.js'
 
 const work = mkdtempSync(join(tmpdir(), 'petstore-revisions-'))
@@ -72,6 +72,12 @@ const REVISIONS = {
     for (const key of ['deprecated', 'x-sunset', 'x-successor']) doc.deleteIn(['paths', '/pets/{petId}', 'get', key])
     doc.setIn(['paths', '/pets', 'get', 'deprecated'], true)
     doc.setIn(['paths', '/pets', 'get', 'x-sunset'], '2032-01-01T00:00:00Z')
+  }),
+  v2: revision('v2', (doc) => {
+    doc.setIn(['info', 'version'], '2.0.0')
+    const servers = doc.getIn(['servers']) as { items: unknown[] }
+    for (let i = 0; i < servers.items.length; i++)
+      doc.setIn(['servers', i, 'url'], String(doc.getIn(['servers', i, 'url'])).replace('/v1', '/v2'))
   }),
   header: revision('header', (doc) =>
     doc.setIn(
@@ -266,6 +272,25 @@ describe('a revision of the interface, served by the stub and judged by the suit
     const stale = await judge(REVISIONS.sunset, bundled.fetch, { checks: ['getPet.sunset-header'] })
     expect(outcomeOf(stale.result, 'getPet.sunset-header')).not.toBe('passed')
     expect(JSON.stringify(stale.result)).toContain('Mon, 30 Jun 2031 00:00:00 GMT')
+  })
+
+  it('version 2 under /v2: the stub serves it there, the suite and its embedded stub go there', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.v2 })
+    const status = async (path: string) =>
+      (await stub.fetch(new Request(`http://stub.test${path}`, { headers: { authorization: `Bearer ${KEY}` } }))).status
+    expect([await status('/v2/pets'), await status('/v2/pets/1'), await status('/v1/pets')]).toEqual([200, 200, 404])
+    expect(stub.basePath).toBe('/v2')
+    const { result, sent } = await judge(REVISIONS.v2, stub.fetch)
+    expect([failing(result), result.verdict, result.incomplete]).toEqual([[], 'conformant', undefined])
+    expect(sent.every((request) => new URL(request.url).pathname.startsWith('/v2/'))).toBe(true)
+    const embedded = await runConformance({ spec: REVISIONS.v2, runs: 1, seed: 7, checks: ['listPets.limit.default'] })
+    expect([embedded.target.baseUrl, embedded.verdict]).toEqual(['http://stub.invalid/v2', 'conformant'])
+    const running = await startStub({ spec: REVISIONS.v2 })
+    try {
+      expect(new URL(running.url).pathname).toBe('/v2')
+    } finally {
+      await running.close()
+    }
   })
 
   it('a required response header: the stub sends it and the suite judges it', async () => {

@@ -4,11 +4,12 @@
  * Loopback targets from test-support/misbehaving.ts; no child process.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { spec, versionPrefix } from '../../spec/index.js'
 import { createStub } from '../../stub/index.js'
 import { recordAllowances, type RunConfig } from '../../suites/index.js'
 import * as target from '../../test-support/misbehaving.js'
 import { UsageError } from '../usage-error.js'
-import { PREFIX_CHECK_ID, preflight, versionPrefix } from './preflight.js'
+import { PREFIX_CHECK_ID, preflight } from './preflight.js'
 
 const KEY = 'preflight-key-0a7e3c'
 const serve = target.closedAfter(afterEach)
@@ -145,7 +146,7 @@ describe('preflight: a service without the documented version prefix fails one c
   })
 
   it('the prefix is read from the spec', () => {
-    expect(versionPrefix()).toEqual({ prefix: '/v1', pointer: '#/servers/0/url' })
+    expect(versionPrefix(spec())).toEqual({ prefix: '/v1', pointer: '#/servers/0/url' })
   })
 
   it.each([

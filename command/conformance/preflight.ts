@@ -12,7 +12,7 @@ import {
   type Exchange,
   type ScenarioRecord,
 } from '../../model/index.js'
-import { pointer, renderBasis, spec, type Spec } from '../../spec/index.js'
+import { renderBasis, spec, versionPrefix, type Spec } from '../../spec/index.js'
 import { transportFor, type RunConfig } from '../../suites/index.js'
 import { UsageError } from '../usage-error.js'
 
@@ -33,8 +33,8 @@ const GATEWAY_DOWN = new Map([
   [504, 'Gateway Timeout'],
 ])
 
-/** Why the run cannot be judged, from the preflight's two answers, or undefined when it can. */
-export function cannotRun(list: Exchange, get: Exchange, baseUrl: string): string | undefined {
+/** Why the run cannot be judged, from the preflight's two answers, or undefined when it can; `prefix` is the documented one. */
+export function cannotRun(list: Exchange, get: Exchange, baseUrl: string, prefix?: string): string | undefined {
   if (!answered(list) && !answered(get)) {
     const error = list.error ?? get.error ?? 'no answer'
     // A certificate Node cannot trust: the address was reached, the line already says what to set.
@@ -52,7 +52,8 @@ export function cannotRun(list: Exchange, get: Exchange, baseUrl: string): strin
     const statuses = [...new Set([list.response!.status, get.response!.status])].join(' and ')
     return `the target refused the API key: GET ${baseUrl}/pets and GET ${baseUrl}/pets/1 both answered ${statuses} with the key given; check --api-key (or PETSTORE_API_KEY)`
   }
-  const hint = /\/v\d+$/.test(baseUrl) ? '' : ' (it does not end with the version prefix /v1)'
+  const hint =
+    prefix === undefined || baseUrl.endsWith(prefix) ? '' : ` (it does not end with the version prefix ${prefix})`
   // A pet found where the list was not: the list is broken, the base URL right; the checks judge it.
   if (
     list.response &&
@@ -73,20 +74,6 @@ export function cannotRun(list: Exchange, get: Exchange, baseUrl: string): strin
 
 /** The id of the check a run fails when its service answers without the documented version prefix. */
 export const PREFIX_CHECK_ID = 'base-url.version-prefix'
-
-/** The documented version prefix (the path of the spec's first server URL, e.g. `/v1`) and the pointer to that URL. */
-export function versionPrefix(against: Spec = spec()): { prefix: string; pointer: `#/${string}` } | undefined {
-  const servers: unknown = against.doc.servers
-  if (!Array.isArray(servers)) return undefined
-  for (const [index, server] of servers.entries()) {
-    const url = (server as { url?: unknown } | null)?.url
-    if (typeof url !== 'string') continue
-    // `{scheme}://{host}/v1`: the variables stand for anything; the path after the host is the prefix.
-    const path = /^[^:/]*:\/\/[^/]*(\/.*)?$/.exec(url.replace(/\{[^}]*\}/g, 'x'))?.[1]?.replace(/\/+$/, '')
-    if (path) return { prefix: path, pointer: pointer('servers', index, 'url') }
-  }
-  return undefined
-}
 
 /** The catalogue of a run that found the version prefix missing: that one check, its basis in the spec's words. */
 export function prefixCatalogue(against: Spec = spec()): CatalogueEntry[] {
@@ -109,11 +96,11 @@ export interface Preflight {
   prefixMissing?: ScenarioRecord
 }
 
-async function probe(config: RunConfig): Promise<[Exchange, Exchange]> {
+async function probe(config: RunConfig, against: Spec): Promise<[Exchange, Exchange]> {
   const transport = transportFor({ ...config, timeoutMs: Math.min(config.timeoutMs, PREFLIGHT_TIMEOUT_MS) })
   try {
-    const list = spec().operation('listPets')
-    const get = spec().operation('getPet')
+    const list = against.operation('listPets')
+    const get = against.operation('getPet')
     const sent = await Promise.all([
       transport.send({ operationId: 'listPets', method: list.method, path: list.path, query: [['limit', '1']] }),
       transport.send({ operationId: 'getPet', method: get.method, path: get.path.replace(/\{[^}]+\}/, '1') }),
@@ -133,11 +120,11 @@ async function probe(config: RunConfig): Promise<[Exchange, Exchange]> {
  * the base URL ends with the documented prefix and does not serve the interface, but the origin without the prefix
  * does, resolves to the record of that one failure instead.
  */
-export async function preflight(config: RunConfig): Promise<Preflight> {
-  const [listed, got] = await probe(config)
-  const reason = cannotRun(listed, got, config.baseUrl)
+export async function preflight(config: RunConfig, against: Spec = spec()): Promise<Preflight> {
+  const [listed, got] = await probe(config, against)
+  const documented = versionPrefix(against)
+  const reason = cannotRun(listed, got, config.baseUrl, documented?.prefix)
   if (!reason) return {}
-  const documented = versionPrefix()
   if (
     documented &&
     reason.startsWith('the base URL does not serve the interface') &&
@@ -145,16 +132,16 @@ export async function preflight(config: RunConfig): Promise<Preflight> {
   ) {
     const bare = config.baseUrl.slice(0, -documented.prefix.length)
     const { sendBaseUrl: _, ...direct } = config
-    const without = await probe({ ...direct, baseUrl: bare, viaPrism: false }).catch(() => undefined)
+    const without = await probe({ ...direct, baseUrl: bare, viaPrism: false }, against).catch(() => undefined)
     if (without && cannotRun(without[0], without[1], bare) === undefined && without[0].response?.status === 200)
-      return { prefixMissing: prefixRecord(listed, without[0], documented.prefix) }
+      return { prefixMissing: prefixRecord(listed, without[0], documented.prefix, against) }
   }
   throw new UsageError(reason)
 }
 
 // The one failing check of a service without the version prefix: both answers, each with its request, as evidence.
-function prefixRecord(withPrefix: Exchange, without: Exchange, prefix: string): ScenarioRecord {
-  const [entry] = prefixCatalogue()
+function prefixRecord(withPrefix: Exchange, without: Exchange, prefix: string, against: Spec): ScenarioRecord {
+  const [entry] = prefixCatalogue(against)
   const finding = (exchange: Exchange, message: string) => ({
     checkId: PREFIX_CHECK_ID,
     operationId: exchange.operationId!,

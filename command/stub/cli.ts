@@ -89,7 +89,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   }
   log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
   try {
-    running = await serve(stub.handler, { port: config.port, host: config.host, log, journal: stub.journal })
+    running = await serve(stub.handler, {
+      port: config.port,
+      host: config.host,
+      log,
+      journal: stub.journal,
+      basePath: stub.basePath,
+    })
   } catch (error) {
     stub.close()
     if (error instanceof ListenError) fail(`${error.message}; choose another with --port`)
