@@ -126,6 +126,12 @@ const REVISIONS: Record<string, Revision> = {
   },
   'limit with no default': { change: (doc) => doc.deleteIn([...LIMIT, 'default']) },
   'limit from 0': { change: (doc) => doc.setIn([...LIMIT, 'minimum'], 0) },
+  'one pet per page': {
+    change: (doc) => {
+      doc.setIn([...LIMIT, 'maximum'], 1)
+      doc.setIn([...LIMIT, 'default'], 1)
+    },
+  },
   'limit defaulting to its maximum': { change: (doc) => doc.setIn([...LIMIT, 'default'], 100) },
   'a required uuid header on 201': {
     change: (doc) =>

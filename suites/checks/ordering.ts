@@ -6,6 +6,10 @@ export const ordering = exchangeCheck({
   id: 'listPets.ordering',
   title: 'Order of the listed pets',
   severity: 'observed',
+  inapplicable: (spec) => {
+    const max = Number(spec.parameter('listPets', 'limit').maximum)
+    return max < 2 ? `the spec caps limit at ${max}: no page lists two pets to show an order` : undefined
+  },
   on: {
     operation: 'listPets',
     statuses: [200],
