@@ -6,12 +6,42 @@ import {
   documentedValue,
   queryOutsideRange,
   requestLine,
+  sameJson,
   statusesWithHeader,
   undescribedFields,
 } from './util.js'
 
 const s = spec()
 const URL = 'http://127.0.0.1:4010/v1/pets'
+
+describe('sameJson', () => {
+  it('compares integers exactly, as numbers or bigints', () => {
+    expect(sameJson(1, 1n)).toBe(true)
+    expect(sameJson(9007199254740993n, 9007199254740993n)).toBe(true)
+    expect(sameJson(9007199254740993n, 9007199254740992n)).toBe(false)
+    expect(sameJson(1, 2)).toBe(false)
+    expect(sameJson({ a: [1, 'x'] }, { a: [1, 'x'] })).toBe(true)
+    expect(sameJson([1, 2], [2, 1])).toBe(false)
+    expect(sameJson([1], [1, 1])).toBe(false)
+  })
+
+  it('compares objects member by member, in any order, nested ones too', () => {
+    expect(sameJson({ a: 1, b: { c: 'x', d: 2n } }, { b: { d: 2, c: 'x' }, a: 1n })).toBe(true)
+    expect(sameJson({ a: 1, b: 2 }, { a: 1 })).toBe(false)
+    expect(sameJson({ a: 1 }, { a: 1, b: null })).toBe(false)
+    expect(sameJson({ a: null }, { a: null })).toBe(true)
+    expect(sameJson({ a: [] }, { a: {} })).toBe(false)
+  })
+
+  it('takes a double past 2^53 as the value it rounds, its digits never having been exact', () => {
+    // 35565369293218130 has no double of its own: sent as one, it reads back as the digits written.
+    expect(sameJson(35565369293218130, 35565369293218130n)).toBe(true)
+    expect(sameJson(35565369293218130n, 35565369293218130)).toBe(true)
+    expect(sameJson(35565369293218130, 35565369293218200n)).toBe(false)
+    expect(sameJson(1e21, 1000000000000000000000n)).toBe(true)
+    expect(sameJson(1e21, '1e21')).toBe(false)
+  })
+})
 
 describe('requestLine', () => {
   it('quotes the path relative to the base address, as sent', () => {
