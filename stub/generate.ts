@@ -1,5 +1,5 @@
 /** Random values that a JSON Schema of the spec accepts: what `Prefer: dynamic=true` answers with. */
-import { INT64_MAX, INT64_MIN, type JsonValue } from '../spec/index.js'
+import { INT64_MAX, INT64_MIN, type JsonValue, type Spec } from '../spec/index.js'
 import { toInt64 } from './store.js'
 
 type Node = Record<string, any>
@@ -95,4 +95,16 @@ function integer(node: Node, random: () => number): JsonValue {
   const span = high - low + 1n
   if (value < low || value > high) value = low + ((((value - low) % span) + span) % span)
   return toInt64(value)
+}
+
+/**
+ * How the stub makes a value for a property it writes itself: a date-time or date is the current moment; anything
+ * else is the schema's const, default or example, else a value generated from the schema.
+ */
+export function valueMaker(spec: Spec, schema: Record<string, unknown>): () => JsonValue {
+  const fixed = (schema.const ?? schema.default ?? schema.example) as JsonValue | undefined
+  if (schema.format === 'date-time') return () => new Date().toISOString()
+  if (schema.format === 'date') return () => new Date().toISOString().slice(0, 10)
+  if (fixed !== undefined) return () => fixed
+  return () => generate(schema, (node) => spec.resolve(node))
 }

@@ -5,7 +5,7 @@
 import { INT64_MAX, INT64_MIN, isInt64, parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ApiError } from './errors.js'
 import { describe, headerOf, isBlank, isJsonMediaType, quote, type RequestHeaders } from './request.js'
-import { generate } from './generate.js'
+import { valueMaker } from './generate.js'
 import { toInt64, type NewPetRecord } from './store.js'
 
 /** One field rule of NewPet, read from the spec. */
@@ -121,19 +121,7 @@ export function requiredMakers(spec: Spec): Assigned[] {
   return spec
     .requiredOf('Pet')
     .filter((name) => name !== 'id' && properties[name] !== undefined)
-    .map((name) => {
-      const schema = properties[name]!
-      const fixed = (schema.const ?? schema.default ?? schema.example) as JsonValue | undefined
-      const value =
-        schema.format === 'date-time'
-          ? () => new Date().toISOString()
-          : schema.format === 'date'
-            ? () => new Date().toISOString().slice(0, 10)
-            : fixed !== undefined
-              ? () => fixed
-              : () => generate(schema, (node) => spec.resolve(node))
-      return { name, value }
-    })
+    .map((name) => ({ name, value: valueMaker(spec, properties[name]!) }))
 }
 
 /** The declared properties present in `fields`, in the order of `declared`, integers as exact {@link Int64}s. */

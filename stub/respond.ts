@@ -1,7 +1,7 @@
 /** How the stub's answers are made: the JSON headers every answer carries, Error bodies, and the catch-all. */
 import type { JsonValue, OperationId, ResponseHeader, Spec } from '../spec/index.js'
 import { generate } from './generate.js'
-import { ApiError, errorBody } from './errors.js'
+import { ApiError, ErrorWriter } from './errors.js'
 import { EXPOSED } from './cors.js'
 import { StoreError } from './store.js'
 import { basePathOf, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
@@ -20,9 +20,11 @@ export class Responder {
   readonly #fallback: Map<OperationId | undefined, 400 | 404>
   /** Required headers a revision of the spec declares beyond the ones above, by `operationId status`. */
   readonly #declared = new Map<string, string[]>()
+  readonly #errors: ErrorWriter
 
   constructor(s: Spec, maxBody: number) {
     this.maxBody = maxBody
+    this.#errors = new ErrorWriter(s)
     this.#head = [
       'Content-Type',
       JSON_TYPE,
@@ -83,7 +85,7 @@ export class Responder {
 
   /** The Error response of an ApiError. */
   error(error: ApiError, operationId?: OperationId, extra?: string[]): AppResponse {
-    return this.respond(error.status, errorBody(error), operationId, extra, error.code)
+    return this.respond(error.status, this.#errors.write(error), operationId, extra, error.code)
   }
 
   /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */

@@ -79,6 +79,13 @@ const REVISIONS = {
     for (let i = 0; i < servers.items.length; i++)
       doc.setIn(['servers', i, 'url'], String(doc.getIn(['servers', i, 'url'])).replace('/v1', '/v2'))
   }),
+  error: revision('error', (doc) => {
+    const error = ['components', 'schemas', 'Error']
+    doc.setIn([...error, 'properties', 'traceId'], doc.createNode({ type: 'string', format: 'uuid' }))
+    doc.setIn([...error, 'required'], doc.createNode(['code', 'message', 'status', 'traceId']))
+    doc.setIn([...error, 'properties', 'code', 'enum'], doc.createNode(['bad_request', 'unauthorized', 'not_found']))
+    doc.setIn([...error, 'properties', 'message', 'maxLength'], 30)
+  }),
   header: revision('header', (doc) =>
     doc.setIn(
       ['paths', '/pets', 'get', 'responses', '200', 'headers'],
@@ -291,6 +298,30 @@ describe('a revision of the interface, served by the stub and judged by the suit
     } finally {
       await running.close()
     }
+  })
+
+  it('an Error that requires a traceId, lists its codes and bounds its message: the stub writes its errors so', async () => {
+    const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.error })
+    const call = (path: string, init: RequestInit = {}) => stub.fetch(new Request(`http://stub.test/v1${path}`, init))
+    const auth = { authorization: `Bearer ${KEY}` }
+    const answers = [
+      await call('/pets/999999', { headers: auth }),
+      await call('/pets'),
+      await call('/pets?limit=0', { headers: auth }),
+      await call('/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' }),
+    ]
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Record<string, unknown>[]
+    expect(answers.map((answer) => answer.status)).toEqual([404, 401, 400, 400])
+    expect(bodies.map((body) => body.code)).toEqual(['not_found', 'unauthorized', 'bad_request', 'bad_request'])
+    for (const body of bodies) {
+      expect(body.traceId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+      expect([...(body.message as string)].length).toBeLessThanOrEqual(30)
+    }
+    const { result } = await judge(REVISIONS.error, stub.fetch)
+    expect([failing(result), result.verdict, result.incomplete]).toEqual([[], 'conformant', undefined])
+    // The bundled stub writes no traceId: judged by the revision, its errors are not Errors.
+    const stale = await judge(REVISIONS.error, createStub({ apiKeys: [KEY] }).fetch, { checks: ['error.body'] })
+    expect(outcomeOf(stale.result, 'error.body')).toBe('failed')
   })
 
   it('a required response header: the stub sends it and the suite judges it', async () => {
