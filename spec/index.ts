@@ -150,7 +150,7 @@ export class Spec {
         const parameters: Record<string, ParameterSchema> = {}
         for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Doc) => this.resolve(p))) {
           const schema = this.resolve(p.schema ?? {})
-          parameters[p.name] = { in: p.in, required: Boolean(p.required), ...schema }
+          parameters[p.name] = { in: p.in, required: Boolean(p.required), ...schema, ...inclusiveBounds(schema) }
         }
         operations[op.operationId as OperationId] = {
           operationId: op.operationId,
@@ -369,6 +369,12 @@ export function parseSpec(text: string, where = 'the spec'): Spec {
         `${where} is not a revision of the Pet Store interface: it has no operation ${operationId} (${method} ${path})`,
       )
   }
+  // The largest page is what the kit fills and reads whole: a limit without both bounds leaves no page to fill.
+  const limit = loaded.operations.listPets.parameters.limit
+  if (limit?.minimum === undefined || limit.maximum === undefined || limit.minimum > limit.maximum)
+    throw new SpecError(
+      `${where} is not a revision the kit can judge: listPets' limit needs a minimum and a maximum (inclusive or exclusive), the maximum not below the minimum`,
+    )
   for (const name of SCHEMAS) {
     if (!doc.components?.schemas?.[name])
       throw new SpecError(`${where} is not a revision of the Pet Store interface: it has no schema ${name}`)
@@ -379,6 +385,26 @@ export function parseSpec(text: string, where = 'the spec'): Spec {
     throw new SpecError(`${where} is not valid OpenAPI: ${firstLine(error)}`)
   }
   return loaded
+}
+
+/**
+ * An integer's exclusive bounds as the inclusive ones they mean (`exclusiveMaximum: 101` is `maximum: 100`), so that
+ * a parameter's `minimum` and `maximum` hold its range however the spec writes it.
+ */
+function inclusiveBounds(schema: Doc): Pick<ParameterSchema, 'minimum' | 'maximum'> {
+  if (schema.type !== 'integer') return {}
+  const bounds: Pick<ParameterSchema, 'minimum' | 'maximum'> = {}
+  const low = [
+    typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : undefined,
+    typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : undefined,
+  ].filter((n) => n !== undefined)
+  const high = [
+    typeof schema.maximum === 'number' ? Math.floor(schema.maximum) : undefined,
+    typeof schema.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : undefined,
+  ].filter((n) => n !== undefined)
+  if (low.length) bounds.minimum = Math.max(...low)
+  if (high.length) bounds.maximum = Math.min(...high)
+  return bounds
 }
 
 function firstLine(error: unknown): string {

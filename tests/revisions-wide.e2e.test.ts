@@ -126,6 +126,13 @@ const REVISIONS: Record<string, Revision> = {
   },
   'limit with no default': { change: (doc) => doc.deleteIn([...LIMIT, 'default']) },
   'limit from 0': { change: (doc) => doc.setIn([...LIMIT, 'minimum'], 0) },
+  'limit with exclusive bounds': {
+    change: (doc) => {
+      for (const bound of ['minimum', 'maximum']) doc.deleteIn([...LIMIT, bound])
+      doc.setIn([...LIMIT, 'exclusiveMinimum'], 0)
+      doc.setIn([...LIMIT, 'exclusiveMaximum'], 51)
+    },
+  },
   'one pet per page': {
     change: (doc) => {
       doc.setIn([...LIMIT, 'maximum'], 1)

@@ -376,6 +376,17 @@ describe('a spec that is not a revision of this interface', () => {
       expect(() => resolve(['--spec', missing], {})).toThrow(/^--spec: .* has no operation listPets \(GET \/pets\)$/)
       expect(() => resolve(['--spec', join(work, 'absent.yaml')], {})).toThrow(/^--spec: cannot read the spec at /)
     }
+    // A limit with no maximum leaves no largest page to fill: refused, not judged wrongly.
+    const unbounded = revision('unbounded-limit', (doc) => doc.deleteIn([...LIST_LIMIT, 'maximum']))
+    expect(() => conformanceConfig(['--spec', unbounded], {})).toThrow(/listPets' limit needs a minimum and a maximum/)
+    // Exclusive bounds are the inclusive ones they mean.
+    const exclusive = revision('exclusive-limit', (doc) => {
+      for (const bound of ['minimum', 'maximum']) doc.deleteIn([...LIST_LIMIT, bound])
+      doc.setIn([...LIST_LIMIT, 'exclusiveMinimum'], 0)
+      doc.setIn([...LIST_LIMIT, 'exclusiveMaximum'], 51)
+    })
+    const { minimum, maximum } = loadSpec(exclusive).parameter('listPets', 'limit')
+    expect([minimum, maximum]).toEqual([1, 50])
   })
 })
 
