@@ -102,9 +102,11 @@ function integer(node: Node, random: () => number): JsonValue {
  * else is the schema's const, default or example, else a value generated from the schema.
  */
 export function valueMaker(spec: Spec, schema: Record<string, unknown>): () => JsonValue {
-  const fixed = (schema.const ?? schema.default ?? schema.example) as JsonValue | undefined
-  if (schema.format === 'date-time') return () => new Date().toISOString()
-  if (schema.format === 'date') return () => new Date().toISOString().slice(0, 10)
+  const node = spec.resolve<Record<string, unknown>>(schema)
+  const fixed = (schema.const ?? schema.default ?? schema.example ?? node.const ?? node.default ?? node.example) as
+    JsonValue | undefined
+  if (node.format === 'date-time') return () => new Date().toISOString()
+  if (node.format === 'date') return () => new Date().toISOString().slice(0, 10)
   if (fixed !== undefined) return () => fixed
-  return () => generate(schema, (node) => spec.resolve(node))
+  return () => generate(node, (next) => spec.resolve(next))
 }

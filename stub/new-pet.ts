@@ -25,6 +25,8 @@ export class NewPetReader {
   readonly #fields: FieldRule[]
   readonly #validate: (value: JsonValue) => string[]
   readonly #assigned: Assigned[]
+  /** The properties Pet requires that a client may leave out of a NewPet: the stub then gives them a value. */
+  readonly #defaulted: Assigned[]
 
   constructor(spec: Spec) {
     this.#required = spec.requiredOf('NewPet')
@@ -36,6 +38,8 @@ export class NewPetReader {
     }))
     this.#validate = spec.schema('NewPet')
     this.#assigned = assignedProperties(spec)
+    const sent = new Set(this.#fields.map(({ name }) => name))
+    this.#defaulted = requiredMakers(spec).filter(({ name }) => sent.has(name) && !this.#required.includes(name))
   }
 
   /** The NewPet in a createPet body; throws an ApiError naming the first thing wrong with it. */
@@ -86,12 +90,13 @@ export class NewPetReader {
   }
 
   /**
-   * Every property NewPet declares is kept, in the spec's order, then those the service assigns are added; extra
-   * fields are ignored, never stored.
+   * Every property NewPet declares is kept, in the spec's order, then those the service assigns are added, and a
+   * value for each one Pet requires that the client left out; extra fields are ignored, never stored.
    */
   #record(fields: { [key: string]: JsonValue }): NewPetRecord {
     const record = keepDeclared(this.#fields, fields)
     for (const { name, value } of this.#assigned) record[name] = value()
+    for (const { name, value } of this.#defaulted) if (record[name] === undefined) record[name] = value()
     return record
   }
 }

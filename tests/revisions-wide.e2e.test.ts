@@ -79,6 +79,13 @@ const REVISIONS: Record<string, Revision> = {
     },
     adds: ['createdAt'],
   },
+  'status required of every Pet, optional in a NewPet': {
+    change: (doc) => {
+      const part = ['components', 'schemas', 'Pet', 'allOf', 1]
+      doc.setIn([...part, 'properties', 'status'], doc.createNode({ $ref: '#/components/schemas/PetStatus' }))
+      doc.setIn([...part, 'required'], doc.createNode(['id', 'status']))
+    },
+  },
   'status required': {
     change: (doc) => doc.setIn([...NEW_PET, 'required'], doc.createNode(['name', 'categoryId', 'status'])),
   },
