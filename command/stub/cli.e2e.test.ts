@@ -220,6 +220,29 @@ describe('the petstore-stub command', () => {
     expect(bad.output().stderr).toMatch(line)
   })
 
+  it("serves a revision with --spec: its version prefix, and the kit's seed pets fitted to it", async () => {
+    // Version 2 under /v2, status required of every NewPet (three seed pets have none) and categoryId at least 0.
+    const spec = readFileSync(fileURLToPath(new URL('../../spec/petstore.yaml', import.meta.url)), 'utf8')
+      .replaceAll("url: '{scheme}://{host}/v1'", "url: '{scheme}://{host}/v2'")
+      .replace('required: [name, categoryId]', 'required: [name, categoryId, status]')
+    expect(spec).toContain('required: [name, categoryId, status]')
+    const file = join(scratch(), 'revision.yaml')
+    writeFileSync(file, spec)
+    const stub = run(['--port', '0', '--api-key', 'rev-key', '--spec', file])
+    try {
+      const stdout = await stub.ready
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/v2) \((\d+) pets/.exec(stdout)
+      expect(url?.[2]).toBe('36')
+      const pets = (await (
+        await fetch(`${url![1]}/pets?limit=100`, { headers: { authorization: 'Bearer rev-key' } })
+      ).json()) as { status?: string }[]
+      expect(pets.filter((pet) => pet.status === undefined)).toEqual([])
+    } finally {
+      stop(stub.child)
+      await stub.exited
+    }
+  })
+
   it('exits 2 naming the file, the index and the field of a bad seed pet', async () => {
     const file = join(scratch(), 'pets.json')
     writeFileSync(file, '[{"id":1,"name":"ok","categoryId":1},{"id":2,"name":"bad","categoryId":"seven"}]')
