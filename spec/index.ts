@@ -117,9 +117,19 @@ export class Spec {
     this.doc = doc
     this.text = text
     this.version = String(doc.info?.version)
-    // OpenAPI 3.1 schema objects are JSON Schema 2020-12 plus a few annotation keywords.
-    this.#ajv = new Ajv2020({ allErrors: true, strict: true })
-      .addVocabulary(['example', 'xml', 'externalDocs', 'discriminator'])
+    // OpenAPI 3.1 schema objects are JSON Schema 2020-12 plus a few annotation keywords, extensions (`x-...`) and
+    // formats of the spec's own (`format` is an open string). Ajv's strict mode stays on for unknown keywords (a
+    // misspelt one is refused) but not for what JSON Schema allows: `required` naming a property another subschema of
+    // an allOf defines, `unevaluatedProperties` without `type: object`, tuples without bounds.
+    const { extensions, formats } = extensionsAndFormats(doc)
+    this.#ajv = new Ajv2020({
+      allErrors: true,
+      strict: true,
+      strictRequired: false,
+      strictTypes: false,
+      strictTuples: false,
+    })
+      .addVocabulary(['example', 'xml', 'externalDocs', 'discriminator', ...extensions])
       .addVocabulary([
         'openapi',
         'info',
@@ -132,6 +142,7 @@ export class Spec {
         'components',
       ]) // the document's top level
     addFormats(this.#ajv)
+    for (const format of formats) if (!(format in this.#ajv.formats)) this.#ajv.addFormat(format, true) // annotation only
     // ajv-formats accepts any integer as int64; bound it (validationView maps out-of-range integers to ±2^64).
     this.#ajv.addFormat('int64', {
       type: 'number',
@@ -385,6 +396,23 @@ export function parseSpec(text: string, where = 'the spec'): Spec {
     throw new SpecError(`${where} is not valid OpenAPI: ${firstLine(error)}`)
   }
   return loaded
+}
+
+/** The extension keywords (`x-...`) and the `format` values a document uses anywhere. */
+function extensionsAndFormats(doc: Doc): { extensions: string[]; formats: string[] } {
+  const extensions = new Set<string>()
+  const formats = new Set<string>()
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit)
+    if (node === null || typeof node !== 'object') return
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-')) extensions.add(key)
+      if (key === 'format' && typeof value === 'string') formats.add(value)
+      visit(value)
+    }
+  }
+  visit(doc)
+  return { extensions: [...extensions], formats: [...formats] }
 }
 
 /**

@@ -79,6 +79,21 @@ describe('the spec as a contract for other tools', () => {
     ])
   })
 
+  it("takes what OpenAPI 3.1 allows in a revision's schemas, and still refuses a misspelt keyword", () => {
+    const revised = (change: (doc: ReturnType<typeof parseDocument>) => void) => {
+      const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'))
+      change(doc)
+      return () => parseSpec(doc.toString()).schema('Pet')
+    }
+    const property = ['components', 'schemas', 'NewPet', 'properties', 'extra']
+    const pet = ['components', 'schemas', 'Pet']
+    expect(revised((d) => d.setIn(property, d.createNode({ type: 'string', format: 'phone' })))).not.toThrow()
+    expect(revised((d) => d.setIn(property, d.createNode({ type: 'string', 'x-internal': true })))).not.toThrow()
+    expect(revised((d) => d.setIn([...pet, 'allOf', 1, 'required'], d.createNode(['id', 'status'])))).not.toThrow()
+    expect(revised((d) => d.setIn([...pet, 'unevaluatedProperties'], false))).not.toThrow()
+    expect(revised((d) => d.setIn(property, d.createNode({ type: 'string', maxLenght: 5 })))).toThrow(/maxLenght/)
+  })
+
   it('gives the version prefix of its first server with a path, a path variable read at its default', () => {
     expect(versionPrefix(spec())).toEqual({ prefix: '/v1', pointer: '#/servers/0/url' })
     const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'))

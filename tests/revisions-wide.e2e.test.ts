@@ -79,6 +79,15 @@ const REVISIONS: Record<string, Revision> = {
     },
     adds: ['createdAt'],
   },
+  "a format of the spec's own": add('phone', { type: 'string', format: 'phone', maxLength: 20 }),
+  'an extension keyword on a property': add('tag', { type: 'string', maxLength: 10, 'x-internal': true }),
+  'status required of every Pet by name only': {
+    change: (doc) =>
+      doc.setIn(['components', 'schemas', 'Pet', 'allOf', 1, 'required'], doc.createNode(['id', 'status'])),
+  },
+  'a Pet closed to undeclared properties': {
+    change: (doc) => doc.setIn(['components', 'schemas', 'Pet', 'unevaluatedProperties'], false),
+  },
   'status required of every Pet, optional in a NewPet': {
     change: (doc) => {
       const part = ['components', 'schemas', 'Pet', 'allOf', 1]
