@@ -208,6 +208,38 @@ describe('NewPets of a revision whose added properties have formats, patterns, n
   })
 })
 
+describe('NewPets of a revision with anyOf and oneOf properties and a long minLength', () => {
+  const doc = structuredClone(s.doc)
+  Object.assign(doc.components.schemas.NewPet.properties, {
+    status: { anyOf: [{ $ref: '#/components/schemas/PetStatus' }, { type: 'null' }] },
+    note: {
+      oneOf: [
+        { type: 'string', maxLength: 20 },
+        { type: 'integer', minimum: 1000 },
+      ],
+    },
+    description: { type: 'string', minLength: 300, maxLength: 400 },
+  })
+  const revised = new Spec(doc)
+  const valid = revised.schema('NewPet')
+
+  it('are valid and reach every alternative, null included', () => {
+    const pets = fc.sample(newPet(revised, 'pcs-r-'), { numRuns: 300, seed: 7 })
+    for (const pet of pets) expect(valid(asJson(pet))).toEqual([])
+    expect(pets.some((pet) => pet.status === null)).toBe(true)
+    expect(pets.some((pet) => typeof pet.status === 'string')).toBe(true)
+    expect(pets.some((pet) => typeof pet.note === 'string')).toBe(true)
+    expect(pets.some((pet) => typeof pet.note === 'bigint')).toBe(true)
+  })
+
+  it('are made invalid without drawing forever: null is no wrong value of a status that takes it', () => {
+    const bodies = fc.sample(invalidBody(revised), { numRuns: 300, seed: 8 })
+    for (const invalid of bodies)
+      if (invalid.body !== undefined && invalid.cut === undefined) expect(valid(invalid.body).length).toBeGreaterThan(0)
+    expect(bodies.some((invalid) => invalid.why === 'status is null')).toBe(false)
+  })
+})
+
 describe('the run prefix under a revision whose name refuses pcs-<runId>-', () => {
   const revised = (name: object) => {
     const doc = structuredClone(s.doc)

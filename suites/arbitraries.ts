@@ -132,6 +132,22 @@ interface PropertySchema {
   required?: string[]
   example?: JsonValue
   const?: JsonValue
+  anyOf?: Record<string, unknown>[]
+  oneOf?: Record<string, unknown>[]
+}
+
+/** The alternatives of an `anyOf` or `oneOf` schema, each resolved; none for any other schema. */
+function alternatives(schema: PropertySchema, spec: Spec): PropertySchema[] {
+  const choices = schema.anyOf ?? schema.oneOf
+  return Array.isArray(choices) ? choices.map((choice) => spec.resolve(choice) as PropertySchema) : []
+}
+
+/**
+ * `arbitrary` kept to the values `keep` takes, or undefined when a sample of it holds none: fast-check's filter draws
+ * until one passes, so a filter no value passes (a constant the schema accepts after all) would never return.
+ */
+function filtered<T>(arbitrary: fc.Arbitrary<T>, keep: (value: T) => boolean): fc.Arbitrary<T> | undefined {
+  return fc.sample(arbitrary, { numRuns: 64, seed: 0x5eed }).some(keep) ? arbitrary.filter(keep) : undefined
 }
 
 /**
@@ -163,6 +179,13 @@ function propertyValue(
 ): fc.Arbitrary<JsonValue> | undefined {
   if (schema.const !== undefined) return fc.constant(schema.const)
   if (schema.enum) return fc.constantFrom(...schema.enum)
+  const choices = alternatives(schema, spec)
+  if (choices.length) {
+    const each = choices
+      .map((choice) => propertyValue(choice, prefix, spec, depth))
+      .filter((value): value is fc.Arbitrary<JsonValue> => value !== undefined)
+    return each.length ? fc.oneof(...each) : undefined
+  }
   if (Array.isArray(schema.type)) {
     // A list of types (OpenAPI 3.1's nullable): each of them, null included.
     const each = schema.type
@@ -170,6 +193,7 @@ function propertyValue(
       .filter((value): value is fc.Arbitrary<JsonValue> => value !== undefined)
     return each.length ? fc.oneof(...each) : undefined
   }
+  if (schema.type === 'null') return fc.constant(null)
   if (schema.type === 'integer') return integerValue(schema)
   if (schema.type === 'number')
     return fc.double({ min: schema.minimum, max: schema.maximum, noNaN: true, noDefaultInfinity: true })
@@ -221,18 +245,23 @@ const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
  * Strings of a schema: of its format or pattern when it has one (the label's prefix then left out, as it would
  * break them), else any text within its length bounds, `prefix` first, and exactly at both bounds.
  */
-function stringValue(schema: PropertySchema, prefix: string): fc.Arbitrary<JsonValue> {
+function stringValue(schema: PropertySchema, prefix: string): fc.Arbitrary<JsonValue> | undefined {
   const min = schema.minLength ?? 0
   const max = schema.maxLength
   const fits = (t: string) => [...t].length >= min && (max === undefined || [...t].length <= max)
   const formatted = schema.format === undefined ? undefined : FORMATS[schema.format]
-  if (formatted) return formatted().filter(fits)
-  if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits)
+  if (formatted) return filtered(formatted(), fits)
+  if (schema.pattern !== undefined) return filtered(fc.stringMatching(new RegExp(schema.pattern, 'u')), fits)
   const room = max === undefined ? undefined : max - [...prefix].length
   if (room !== undefined && room < 0) return fc.constant(textOfLength(max!))
-  const text = anyText()
-    .filter((t) => [...t].length + [...prefix].length >= min && (room === undefined || [...t].length <= room))
-    .map((t) => prefix + t)
+  // Any text brought within the bounds (padded, or cut by code points), not filtered: a long minLength is then as
+  // quick to meet as a short one.
+  const least = Math.max(0, min - [...prefix].length)
+  const text = anyText().map((t) => {
+    const points = [...t]
+    const within = room === undefined ? points : points.slice(0, room)
+    return prefix + within.join('') + 'x'.repeat(Math.max(0, least - within.length))
+  })
   // A string's bounds are sent too: exactly maxLength and exactly minLength code points.
   const edges = [
     ...(max === undefined ? [] : [textOfLength(max, prefix)]),
@@ -266,6 +295,8 @@ export function sampleValue(schema: PropertySchema, spec?: Spec): JsonValue {
   if (schema.example !== undefined)
     return typeof schema.example === 'number' && schema.type === 'integer' ? BigInt(schema.example) : schema.example
   if (schema.enum) return schema.enum[0]!
+  const [first] = spec ? alternatives(schema, spec) : []
+  if (first) return sampleValue(first, spec)
   if (Array.isArray(schema.type)) {
     const type = schema.type.find((t) => t !== 'null')
     return type === undefined ? null : sampleValue({ ...schema, type }, spec)
@@ -286,8 +317,9 @@ export function sampleValue(schema: PropertySchema, spec?: Spec): JsonValue {
       members.map(([name, member]) => [name, sampleValue((spec?.resolve(member) ?? member) as PropertySchema, spec)]),
     )
   }
-  if (schema.format !== undefined || schema.pattern !== undefined) {
-    const [text] = fc.sample(stringValue(schema, ''), { numRuns: 1, seed: 1 })
+  const formatted = schema.format !== undefined || schema.pattern !== undefined ? stringValue(schema, '') : undefined
+  if (formatted) {
+    const [text] = fc.sample(formatted, { numRuns: 1, seed: 1 })
     if (text !== undefined) return text
   }
   return textOfLength(Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 3, 3)))
@@ -521,10 +553,25 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
   ]
 }
 
+/** The JSON types a schema takes: its `type`, those of its alternatives, or those of its enumerated values. */
+function typesOf(schema: PropertySchema, spec: Spec): (string | undefined)[] {
+  const choices = alternatives(schema, spec)
+  if (choices.length) return [...new Set(choices.flatMap((choice) => typesOf(choice, spec)))]
+  if (schema.type !== undefined) return Array.isArray(schema.type) ? schema.type : [schema.type]
+  const values = schema.enum ?? (schema.const === undefined ? [] : [schema.const])
+  return [
+    ...new Set(
+      values.map((v) =>
+        v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'integer' : typeof v,
+      ),
+    ),
+  ]
+}
+
 /** JSON values of every type but the ones a schema allows (or beyond its bounds), for wrong-value cases. */
-function wrongValues(schema: PropertySchema): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
+function wrongValues(schema: PropertySchema, spec: Spec): fc.Arbitrary<{ kind: string; value: JsonValue }>[] {
   const of = (kind: string, value: fc.Arbitrary<JsonValue>) => value.map((v) => ({ kind, value: v }))
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type]
+  const types = typesOf(schema, spec)
   // Only the JSON types the property's own schema does not take (a boolean is no wrong value of a boolean property).
   const all = [
     ...(types.includes('null') ? [] : [of('null', fc.constant(null))]),
@@ -596,16 +643,15 @@ export function invalidBody(spec: Spec): fc.Arbitrary<InvalidBody> {
     }),
   )
   const wrongType = Object.entries(properties).flatMap(([field, schema]) =>
-    wrongValues(schema).map((wrong) =>
-      fc
-        .tuple(valid, wrong)
-        .map(([pet, w]): InvalidBody => ({
-          why: `${field} is ${w.kind}`,
-          body: { ...pet, [field]: w.value } as JsonValue,
-        }))
-        // A wrong value that another keyword of the schema happens to allow is no wrong value.
-        .filter((invalid) => validNewPet(invalid.body!).length > 0),
-    ),
+    wrongValues(schema, spec).flatMap((wrong) => {
+      const bodies = fc.tuple(valid, wrong).map(([pet, w]): InvalidBody => ({
+        why: `${field} is ${w.kind}`,
+        body: { ...pet, [field]: w.value } as JsonValue,
+      }))
+      // A wrong value that another keyword of the schema happens to allow is no wrong value; a kind of which every
+      // value is allowed (null, where an anyOf takes it) is no kind of wrong value at all.
+      return filtered(bodies, (invalid) => validNewPet(invalid.body!).length > 0) ?? []
+    }),
   )
   const notAnObject = fc.oneof(
     fc.constant<InvalidBody>({ why: 'the body is null', body: null }),

@@ -79,6 +79,15 @@ const REVISIONS: Record<string, Revision> = {
     },
     adds: ['createdAt'],
   },
+  'a status that may be null (anyOf)': {
+    change: (doc) =>
+      doc.setIn(
+        [...PROPERTY, 'status'],
+        doc.createNode({ anyOf: [{ $ref: '#/components/schemas/PetStatus' }, { type: 'null' }] }),
+      ),
+  },
+  'a note of a string or null (oneOf)': add('note', { oneOf: [{ type: 'string', maxLength: 20 }, { type: 'null' }] }),
+  'a description of at least 200 characters': add('description', { type: 'string', minLength: 200, maxLength: 400 }),
   "a format of the spec's own": add('phone', { type: 'string', format: 'phone', maxLength: 20 }),
   'an extension keyword on a property': add('tag', { type: 'string', maxLength: 10, 'x-internal': true }),
   'status required of every Pet by name only': {
