@@ -389,6 +389,10 @@ export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValu
     }
   }
   const label = labelOf(spec)
+  // A value of another type than the revision gives its property (a categoryId that became a uuid) takes its plain one.
+  for (const [name, value] of Object.entries(fitted))
+    if (name !== label && properties[name] && !propertyTakes(spec, name, value))
+      set(name, sampleValue(properties[name], spec))
   const value = fitted[label]
   if (typeof value === 'string' && value.startsWith(prefix)) {
     const text = fitLabel(spec, prefix, value.slice(prefix.length))
@@ -399,13 +403,25 @@ export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValu
 
 /** True when the judged spec takes `text` as the label (every other property at its plain value). */
 function labelTakes(spec: Spec, text: string): boolean {
-  let plain = PLAIN.get(spec)
-  if (!plain) PLAIN.set(spec, (plain = sampleNewPet(spec)))
-  return spec.schema('NewPet')({ ...plain, [labelOf(spec)]: text }).length === 0
+  return spec.schema('NewPet')({ ...plainOf(spec), [labelOf(spec)]: text }).length === 0
+}
+
+/** True when the judged spec takes `value` as the property `name` (every other property at its plain value). */
+function propertyTakes(spec: Spec, name: string, value: JsonValue): boolean {
+  const plain = plainOf(spec)
+  const validate = spec.schema('NewPet')
+  // When the plain NewPet itself is refused (a label pattern it misses), no property can be told apart: all are taken.
+  return validate(plain).length > 0 || validate({ ...plain, [name]: value }).length === 0
 }
 
 /** Each spec's plain NewPet, made once. */
 const PLAIN = new WeakMap<Spec, { [property: string]: JsonValue }>()
+
+function plainOf(spec: Spec): { [property: string]: JsonValue } {
+  let plain = PLAIN.get(spec)
+  if (!plain) PLAIN.set(spec, (plain = sampleNewPet(spec)))
+  return plain
+}
 
 /**
  * `prefix + rest` as a label the spec takes: as it is when it does; else cut to the label's maxLength (the end of

@@ -124,6 +124,9 @@ const REVISIONS: Record<string, Revision> = {
   'name of at most 8 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 8) },
   'categoryId int32': { change: (doc) => doc.setIn([...PROPERTY, 'categoryId', 'format'], 'int32') },
   'categoryId with no format': { change: (doc) => doc.deleteIn([...PROPERTY, 'categoryId', 'format']) },
+  'categoryId a uuid': {
+    change: (doc) => doc.setIn([...PROPERTY, 'categoryId'], doc.createNode({ type: 'string', format: 'uuid' })),
+  },
   'categoryId from 1 to 1000': {
     change: (doc) => {
       doc.setIn([...PROPERTY, 'categoryId', 'minimum'], 1)
