@@ -38,7 +38,7 @@ const EXPECTED_CHECK: Partial<Record<TargetFault, string>> = {
   'pending-returns-all': 'listPets.status.filter',
   'sold-filter-ignored': 'listPets.status.filter',
   'status-default-limit-100': 'listPets.limit.default',
-  'limit-ignored-with-status': 'listPets.limit.default',
+  'limit-ignored-with-status': 'listPets.limit.max',
   'statusless-as-available': 'listPets.status.filter',
   'list-drops-status': 'listPets.finds-created',
   'list-hides-statusless': 'listPets.finds-created',
