@@ -415,24 +415,43 @@ function extensionsAndFormats(doc: Doc): { extensions: string[]; formats: string
   return { extensions: [...extensions], formats: [...formats] }
 }
 
+/** An integer schema's bounds as written: inclusive, exclusive, or both. */
+export interface IntegerBoundsSchema {
+  minimum?: number
+  maximum?: number
+  exclusiveMinimum?: number
+  exclusiveMaximum?: number
+}
+
 /**
- * An integer's exclusive bounds as the inclusive ones they mean (`exclusiveMaximum: 101` is `maximum: 100`), so that
- * a parameter's `minimum` and `maximum` hold its range however the spec writes it.
+ * The inclusive bounds an integer schema declares, exclusive ones read as the inclusive ones they mean
+ * (`exclusiveMaximum: 101` is 100), the tighter one where it declares both; a side it does not bound is absent.
  */
+export function declaredBounds(schema: IntegerBoundsSchema): { min?: bigint; max?: bigint } {
+  const tighter = (a: bigint | undefined, b: bigint | undefined, pick: (x: bigint, y: bigint) => bigint) =>
+    a === undefined ? b : b === undefined ? a : pick(a, b)
+  const num = (value: unknown): value is number => typeof value === 'number'
+  const min = tighter(
+    num(schema.minimum) ? BigInt(Math.ceil(schema.minimum)) : undefined,
+    num(schema.exclusiveMinimum) ? BigInt(Math.floor(schema.exclusiveMinimum)) + 1n : undefined,
+    (x, y) => (x > y ? x : y),
+  )
+  const max = tighter(
+    num(schema.maximum) ? BigInt(Math.floor(schema.maximum)) : undefined,
+    num(schema.exclusiveMaximum) ? BigInt(Math.ceil(schema.exclusiveMaximum)) - 1n : undefined,
+    (x, y) => (x < y ? x : y),
+  )
+  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) }
+}
+
+/** An integer parameter's range as `minimum` and `maximum`, however the spec writes its bounds. */
 function inclusiveBounds(schema: Doc): Pick<ParameterSchema, 'minimum' | 'maximum'> {
   if (schema.type !== 'integer') return {}
-  const bounds: Pick<ParameterSchema, 'minimum' | 'maximum'> = {}
-  const low = [
-    typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : undefined,
-    typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : undefined,
-  ].filter((n) => n !== undefined)
-  const high = [
-    typeof schema.maximum === 'number' ? Math.floor(schema.maximum) : undefined,
-    typeof schema.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : undefined,
-  ].filter((n) => n !== undefined)
-  if (low.length) bounds.minimum = Math.max(...low)
-  if (high.length) bounds.maximum = Math.min(...high)
-  return bounds
+  const { min, max } = declaredBounds(schema)
+  return {
+    ...(min === undefined ? {} : { minimum: Number(min) }),
+    ...(max === undefined ? {} : { maximum: Number(max) }),
+  }
 }
 
 function firstLine(error: unknown): string {

@@ -24,9 +24,8 @@ export class NewPetReader {
   readonly #required: string[]
   readonly #fields: FieldRule[]
   readonly #validate: (value: JsonValue) => string[]
-  readonly #assigned: Assigned[]
-  /** The properties Pet requires that a client may leave out of a NewPet: the stub then gives them a value. */
-  readonly #defaulted: Assigned[]
+  /** The properties Pet requires that a NewPet may lack (the service's own, or optional in NewPet): the stub makes them. */
+  readonly #made: Assigned[]
 
   constructor(spec: Spec) {
     this.#required = spec.requiredOf('NewPet')
@@ -37,9 +36,7 @@ export class NewPetReader {
       enum: p.enum,
     }))
     this.#validate = spec.schema('NewPet')
-    this.#assigned = assignedProperties(spec)
-    const sent = new Set(this.#fields.map(({ name }) => name))
-    this.#defaulted = requiredMakers(spec).filter(({ name }) => sent.has(name) && !this.#required.includes(name))
+    this.#made = requiredMakers(spec).filter(({ name }) => !this.#required.includes(name))
   }
 
   /** The NewPet in a createPet body; throws an ApiError naming the first thing wrong with it. */
@@ -90,36 +87,26 @@ export class NewPetReader {
   }
 
   /**
-   * Every property NewPet declares is kept, in the spec's order, then those the service assigns are added, and a
-   * value for each one Pet requires that the client left out; extra fields are ignored, never stored.
+   * Every property NewPet declares is kept, in the spec's order, then each one Pet requires that the body does not
+   * carry is made: those the service assigns, and those a client may leave out. Extra fields are ignored, never stored.
    */
   #record(fields: { [key: string]: JsonValue }): NewPetRecord {
     const record = keepDeclared(this.#fields, fields)
-    for (const { name, value } of this.#assigned) record[name] = value()
-    for (const { name, value } of this.#defaulted) if (record[name] === undefined) record[name] = value()
+    for (const { name, value } of this.#made) if (record[name] === undefined) record[name] = value()
     return record
   }
 }
 
-/** A property the service assigns, as it does the id: its name and how the stub makes a value. */
+/** A property the stub makes itself, as it does the id: its name and how the stub makes a value. */
 export interface Assigned {
   name: string
   value: () => JsonValue
 }
 
 /**
- * The properties a revision's Pet requires that NewPet does not declare, besides the id the store gives: the stub
- * assigns them when it stores a pet. A date-time or date is the moment of creation; anything else is the schema's
- * const, default or example, else a value generated from the schema.
- */
-export function assignedProperties(spec: Spec): Assigned[] {
-  const sent = new Set(Object.keys(spec.propertiesOf('NewPet')))
-  return requiredMakers(spec).filter(({ name }) => !sent.has(name))
-}
-
-/**
- * How the stub makes a value for each property the spec's Pet requires but the id, by the rules of
- * {@link assignedProperties}: what a seed pet written before a revision gets for a property that became required.
+ * How the stub makes a value for each property the spec's Pet requires but the id ({@link valueMaker}: the moment of
+ * creation for a date, else the schema's const, default or example, else a generated value): for a property the
+ * service assigns (a revision's `createdAt`), one a client left out, and one a seed pet written before a revision lacks.
  */
 export function requiredMakers(spec: Spec): Assigned[] {
   const properties = spec.propertiesOf('Pet')

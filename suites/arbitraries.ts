@@ -3,7 +3,15 @@
  * `spec/petstore.yaml`, never retyped.
  */
 import fc from 'fast-check'
-import { INT64_MAX, INT64_MIN, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
+import {
+  declaredBounds,
+  INT64_MAX,
+  INT64_MIN,
+  stringifyJson,
+  type IntegerBoundsSchema,
+  type JsonValue,
+  type Spec,
+} from '../spec/index.js'
 
 const INT32_MIN = -(2n ** 31n)
 const INT32_MAX = 2n ** 31n - 1n
@@ -14,30 +22,18 @@ const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER)
  * integers a double holds exactly, as the interface promises no more), narrowed by `minimum`, `maximum` and the
  * exclusive bounds.
  */
-export function integerBounds(schema: {
-  format?: string
-  minimum?: number
-  maximum?: number
-  exclusiveMinimum?: number
-  exclusiveMaximum?: number
-}): { min: bigint; max: bigint } {
+export function integerBounds(schema: IntegerBoundsSchema & { format?: string }): { min: bigint; max: bigint } {
   let [min, max] =
     schema.format === 'int32'
       ? [INT32_MIN, INT32_MAX]
       : schema.format === 'int64'
         ? [INT64_MIN, INT64_MAX]
         : [-SAFE_MAX, SAFE_MAX]
-  const atLeast = (bound: bigint) => (min = bound > min ? bound : min)
-  const atMost = (bound: bigint) => (max = bound < max ? bound : max)
-  if (typeof schema.minimum === 'number') atLeast(ceil(schema.minimum))
-  if (typeof schema.exclusiveMinimum === 'number') atLeast(floor(schema.exclusiveMinimum) + 1n)
-  if (typeof schema.maximum === 'number') atMost(floor(schema.maximum))
-  if (typeof schema.exclusiveMaximum === 'number') atMost(ceil(schema.exclusiveMaximum) - 1n)
+  const declared = declaredBounds(schema)
+  if (declared.min !== undefined && declared.min > min) min = declared.min
+  if (declared.max !== undefined && declared.max < max) max = declared.max
   return { min, max }
 }
-
-const floor = (n: number) => BigInt(Math.floor(n))
-const ceil = (n: number) => BigInt(Math.ceil(n))
 
 /** A categoryId anywhere in its range (int64 today), biased towards both ends and the edges of double precision. */
 export function categoryId(spec: Spec): fc.Arbitrary<bigint> {
