@@ -93,7 +93,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         strict: config.strict,
         specVersion: spec.version,
         operationOrder: Object.keys(spec.operations) as RunConfig['operations'],
-        notices: [],
+        notices: spec.readings.map((reading) => reading.text),
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,
         catalogue: run ? catalogue(config) : prefixCatalogue(spec),

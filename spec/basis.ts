@@ -150,7 +150,7 @@ export function resolvePointer(doc: Node, ref: string): { value: Node } | undefi
 }
 
 /** `a`, `a and b`, `a, b and c`. */
-function listed(items: readonly unknown[]): string {
+export function listed(items: readonly unknown[]): string {
   const words = items.map(String)
   return words.length <= 1 ? (words[0] ?? 'nothing') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`
 }

@@ -3,11 +3,13 @@ import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { parse as parseYaml } from 'yaml'
+import { readClosedCompositions, type ClosedReading } from './closed.js'
 import { validationView, type JsonValue } from './json.js'
 
 export { INT64_MAX, INT64_MIN, isInt64 } from './int64.js'
 export { parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
 export { PACKAGE_ROOT, packageFile } from './package-files.js'
+export type { ClosedReading } from './closed.js'
 export type { Error, NewPet, Pet, Pets, PetStatus } from './client-types.js'
 export {
   RFC_REFERENCE,
@@ -112,6 +114,11 @@ export class Spec {
 
   /** The document's text, when it was read from text (the examples are read from it again with int64 digits kept). */
   readonly text: string | undefined
+  /**
+   * How the kit reads a schema that, taken literally, refuses what it declares (a closed NewPet inside Pet): judged
+   * and served as closed as a whole. Shown to the user; none for the bundled spec.
+   */
+  readonly readings: ClosedReading[]
 
   constructor(doc: Doc, text?: string) {
     this.doc = doc
@@ -148,7 +155,9 @@ export class Spec {
       type: 'number',
       validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 63,
     })
-    this.#ajv.addSchema(doc, 'petstore')
+    const judged = readClosedCompositions(doc)
+    this.readings = judged.readings
+    this.#ajv.addSchema(judged.doc, 'petstore')
     this.operations = this.#readOperations()
   }
 

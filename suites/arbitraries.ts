@@ -554,15 +554,34 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
       .map((w): InvalidBody => ({ why: `${field} is ${w.kind}`, body: { ...base, [field]: w.value } }))
       .filter((invalid) => validNewPet(invalid.body!).length > 0),
   )
+  // A NewPet closed to undeclared properties refuses one more; an open one takes it, and then it is left out.
+  const undeclared = undeclaredExample(spec)
   return [
     ...missing,
     ...wrong,
+    ...(refusesUndeclared(spec) ? [undeclared] : []),
     { why: 'the body is null', body: null },
     { why: 'the body is an array', body: [base] },
     { why: 'the body is a string', body: 'Rex' },
     { why: 'the body is cut-off JSON', body: base, cut: 20 },
     { why: 'there is no body' },
   ]
+}
+
+/** A valid NewPet but for one property NewPet does not declare. */
+function undeclaredExample(spec: Spec): InvalidBody {
+  const declared = spec.propertiesOf('NewPet')
+  let field = 'undeclared'
+  while (Object.hasOwn(declared, field)) field += '_'
+  return { why: `it has the undeclared field "${field}"`, body: { ...sampleNewPet(spec), [field]: 'x' } }
+}
+
+/**
+ * Whether the spec's NewPet refuses a property it does not declare (`additionalProperties: false`): then such a body
+ * is one more invalid example, and no longer a choice the interface leaves to the service.
+ */
+export function refusesUndeclared(spec: Spec): boolean {
+  return spec.schema('NewPet')(undeclaredExample(spec).body!).length > 0
 }
 
 /** The JSON types a schema takes: its `type`, those of its alternatives, or those of its enumerated values. */

@@ -86,6 +86,7 @@ const REVISIONS = {
     doc.setIn([...error, 'properties', 'code', 'enum'], doc.createNode(['bad_request', 'unauthorized', 'not_found']))
     doc.setIn([...error, 'properties', 'message', 'maxLength'], 30)
   }),
+  closed: revision('closed', (doc) => doc.setIn(['components', 'schemas', 'NewPet', 'additionalProperties'], false)),
   header: revision('header', (doc) =>
     doc.setIn(
       ['paths', '/pets', 'get', 'responses', '200', 'headers'],
@@ -335,6 +336,22 @@ describe('a revision of the interface, served by the stub and judged by the suit
     // The bundled stub does not send it: judged by the revision, that is a finding.
     const stale = await judge(REVISIONS.header, createStub({ apiKeys: [KEY] }).fetch, { checks: ['response.headers'] })
     expect(outcomeOf(stale.result, 'response.headers')).toBe('failed')
+  })
+
+  it('a NewPet closed to undeclared properties: Pet, which takes it in, is read as closed as a whole, and an undeclared field must be refused', async () => {
+    // Taken literally, NewPet's additionalProperties refuses Pet's own id: every Pet would be invalid.
+    expect(loadSpec(REVISIONS.closed).readings.map((reading) => reading.schema)).toEqual(['#/components/schemas/Pet'])
+    const { result, sent } = await judge(REVISIONS.closed, createStub({ apiKeys: [KEY], spec: REVISIONS.closed }).fetch)
+    expect([failing(result), result.incomplete, result.verdict]).toEqual([[], undefined, 'conformant'])
+    expect(result.notices).toEqual([expect.stringMatching(/NewPet would refuse "id".*unevaluatedProperties: false/)])
+    expect(sent.some((r) => r.method === 'POST' && r.body.includes('"undeclared":"x"'))).toBe(true)
+    // No longer a choice the interface leaves open: refused by the spec, so judged by rejects-invalid.
+    expect(outcomeOf(result, 'createPet.unknown-field')).toBe('skipped')
+    // A stub still taking undeclared fields (the bundled one, whose NewPet is open) fails.
+    const stale = await judge(REVISIONS.closed, createStub({ apiKeys: [KEY] }).fetch, {
+      checks: ['createPet.rejects-invalid'],
+    })
+    expect(outcomeOf(stale.result, 'createPet.rejects-invalid')).toBe('failed')
   })
 
   it('the default stays the bundled spec after a revision was used', async () => {

@@ -201,7 +201,7 @@ function reporterFacts(config: Config, target: Target, catalogueOf: CatalogueEnt
     viaPrism: config.viaPrism,
     strict: config.strict,
     specVersion: config.spec.version,
-    notices: [],
+    notices: config.spec.readings.map((reading) => reading.text),
     catalogue: catalogueOf,
     operationOrder: Object.keys(config.spec.operations),
   }

@@ -20,6 +20,7 @@ export function banner(config: StubConfig, url: string, pets: number, petsFrom: 
     keys,
     `Admin API: ${origin}${ADMIN_PREFIX}/ (${config.adminKey === undefined ? 'no key needed on loopback' : 'send Authorization: Bearer <admin key>'}); journal ${config.journal === 0 ? 'off' : `of the last ${config.journal} requests`}`,
   ]
+  for (const reading of config.spec?.readings ?? []) lines.push(`Spec: ${reading.text}`)
   const chaos = describeChaos(config.chaos)
   if (chaos) lines.push(`Chaos: ${chaos}`)
   if (config.data) lines.push(`Data file: ${config.data} (written after changes and at shutdown)`)

@@ -1,4 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parseDocument } from 'yaml'
+import { SPEC_PATH } from '../../spec/index.js'
 import { DEFAULT_API_KEY, DEFAULT_MAX_BODY, DEFAULT_SEED_PATH, JOURNAL_DEFAULTS } from '../../stub/index.js'
 import { UsageError } from '../usage-error.js'
 import { banner } from './banner.js'
@@ -170,5 +175,23 @@ describe('the startup message', () => {
     expect(text).toContain('Data file: state.json')
     expect(text).toContain('send Authorization: Bearer <admin key>')
     expect(text).not.toContain('adm)') // the admin key itself is never printed
+  })
+
+  it("says how it reads a revision's schema that, taken literally, refuses what it declares", () => {
+    const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'))
+    doc.setIn(['components', 'schemas', 'NewPet', 'additionalProperties'], false)
+    const path = join(mkdtempSync(join(tmpdir(), 'petstore-banner-')), 'closed.yaml')
+    writeFileSync(path, doc.toString())
+    try {
+      const line = banner(resolveConfig(['--spec', path], {}), url, 36, 'x')
+        .split('\n')
+        .filter((l) => l.startsWith('Spec: '))
+      expect(line).toEqual([
+        expect.stringMatching(/^Spec: #\/components\/schemas\/Pet: .* refuse "id", .*unevaluatedProperties: false\)$/),
+      ])
+      expect(banner(resolveConfig([], {}), url, 36, 'x')).not.toContain('Spec: ')
+    } finally {
+      rmSync(dirname(path), { recursive: true, force: true })
+    }
   })
 })

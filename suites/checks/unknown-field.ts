@@ -1,4 +1,5 @@
 import { spec } from '../../spec/index.js'
+import { refusesUndeclared } from '../arbitraries.js'
 import { exchangeCheck } from './check.js'
 import { describeAnswer } from './observed.js'
 import { bodyOf, isObject, requestLine, undescribedFields } from './util.js'
@@ -8,6 +9,11 @@ export const unknownField = exchangeCheck({
   id: 'createPet.unknown-field',
   title: 'A NewPet with an extra, undescribed field',
   severity: 'observed',
+  // A NewPet closed to undeclared properties leaves no choice to observe: createPet.rejects-invalid sends one.
+  inapplicable: (spec) =>
+    refusesUndeclared(spec)
+      ? "the spec's NewPet refuses undeclared properties; createPet.rejects-invalid judges a body with one"
+      : undefined,
   on: {
     operation: 'createPet',
     needs: ['sent'],
