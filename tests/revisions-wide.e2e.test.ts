@@ -97,6 +97,12 @@ const REVISIONS: Record<string, Revision> = {
   'a Pet closed to undeclared properties': {
     change: (doc) => doc.setIn(['components', 'schemas', 'Pet', 'unevaluatedProperties'], false),
   },
+  'a NewPet closed to undeclared properties (Pet takes it in)': {
+    change: (doc) => doc.setIn([...NEW_PET, 'additionalProperties'], false),
+  },
+  'a Pet closed beside its allOf': {
+    change: (doc) => doc.setIn(['components', 'schemas', 'Pet', 'additionalProperties'], false),
+  },
   'status required of every Pet, optional in a NewPet': {
     change: (doc) => {
       const part = ['components', 'schemas', 'Pet', 'allOf', 1]
