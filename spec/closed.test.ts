@@ -26,7 +26,7 @@ describe('a composition closed against itself', () => {
     const spec = revised((doc) => doc.setIn([...SCHEMAS, 'Pet', 'additionalProperties'], false))
     expect(spec.readings).toEqual([
       {
-        schema: '#/components/schemas/Pet',
+        pointer: '#/components/schemas/Pet',
         text: '#/components/schemas/Pet: additionalProperties: false at #/components/schemas/Pet would refuse "name", "categoryId", "status" and "id", which Pet declares; read as closing the whole of Pet (unevaluatedProperties: false)',
       },
     ])
@@ -80,6 +80,6 @@ describe('a composition closed against itself', () => {
     }
     const { readings } = readClosedCompositions(doc)
     // Each takes in the other, so A's additionalProperties refuses B's "b" in both.
-    expect(readings.map((reading) => reading.schema)).toEqual(['#/components/schemas/A', '#/components/schemas/B'])
+    expect(readings.map((reading) => reading.pointer)).toEqual(['#/components/schemas/A', '#/components/schemas/B'])
   })
 })

@@ -18,11 +18,10 @@ interface Part {
   pointer: string
 }
 
-/** A component schema read as closed as a whole, and why. */
-export interface ClosedReading {
-  /** The component schema, e.g. `#/components/schemas/Pet`. */
-  schema: string
-  /** One sentence for the user. */
+/** How the kit reads a part of a spec that it does not take literally, and why: one sentence for the user. */
+export interface Reading {
+  /** Where, e.g. `#/components/schemas/Pet`. */
+  pointer: string
   text: string
 }
 
@@ -30,10 +29,10 @@ export interface ClosedReading {
  * `doc` with every self-refusing composition among its component schemas rewritten as closed as a whole (a copy;
  * `doc` is left as written), and a reading per schema rewritten. Returns `doc` itself when there is none.
  */
-export function readClosedCompositions(doc: Doc): { doc: Doc; readings: ClosedReading[] } {
+export function readClosedCompositions(doc: Doc): { doc: Doc; readings: Reading[] } {
   const schemas: Doc = doc.components?.schemas ?? {}
   const rewritten: Record<string, Doc> = {}
-  const readings: ClosedReading[] = []
+  const readings: Reading[] = []
   for (const [name, schema] of Object.entries<Doc>(schemas)) {
     if (!isRecord(schema) || !Array.isArray(schema.allOf)) continue
     const pointer = `#/components/schemas/${escape(name)}`
@@ -50,7 +49,7 @@ export function readClosedCompositions(doc: Doc): { doc: Doc; readings: ClosedRe
     }
     const { part, refused } = refusals[0]!
     readings.push({
-      schema: pointer,
+      pointer,
       text:
         `${pointer}: additionalProperties: false at ${part.pointer} would refuse ${listed(refused.map((r) => `"${r}"`))}, which ${name} ` +
         `declares; read as closing the whole of ${name} (unevaluatedProperties: false)`,

@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { parse as parseYaml } from 'yaml'
-import { readClosedCompositions, type ClosedReading } from './closed.js'
+import { readClosedCompositions, type Reading } from './closed.js'
 import { validationView, type JsonValue } from './json.js'
 
 export { INT64_MAX, INT64_MIN, isInt64 } from './int64.js'
 export { parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
 export { PACKAGE_ROOT, packageFile } from './package-files.js'
-export type { ClosedReading } from './closed.js'
+export type { Reading } from './closed.js'
 export type { Error, NewPet, Pet, Pets, PetStatus } from './client-types.js'
 export {
   RFC_REFERENCE,
@@ -115,10 +115,11 @@ export class Spec {
   /** The document's text, when it was read from text (the examples are read from it again with int64 digits kept). */
   readonly text: string | undefined
   /**
-   * How the kit reads a schema that, taken literally, refuses what it declares (a closed NewPet inside Pet): judged
-   * and served as closed as a whole. Shown to the user; none for the bundled spec.
+   * What the kit does not take literally, shown to the user (none for the bundled spec): a schema that, taken
+   * literally, refuses what it declares (a closed NewPet inside Pet), judged and served as closed as a whole; an
+   * operation that is not one of this interface's, neither served nor judged.
    */
-  readonly readings: ClosedReading[]
+  readonly readings: Reading[]
 
   constructor(doc: Doc, text?: string) {
     this.doc = doc
@@ -156,17 +157,31 @@ export class Spec {
       validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 63,
     })
     const judged = readClosedCompositions(doc)
-    this.readings = judged.readings
     this.#ajv.addSchema(judged.doc, 'petstore')
-    this.operations = this.#readOperations()
+    const unknown: Reading[] = []
+    this.operations = this.#readOperations(unknown)
+    this.readings = [...judged.readings, ...unknown]
   }
 
-  #readOperations(): Record<OperationId, Operation> {
+  /** The interface's operations; any other the document describes is left out, with a reading saying so. */
+  #readOperations(unknown: Reading[]): Record<OperationId, Operation> {
     const operations = {} as Record<OperationId, Operation>
     for (const [path, item] of Object.entries<Doc>(this.doc.paths ?? {})) {
-      for (const method of ['get', 'post'] as const) {
+      for (const method of HTTP_METHODS) {
         const op = item[method]
-        if (!op) continue
+        if (!op || typeof op !== 'object') continue
+        const known = Object.hasOwn(OPERATIONS, op.operationId) ? OPERATIONS[op.operationId as OperationId] : undefined
+        if (known?.method !== method.toUpperCase() || known.path !== path) {
+          const name =
+            typeof op.operationId === 'string'
+              ? `${op.operationId} (${method.toUpperCase()} ${path})`
+              : `${method.toUpperCase()} ${path}`
+          unknown.push({
+            pointer: jsonPointer('paths', path, method),
+            text: `${jsonPointer('paths', path, method)}: ${name} is not an operation of this interface (${OPERATION_IDS.join(', ')}); the kit neither serves nor judges it`,
+          })
+          continue
+        }
         const parameters: Record<string, ParameterSchema> = {}
         for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Doc) => this.resolve(p))) {
           const schema = this.resolve(p.schema ?? {})
@@ -174,7 +189,7 @@ export class Spec {
         }
         operations[op.operationId as OperationId] = {
           operationId: op.operationId,
-          method: method.toUpperCase() as 'GET' | 'POST',
+          method: known.method,
           path,
           statuses: Object.keys(op.responses ?? {}),
           silentStatuses: Object.entries<Doc>(op.responses ?? {})
@@ -348,6 +363,9 @@ export class Spec {
 export class SpecError extends Error {
   override name = 'SpecError'
 }
+
+/** The methods an OpenAPI path item may describe an operation for. */
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
 /** The operations every revision of the interface keeps, with their methods and paths. */
 const OPERATIONS: Record<OperationId, { method: Operation['method']; path: string }> = {

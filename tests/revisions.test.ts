@@ -87,6 +87,17 @@ const REVISIONS = {
     doc.setIn([...error, 'properties', 'message', 'maxLength'], 30)
   }),
   closed: revision('closed', (doc) => doc.setIn(['components', 'schemas', 'NewPet', 'additionalProperties'], false)),
+  added: revision('added', (doc) => {
+    const unauthorized = { $ref: '#/components/responses/Unauthorized' }
+    doc.setIn(
+      ['paths', '/pets/{petId}', 'delete'],
+      doc.createNode({ operationId: 'deletePet', responses: { '204': { description: 'Gone.' }, '401': unauthorized } }),
+    )
+    doc.setIn(
+      ['paths', '/categories'],
+      doc.createNode({ get: { operationId: 'listCategories', responses: { '200': { description: 'Names.' } } } }),
+    )
+  }),
   header: revision('header', (doc) =>
     doc.setIn(
       ['paths', '/pets', 'get', 'responses', '200', 'headers'],
@@ -340,7 +351,7 @@ describe('a revision of the interface, served by the stub and judged by the suit
 
   it('a NewPet closed to undeclared properties: Pet, which takes it in, is read as closed as a whole, and an undeclared field must be refused', async () => {
     // Taken literally, NewPet's additionalProperties refuses Pet's own id: every Pet would be invalid.
-    expect(loadSpec(REVISIONS.closed).readings.map((reading) => reading.schema)).toEqual(['#/components/schemas/Pet'])
+    expect(loadSpec(REVISIONS.closed).readings.map((reading) => reading.pointer)).toEqual(['#/components/schemas/Pet'])
     const { result, sent } = await judge(REVISIONS.closed, createStub({ apiKeys: [KEY], spec: REVISIONS.closed }).fetch)
     expect([failing(result), result.incomplete, result.verdict]).toEqual([[], undefined, 'conformant'])
     expect(result.notices).toEqual([expect.stringMatching(/NewPet would refuse "id".*unevaluatedProperties: false/)])
@@ -352,6 +363,21 @@ describe('a revision of the interface, served by the stub and judged by the suit
       checks: ['createPet.rejects-invalid'],
     })
     expect(outcomeOf(stale.result, 'createPet.rejects-invalid')).toBe('failed')
+  })
+
+  it('an operation that is not one of the interface: neither served nor judged, and the reports say so', async () => {
+    const { result } = await judge(REVISIONS.added, createStub({ apiKeys: [KEY], spec: REVISIONS.added }).fetch)
+    // Before, coverage.documented-statuses failed every service: no scenario could meet listCategories' 200.
+    expect([failing(result), result.incomplete, result.verdict]).toEqual([[], undefined, 'conformant'])
+    expect(result.notices).toEqual([
+      expect.stringMatching(
+        /^#\/paths\/~1pets~1\{petId\}\/delete: deletePet \(DELETE \/pets\/\{petId\}\) is not an operation/,
+      ),
+      expect.stringMatching(
+        /^#\/paths\/~1categories\/get: listCategories \(GET \/categories\) is not an operation .* neither serves nor judges it$/,
+      ),
+    ])
+    expect(Object.keys(loadSpec(REVISIONS.added).operations)).toEqual(['listPets', 'createPet', 'getPet'])
   })
 
   it('the default stays the bundled spec after a revision was used', async () => {
