@@ -19,7 +19,10 @@ export function basePathOf(s: Spec): string {
 /** The bundled spec's base path, `/v1`; a stub serving a revision uses that revision's ({@link basePathOf}). */
 export const BASE_PATH = basePathOf(bundledSpec())
 
-/** When getPet was deprecated, as RFC 9745 `@<unix seconds>`: 2025-12-05T00:00:00Z, the date the stub chose. */
+/**
+ * When an operation was deprecated (RFC 9745 `@<unix seconds>`) if the spec's Deprecation header gives no example
+ * date: 2025-12-05T00:00:00Z, the bundled spec's example.
+ */
 export const DEPRECATION = '@1764892800'
 
 /** The request body limit when none is configured: 64 KiB. */

@@ -38,7 +38,7 @@ export class Responder {
     for (const op of Object.values(s.operations)) {
       if (!op.deprecated) continue
       const successor: unknown = s.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
-      const deprecated = ['Deprecation', DEPRECATION]
+      const deprecated = ['Deprecation', deprecationOf(s, op.operationId)]
       if (typeof successor === 'string')
         deprecated.push('Link', `<${basePathOf(s)}${successor.split(' ').pop()}>; rel="successor-version"`)
       if (op.sunset) deprecated.push('Sunset', op.sunset.toUTCString())
@@ -152,3 +152,21 @@ function headerValue(header: ResponseHeader, s: Spec): string | undefined {
   }
   return undefined
 }
+
+/**
+ * When an operation was deprecated, as RFC 9745 `@<unix seconds>`: the date the spec's Deprecation header gives as
+ * its example, else the stub's own ({@link DEPRECATION}); never after the removal date (`x-sunset`), which RFC 9745
+ * §3 puts no earlier.
+ */
+function deprecationOf(s: Spec, operationId: OperationId): string {
+  const op = s.operation(operationId)
+  const documented = op.statuses
+    .flatMap((status) => s.responseHeaders(operationId, status))
+    .find((h) => h.name.toLowerCase() === 'deprecation' && typeof h.example === 'string' && SF_DATE.test(h.example))
+  const seconds = Number((typeof documented?.example === 'string' ? documented.example : DEPRECATION).slice(1))
+  const removed = op.sunset ? Math.floor(op.sunset.getTime() / 1000) : undefined
+  return `@${removed !== undefined && removed < seconds ? removed : seconds}`
+}
+
+/** A structured-field date (RFC 9651 §3.3.7). */
+const SF_DATE = /^@-?[0-9]{1,15}$/

@@ -293,6 +293,29 @@ describe('a revision of the interface, served by the stub and judged by the suit
     expect(JSON.stringify(stale.result)).toContain('Mon, 30 Jun 2031 00:00:00 GMT')
   })
 
+  it("a deprecation date of the spec's own: the stub sends its Deprecation header's example, never after the removal date", async () => {
+    const deprecationOn = async (path: string) => {
+      const answer = await createStub({ apiKeys: [KEY], spec: path }).fetch(
+        new Request('http://stub.test/v1/pets/1', { headers: { authorization: `Bearer ${KEY}` } }),
+      )
+      return [answer.headers.get('deprecation'), answer.headers.get('sunset')]
+    }
+    const dated = revision('deprecation-date', (doc) =>
+      doc.setIn(['components', 'headers', 'Deprecation', 'example'], '@1798761600'),
+    )
+    expect(await deprecationOn(dated)).toEqual(['@1798761600', 'Thu, 05 Dec 2030 00:00:00 GMT'])
+    // A removal date before the example's: deprecated no later than removed (RFC 9745 §3), so the suite has no advice.
+    const early = revision('early-sunset', (doc) => doc.setIn(SUNSET, '2025-06-01T00:00:00Z'))
+    expect(await deprecationOn(early)).toEqual(['@1748736000', 'Sun, 01 Jun 2025 00:00:00 GMT'])
+    const { result } = await judge(early, createStub({ apiKeys: [KEY], spec: early }).fetch, {
+      checks: ['getPet.sunset-header', 'getPet.deprecation-header'],
+    })
+    expect(result.checks.map((check) => [check.id, check.outcome])).toEqual([
+      ['getPet.deprecation-header', 'passed'],
+      ['getPet.sunset-header', 'passed'],
+    ])
+  })
+
   it('version 2 under /v2: the stub serves it there, the suite and its embedded stub go there', async () => {
     const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.v2 })
     const status = async (path: string) =>
