@@ -154,12 +154,14 @@ function isPlainInt64(value: unknown): boolean {
 
 /**
  * A pet fitted to a revised spec: the optional properties its Pet schema refuses (a status no longer in the
- * enumeration) are left out; `undefined` when it still does not validate (a property that became required).
+ * enumeration) are left out, and a required one it refuses (a categoryId past a new maximum) gets a value made as
+ * for a property Pet newly requires; `undefined` when it still does not validate.
  */
 function fitted(
   item: JsonValue,
   validate: (value: JsonValue) => string[],
   required: Set<string>,
+  makers: ReadonlyMap<string, () => JsonValue>,
 ): JsonValue | undefined {
   const problems = validate(item)
   if (problems.length === 0) return item
@@ -167,7 +169,11 @@ function fitted(
   const refused = new Set(
     problems.map((problem) => /^Pet\/([^/\s]+)/.exec(problem)?.[1]).filter((f) => f !== undefined),
   )
-  const kept = Object.fromEntries(Object.entries(item).filter(([name]) => !refused.has(name) || required.has(name)))
+  const kept = Object.fromEntries(
+    Object.entries(item)
+      .filter(([name]) => !refused.has(name) || required.has(name))
+      .map(([name, value]) => [name, refused.has(name) ? (makers.get(name)?.() ?? value) : value]),
+  )
   return validate(kept).length === 0 ? kept : undefined
 }
 
@@ -187,8 +193,9 @@ function checkPets(value: JsonValue, where: string, spec: Spec, fit = false): Pe
     const missing = assigned.filter(({ name }) => !Object.hasOwn(item, name))
     return missing.length ? { ...item, ...Object.fromEntries(missing.map(({ name, value }) => [name, value()])) } : item
   }
+  const makers = new Map(assigned.map(({ name, value }) => [name, value]))
   const pets = fit
-    ? value.map((item) => fitted(complete(item), validate, required)).filter((item) => item !== undefined)
+    ? value.map((item) => fitted(complete(item), validate, required, makers)).filter((item) => item !== undefined)
     : value
   return pets.map((item, index) => {
     const problems = isPlainPet(item, plain) ? [] : validate(item)
