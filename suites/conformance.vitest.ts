@@ -6,6 +6,8 @@
 import { afterAll, describe, inject, test } from 'vitest'
 import type { ScenarioRecord } from '../model/index.js'
 import type { RunConfig } from './engine/index.js'
+import { STALLED_MS } from './engine/config.js'
+import { watchEventLoop } from './engine/watchdog.js'
 import { PHASES, RUN_LEVEL, runScenario, startRun } from './index.js'
 
 declare module 'vitest' {
@@ -21,8 +23,16 @@ declare module 'vitest' {
 }
 
 const run = startRun(inject('conformance'))
+// A loop of the suite's own that never ends would hang the command where no timeout reaches: stop the run instead.
+const unwatch = watchEventLoop(
+  STALLED_MS,
+  `petstore-conformance: the run is stopped: the suite's own code blocked for ${STALLED_MS / 1000} s (a bug of the kit, not of the target)`,
+)
 
-afterAll(() => run.transport.close())
+afterAll(() => {
+  unwatch()
+  return run.transport.close()
+})
 
 // The scenarios of a phase run side by side (vitest's `maxConcurrency` is set to let them); phases in order.
 for (const [i, phase] of PHASES.entries()) {

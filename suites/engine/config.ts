@@ -44,6 +44,12 @@ export function statefulRuns(runs: number): number {
 /** Commands in one model-based sequence, at most. */
 export const MAX_COMMANDS = 8
 
+/**
+ * How long the run's event loop may stay blocked before the run is taken for hung and stopped: far beyond anything
+ * the run's own work takes (a whole response is checked in milliseconds), so only a loop that never ends reaches it.
+ */
+export const STALLED_MS = 60_000
+
 /** Pets created one at a time between listings of the same query, so that a list served from a stale cache shows. */
 export const ONE_AT_A_TIME = 5
 
