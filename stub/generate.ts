@@ -76,11 +76,53 @@ export function generate(
       if (formatted !== undefined && formatted.length <= (node.maxLength ?? Infinity)) return formatted
       const min = Number(node.minLength ?? 0)
       const word = `${pick(WORDS)} ${Math.floor(random() * 1000)}`
-      return word.length >= min ? word.slice(0, node.maxLength ?? word.length) : word.padEnd(min, 'x')
+      const text = word.length >= min ? word.slice(0, node.maxLength ?? word.length) : word.padEnd(min, 'x')
+      return typeof node.pattern === 'string' ? (matching(node, text) ?? text) : text
     }
     default:
       return null
   }
+}
+
+/**
+ * A text the string schema's `pattern` and length bounds take, made from `text` (a word and a number): as it is,
+ * in capitals or small letters, the word or the number alone, joined by a hyphen; `undefined` when none fits.
+ */
+function matching(node: Node, text: string): string | undefined {
+  let pattern: RegExp
+  try {
+    pattern = new RegExp(node.pattern as string, 'u')
+  } catch {
+    return undefined
+  }
+  const [word = text, number = ''] = text.split(' ')
+  const forms = [text, word, `${word}${number}`, `${word}-${number}`, number, `${word} ${number}`]
+  return forms
+    .flatMap((form) => [form, form.toUpperCase(), form.toLowerCase()])
+    .find((form) => fitsString(node, form) && pattern.test(form))
+}
+
+function fitsString(node: Node, text: string): boolean {
+  const length = [...text].length
+  return length >= Number(node.minLength ?? 0) && length <= Number(node.maxLength ?? Infinity)
+}
+
+/** Whether a fixed value (a const, default or example) meets the schema's simple rules: enum, pattern, bounds. */
+function fits(node: Node, value: JsonValue): boolean {
+  if (Array.isArray(node.enum) && !node.enum.some((allowed) => allowed === value)) return false
+  if (typeof value === 'string') {
+    if (!fitsString(node, value)) return false
+    try {
+      return typeof node.pattern !== 'string' || new RegExp(node.pattern, 'u').test(value)
+    } catch {
+      return true
+    }
+  }
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return (
+      (node.minimum === undefined || value >= node.minimum) && (node.maximum === undefined || value <= node.maximum)
+    )
+  return true
 }
 
 /** An integer within the schema's bounds; int64 ones range over every magnitude, beyond 2^53 included. */
@@ -99,7 +141,8 @@ function integer(node: Node, random: () => number): JsonValue {
 
 /**
  * How the stub makes a value for a property it writes itself: a date-time or date is the current moment; anything
- * else is the schema's const, default or example, else a value generated from the schema.
+ * else is the schema's const, default or example when it meets the schema's enum, pattern and bounds (an example
+ * left from before a revision may not), else a value generated from the schema.
  */
 export function valueMaker(spec: Spec, schema: Record<string, unknown>): () => JsonValue {
   const node = spec.resolve<Record<string, unknown>>(schema)
@@ -107,6 +150,6 @@ export function valueMaker(spec: Spec, schema: Record<string, unknown>): () => J
     JsonValue | undefined
   if (node.format === 'date-time') return () => new Date().toISOString()
   if (node.format === 'date') return () => new Date().toISOString().slice(0, 10)
-  if (fixed !== undefined) return () => fixed
+  if (fixed !== undefined && fits(node, fixed)) return () => fixed
   return () => generate(node, (next) => spec.resolve(next))
 }
