@@ -100,6 +100,19 @@ const REVISIONS: Record<string, Revision> = {
   'a NewPet closed to undeclared properties (Pet takes it in)': {
     change: (doc) => doc.setIn([...NEW_PET, 'additionalProperties'], false),
   },
+  'statuses no request of a run calls for alone (409, 500, default, a second 2xx, a 400 beside 404)': {
+    change: (doc) => {
+      const error = {
+        description: 'An error.',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      }
+      doc.setIn(['paths', '/pets', 'post', 'responses', '409'], doc.createNode(error))
+      doc.setIn(['paths', '/pets', 'post', 'responses', '200'], doc.createNode({ description: 'Already there.' }))
+      doc.setIn(['paths', '/pets', 'get', 'responses', '500'], doc.createNode(error))
+      doc.setIn(['paths', '/pets', 'get', 'responses', 'default'], doc.createNode(error))
+      doc.setIn([...GET_PET, 'responses', '400'], doc.createNode(error))
+    },
+  },
   'a Pet closed beside its allOf': {
     change: (doc) => doc.setIn(['components', 'schemas', 'Pet', 'additionalProperties'], false),
   },

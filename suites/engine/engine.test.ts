@@ -3,9 +3,11 @@
  * each exchange, judging again when a scenario learns more, premises a target removed, a scenario that breaks,
  * and runs that must stop (deadline, throttled throughout, a target gone) ending `incomplete`, never `conformant`.
  */
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { parseDocument } from 'yaml'
 import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioRecord } from '../../model/index.js'
-import { spec, type JsonValue } from '../../spec/index.js'
+import { parseSpec, spec, SPEC_PATH, type JsonValue } from '../../spec/index.js'
 import { createStub } from '../../stub/index.js'
 import { everything, slow, tooMany, type FetchHandler } from '../../test-support/misbehaving.js'
 import { CHECKS, checkById, listedOperation, type Check, type CheckId } from '../checks/index.js'
@@ -14,7 +16,7 @@ import { runAll } from '../index.js'
 import { MountedTransport } from '../transport/mounted.js'
 import { PoliteTransport, type Manners } from '../transport/polite.js'
 import { recordAllowances, type RunConfig } from './config.js'
-import { feeds, NotSent, Run, RUN_LEVEL } from './run.js'
+import { feeds, NotSent, provokable, Run, RUN_LEVEL } from './run.js'
 import { runScenario, Scenario, scenario } from './scenario.js'
 
 const KEY = 'engine-test-key-4f0c'
@@ -361,5 +363,46 @@ describe('which scenarios a selection needs', () => {
     const sent = records.filter((r) => r.requestsSent > 0).map((r) => r.scenario)
     expect(sent).toEqual(['createPet assigns the id itself: an id in the body is not used'])
     expect(records.flatMap((r) => r.checks).find((c) => c.id === 'createPet.assigns-id')?.outcome).toBe('passed')
+  })
+})
+
+describe('the statuses a run asks to see (coverage.documented-statuses)', () => {
+  const revised = (change: (doc: ReturnType<typeof parseDocument>) => void) => {
+    const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'))
+    change(doc)
+    return parseSpec(doc.toString())
+  }
+  const error = {
+    description: 'An error.',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  }
+
+  it('are every status of the bundled spec: each has requests of the run that call for it', () => {
+    for (const op of Object.values(spec().operations))
+      for (const status of op.statuses)
+        expect([op.operationId, status, provokable(spec(), op.operationId, status)]).toEqual([
+          op.operationId,
+          status,
+          true,
+        ])
+  })
+
+  it('leave out a status a revision adds that no request of the run calls for alone', () => {
+    const s = revised((doc) => {
+      doc.setIn(['paths', '/pets', 'post', 'responses', '409'], doc.createNode(error))
+      doc.setIn(['paths', '/pets', 'post', 'responses', '200'], doc.createNode(error))
+      doc.setIn(['paths', '/pets', 'get', 'responses', '500'], doc.createNode(error))
+      doc.setIn(['paths', '/pets', 'get', 'responses', 'default'], doc.createNode(error))
+      doc.setIn(['paths', '/pets', 'get', 'responses', '400'], doc.createNode(error))
+      doc.setIn(['paths', '/pets/{petId}', 'get', 'responses', '400'], doc.createNode(error))
+    })
+    const asked = (op: 'listPets' | 'createPet' | 'getPet') =>
+      s.statuses(op).filter((status) => provokable(s, op, status))
+    // Two success statuses: valid creates call for either. A bad petId: 400 or 404, both documented.
+    expect([asked('listPets'), asked('createPet'), asked('getPet')]).toEqual([
+      ['200', '400', '401'],
+      ['400', '401'],
+      ['200', '401', '404'],
+    ])
   })
 })

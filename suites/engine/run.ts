@@ -216,7 +216,7 @@ export class Run {
         operationId,
         status,
         seen: this.#statusesSeen.has(`${operationId} ${status}`),
-        provokable: !this.spec.operation(operationId).silentStatuses.includes(status),
+        provokable: provokable(this.spec, operationId, status),
       })),
     )
   }
@@ -459,3 +459,30 @@ function parseSent(body: string | undefined): { status?: unknown } | undefined {
 }
 
 export type { Allowances, ExchangeCheck, TransportCheck }
+
+/**
+ * Whether the run sends requests that call for `status` of an operation, and for no other status it documents: its
+ * one success status (valid requests), 401 where it needs a key (none, or a wrong one), 404 where its path names an
+ * id (one no pet has), 400 for an invalid body or query value (or path value, where no 404 is documented). A status
+ * the spec marks `x-interface-silent`, and any other a revision documents (409, 429, 5xx, `default`), has no
+ * request of the run that calls for it: the run does not ask to see it.
+ */
+export function provokable(spec: Spec, operationId: OperationId, status: string): boolean {
+  const op = spec.operation(operationId)
+  if (op.silentStatuses.includes(status)) return false
+  const described = spec.doc.paths[op.path][op.method.toLowerCase()]
+  const inPath = Object.values(op.parameters).some((parameter) => parameter.in === 'path')
+  if (/^2[0-9][0-9]$/.test(status)) return op.statuses.filter((s) => /^2[0-9][0-9]$/.test(s)).length === 1
+  switch (status) {
+    case '401': {
+      const security: unknown = described.security ?? spec.doc.security
+      return Array.isArray(security) && security.length > 0 && !security.some((need) => Object.keys(need).length === 0)
+    }
+    case '404':
+      return inPath
+    case '400':
+      return described.requestBody !== undefined || !inPath || !op.statuses.includes('404')
+    default:
+      return false
+  }
+}
