@@ -377,6 +377,9 @@ const OPERATIONS: Record<OperationId, { method: Operation['method']; path: strin
 /** The component schemas the kit reads by name. */
 const SCHEMAS = ['PetStatus', 'NewPet', 'Pet', 'Pets', 'Error'] as const
 
+/** The properties of an animal record every revision keeps (the interface's name, category and status). */
+const RECORD = ['name', 'categoryId', 'status'] as const
+
 /** The operation ids the kit knows, in the order of {@link OperationId} (a test pins them to the bundled spec). */
 export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[]
 
@@ -422,6 +425,16 @@ export function parseSpec(text: string, where = 'the spec'): Spec {
   } catch (error) {
     throw new SpecError(`${where} is not valid OpenAPI: ${firstLine(error)}`)
   }
+  // The record every revision keeps: a name, a category reference and an availability status, its values listed.
+  const declared = loaded.propertiesOf('NewPet')
+  for (const name of RECORD)
+    if (!Object.hasOwn(declared, name))
+      throw new SpecError(`${where} is not a revision of the Pet Store interface: NewPet declares no ${name}`)
+  const statuses: unknown = doc.components.schemas.PetStatus.enum
+  if (!Array.isArray(statuses) || statuses.length === 0 || !statuses.every((value) => typeof value === 'string'))
+    throw new SpecError(
+      `${where} is not a revision of the Pet Store interface: PetStatus does not list its values as an enum of strings`,
+    )
   return loaded
 }
 

@@ -132,6 +132,7 @@ const REVISIONS: Record<string, Revision> = {
       doc.setIn([...PROPERTY, 'name', 'maxLength'], 40)
     },
   },
+  'name optional': { change: (doc) => doc.setIn([...NEW_PET, 'required'], doc.createNode(['categoryId'])) },
   'name of at least 3 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'minLength'], 3) },
   'name of at most 16 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 16) },
   'name of at most 30 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 30) },

@@ -431,11 +431,26 @@ describe('a revision of the interface, served by the stub and judged by the suit
 })
 
 describe('a spec that is not a revision of this interface', () => {
-  it('is refused with one line: an operation missing, or no OpenAPI 3.1', async () => {
+  it('is refused with one line: an operation missing, no OpenAPI 3.1, a property of the record or the status values gone', async () => {
     const missing = revision('no-get-pet', (doc) => doc.deleteIn(['paths', '/pets/{petId}']))
     const notOpenApi = join(work, 'not-openapi.yaml')
     writeFileSync(notOpenApi, 'swagger: "2.0"\n')
-    for (const path of [missing, notOpenApi]) {
+    const noCategory = revision('no-category', (doc) => {
+      doc.deleteIn(['components', 'schemas', 'NewPet', 'properties', 'categoryId'])
+      doc.setIn(['components', 'schemas', 'NewPet', 'required'], doc.createNode(['name']))
+    })
+    const noStatus = revision('no-status', (doc) =>
+      doc.deleteIn(['components', 'schemas', 'NewPet', 'properties', 'status']),
+    )
+    const numbered = revision('numbered-status', (doc) =>
+      doc.setIn(['components', 'schemas', 'PetStatus'], doc.createNode({ type: 'integer', enum: [0, 1, 2] })),
+    )
+    expect(() => loadSpec(noCategory)).toThrow(
+      /is not a revision of the Pet Store interface: NewPet declares no categoryId$/,
+    )
+    expect(() => loadSpec(noStatus)).toThrow(/NewPet declares no status$/)
+    expect(() => loadSpec(numbered)).toThrow(/PetStatus does not list its values as an enum of strings$/)
+    for (const path of [missing, notOpenApi, noCategory, noStatus, numbered]) {
       const refused = runConformance({ fetch: createStub({ apiKeys: [KEY] }).fetch, apiKey: KEY, spec: path })
       await expect(refused).rejects.toBeInstanceOf(UsageError)
       await expect(refused).rejects.toThrow(/^[^\n]+$/)
