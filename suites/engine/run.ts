@@ -476,7 +476,12 @@ export function provokable(spec: Spec, operationId: OperationId, status: string)
   switch (status) {
     case '401': {
       const security: unknown = described.security ?? spec.doc.security
-      return Array.isArray(security) && security.length > 0 && !security.some((need) => Object.keys(need).length === 0)
+      // `security: []` or an empty requirement among the alternatives: a request without a key is served.
+      return (
+        Array.isArray(security) &&
+        security.length > 0 &&
+        !security.some((need) => need === null || typeof need !== 'object' || Object.keys(need).length === 0)
+      )
     }
     case '404':
       return inPath
