@@ -1,5 +1,6 @@
 /** Random values that a JSON Schema of the spec accepts: what `Prefer: dynamic=true` answers with. */
 import { INT64_MAX, INT64_MIN, type JsonValue, type Spec } from '../spec/index.js'
+import { sampleMatching } from './pattern.js'
 import { toInt64 } from './store.js'
 
 type Node = Record<string, any>
@@ -77,7 +78,8 @@ export function generate(
       const min = Number(node.minLength ?? 0)
       const word = `${pick(WORDS)} ${Math.floor(random() * 1000)}`
       const text = word.length >= min ? word.slice(0, node.maxLength ?? word.length) : word.padEnd(min, 'x')
-      return typeof node.pattern === 'string' ? (matching(node, text) ?? text) : text
+      if (typeof node.pattern !== 'string') return text
+      return matching(node, text) ?? sampleMatching(node.pattern, random, node) ?? text
     }
     default:
       return null

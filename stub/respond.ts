@@ -148,10 +148,15 @@ function headerValue(header: ResponseHeader, s: Spec): string | undefined {
   ]
   for (const value of candidates) {
     if (value === undefined || value === null || typeof value === 'object') continue
+    // A field value as it arrives: no control character but tab, nothing a client trims off its ends (RFC 9110 §5.5).
+    if (!FIELD_VALUE.test(String(value))) continue
     if (header.validate(value).length === 0) return String(value)
   }
   return undefined
 }
+
+/** A header field value that survives the wire unchanged (RFC 9110 §5.5): visible text, inner spaces and tabs. */
+const FIELD_VALUE = /^([\x21-\x7e\x80-\xff]([\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/
 
 /**
  * When an operation was deprecated, as RFC 9745 `@<unix seconds>`: the date the spec's Deprecation header gives as

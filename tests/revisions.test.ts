@@ -103,6 +103,11 @@ const REVISIONS = {
       ['paths', '/pets', 'get', 'responses', '200', 'headers'],
       doc.createNode({
         'X-Total-Count': { required: true, description: 'Pets held.', schema: { type: 'integer', minimum: 0 } },
+        'X-Request-Id': {
+          required: true,
+          description: 'A trace id.',
+          schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+        },
       }),
     ),
   ),
@@ -367,12 +372,13 @@ describe('a revision of the interface, served by the stub and judged by the suit
     expect(outcomeOf(stale.result, 'error.body')).toBe('failed')
   })
 
-  it('a required response header: the stub sends it and the suite judges it', async () => {
+  it('required response headers, one with a pattern and no example: the stub sends them and the suite judges them', async () => {
     const stub = createStub({ apiKeys: [KEY], spec: REVISIONS.header })
     const answer = await stub.fetch(
       new Request('http://stub.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }),
     )
     expect(answer.headers.get('x-total-count')).toMatch(/^\d+$/)
+    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/)
     const { result } = await judge(REVISIONS.header, stub.fetch, { checks: ['response.headers'] })
     expect([failing(result), result.verdict]).toEqual([[], 'conformant'])
     // The bundled stub does not send it: judged by the revision, that is a finding.
