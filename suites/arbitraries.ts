@@ -560,7 +560,7 @@ export function invalidExamples(spec: Spec): InvalidBody[] {
   return [
     ...missing,
     ...wrong,
-    ...(refusesUndeclared(spec) ? [undeclared] : []),
+    ...(validNewPet(undeclared.body!).length > 0 ? [undeclared] : []),
     { why: 'the body is null', body: null },
     { why: 'the body is an array', body: [base] },
     { why: 'the body is a string', body: 'Rex' },
