@@ -126,7 +126,8 @@ export function pointerKeys(ref: string): string[] | undefined {
 
 type Node = unknown
 
-const isRecord = (v: Node): v is Record<string, Node> => typeof v === 'object' && v !== null && !Array.isArray(v)
+/** A JSON object (not null, not an array). */
+export const isRecord = (v: Node): v is Record<string, Node> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Follows a local `$ref` (a few levels at most), or returns the node itself. */
 function deref(doc: Node, node: Node, depth = 0): Node {

@@ -8,7 +8,7 @@
  * and serves it so, and says so in one line. The part keeps its own `additionalProperties` wherever it is used
  * alone (a closed NewPet still refuses an undeclared field in a request).
  */
-import { listed, resolvePointer } from './basis.js'
+import { isRecord, listed, pointer as pointerTo, resolvePointer } from './basis.js'
 
 type Doc = Record<string, any>
 
@@ -35,7 +35,7 @@ export function readClosedCompositions(doc: Doc): { doc: Doc; readings: Reading[
   const readings: Reading[] = []
   for (const [name, schema] of Object.entries<Doc>(schemas)) {
     if (!isRecord(schema) || !Array.isArray(schema.allOf)) continue
-    const pointer = `#/components/schemas/${escape(name)}`
+    const pointer = pointerTo('components', 'schemas', name)
     const parts = partsOf(doc, schema, pointer, new Set())
     const declared = new Set(parts.flatMap(({ node }) => [...Object.keys(propertiesOf(node)), ...requiredOf(node)]))
     const refusals = parts
@@ -115,12 +115,4 @@ function propertiesOf(node: Doc): Doc {
 
 function requiredOf(node: Doc): string[] {
   return Array.isArray(node.required) ? node.required.filter((r: unknown) => typeof r === 'string') : []
-}
-
-function isRecord(value: unknown): value is Doc {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-function escape(name: string): string {
-  return name.replace(/~/g, '~0').replace(/\//g, '~1')
 }

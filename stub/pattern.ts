@@ -17,6 +17,22 @@ const PRINTABLE = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharC
 const DIGITS = '0123456789'
 const WORD = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'
 const SPACE = ' \t'
+/** The characters each one-letter escape stands for: classes and their negations, control characters. */
+const ESCAPES: Readonly<Record<string, string>> = {
+  d: DIGITS,
+  w: WORD,
+  s: SPACE,
+  D: without(PRINTABLE, DIGITS),
+  W: without(PRINTABLE, WORD),
+  S: without(PRINTABLE, SPACE),
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+}
+
 /** Unbounded repeats (`*`, `+`, `{n,}`) stop this far past their minimum, or as far as a minimum length needs. */
 const MORE = 3
 
@@ -166,36 +182,14 @@ class Reader {
     const c = this.source[this.#at++]
     if (c === undefined) throw new Unsupported('trailing backslash')
     const chars = (pick: string): Piece => ({ kind: 'chars', pick })
+    const named = ESCAPES[c]
+    if (named !== undefined) return chars(named)
     switch (c) {
-      case 'd':
-        return chars(DIGITS)
-      case 'w':
-        return chars(WORD)
-      case 's':
-        return chars(SPACE)
-      case 'D':
-        return chars(without(PRINTABLE, DIGITS))
-      case 'W':
-        return chars(without(PRINTABLE, WORD))
-      case 'S':
-        return chars(without(PRINTABLE, SPACE))
       case 'b':
         if (inClass) return chars('\b')
         return undefined // a word boundary writes nothing
       case 'B':
         return undefined
-      case 'n':
-        return chars('\n')
-      case 't':
-        return chars('\t')
-      case 'r':
-        return chars('\r')
-      case 'f':
-        return chars('\f')
-      case 'v':
-        return chars('\v')
-      case '0':
-        return chars('\0')
       case 'x':
       case 'u': {
         const match = (c === 'x' ? /^[0-9a-fA-F]{2}/ : /^(\{[0-9a-fA-F]{1,6}\}|[0-9a-fA-F]{4})/).exec(
