@@ -574,7 +574,10 @@ function undeclaredExample(spec: Spec): InvalidBody {
   const declared = spec.propertiesOf('NewPet')
   let field = 'undeclared'
   while (Object.hasOwn(declared, field)) field += '_'
-  return { why: `it has the undeclared field "${field}"`, body: { ...sampleNewPet(spec), [field]: 'x' } }
+  return {
+    why: `it has the field "${field}", which #/components/schemas/NewPet does not declare and is closed to`,
+    body: { ...sampleNewPet(spec), [field]: 'x' },
+  }
 }
 
 /**

@@ -400,6 +400,10 @@ describe('a revision of the interface, served by the stub and judged by the suit
       checks: ['createPet.rejects-invalid'],
     })
     expect(outcomeOf(stale.result, 'createPet.rejects-invalid')).toBe('failed')
+    // The finding says what of the interface the body breaks.
+    expect(JSON.stringify(stale.result.checks.find((check) => check.id === 'createPet.rejects-invalid'))).toContain(
+      'which #/components/schemas/NewPet does not declare and is closed to',
+    )
   })
 
   it('an operation that is not one of the interface: neither served nor judged, and the reports say so', async () => {

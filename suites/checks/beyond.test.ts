@@ -213,7 +213,7 @@ describe('HTTP refusals of input beyond the interface are observed, not failed',
     )
     expect(judge(rejectsInvalid, create('text/plain', 415, { body: '{' }), { invalid: 'malformed' })).toEqual([])
     expect(judge(rejectsInvalid, create('application/json', 415, { body: '{' }), { invalid: 'malformed' })).toEqual([
-      'POST /pets with the invalid body { answered 415; documented: 400 Error',
+      'POST /pets with the invalid body { answered 415; documented: 400 Error (invalid: malformed)',
     ])
     expect(
       judge(rejectsInvalid, create('application/json', 413, { body: '{' }), { invalid: 'malformed' }),

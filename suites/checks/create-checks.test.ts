@@ -69,10 +69,10 @@ describe(rejectsInvalid.id, () => {
     expect(
       judge(rejectsInvalid, create(201, { id: 1 }, { requestBody }), { invalid: 'status outside the enumeration' }),
     ).toEqual([
-      'POST /pets with the invalid body {"name":"Rex","categoryId":1,"status":"lost"} answered 201; documented: 400 Error',
+      'POST /pets with the invalid body {"name":"Rex","categoryId":1,"status":"lost"} answered 201; documented: 400 Error (invalid: status outside the enumeration)',
     ])
     expect(judge(rejectsInvalid, create(201, { id: 1 }), { invalid: 'no body' })).toEqual([
-      'POST /pets with the invalid no body answered 201; documented: 400 Error',
+      'POST /pets with the invalid no body answered 201; documented: 400 Error (invalid: no body)',
     ])
     expect(judge(rejectsInvalid, refused(), { invalid: 'status outside the enumeration' })).toEqual([])
   })
