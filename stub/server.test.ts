@@ -6,7 +6,8 @@ import { parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
 import { App } from './app.js'
 import { startStub, type Stub } from './index.js'
 import { loadSeed } from './seed.js'
-import { bufferedLog, ListenError, LOG_INTERVAL_MS, serve } from './server.js'
+import type { Handler } from './http.js'
+import { bufferedLog, ListenError, LOG_INTERVAL_MS, serve, type RunningServer } from './server.js'
 import { PetStore } from './store.js'
 import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, expectError, type Answer } from './testing.js'
 
@@ -400,6 +401,51 @@ describe('the server edge', () => {
     expect(result.headers.connection).toBe('close')
   })
 
+  it('writes the answers of the turn a shutdown starts in, telling the clients the connection ends', async () => {
+    const inner = app()
+    let running: RunningServer | undefined
+    let closed: Promise<void> | undefined
+    // A shutdown that starts while the answer is being made: it waits in the outbox, and the request in flight.
+    const closingApp: Handler = {
+      maxBody: inner.maxBody,
+      route: (request) => {
+        const routed = inner.route(request)
+        closed ??= running!.close(5_000)
+        return routed
+      },
+      tooLarge: () => inner.tooLarge(),
+      failure: (error, operationId) => inner.failure(error, operationId),
+      protocolError: (status, code, message) => inner.protocolError(status, code, message),
+      operationOf: (request) => inner.operationOf(request),
+    }
+    running = await serve(closingApp, { port: 0, host: '127.0.0.1' })
+    const answer = await fetchAnswer(`${running.url}/pets?limit=1`, { headers: AUTH })
+    await closed
+    expect(answer.status).toBe(200)
+    expect(answer.headers.connection).toBe('close')
+    expect(answer.body).toEqual([expect.objectContaining({ id: SEED[0]!.id })])
+  })
+
+  it('answers pipelined requests once each, in the order they came', async () => {
+    const running = await serve(app(), { port: 0, host: '127.0.0.1' })
+    try {
+      const request = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`
+      const text = await raw(
+        running.port,
+        request('/v1/pets/2') +
+          request('/v1/pets?limit=1') +
+          request('/v1/pets/0') +
+          `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+      )
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
+      expect(statuses).toEqual([200, 200, 404, 200])
+      const ids = [...text.matchAll(/\{"id":(\d+),/g)].map((match) => Number(match[1]))
+      expect(ids).toEqual([2, 1, 1])
+    } finally {
+      await running.close()
+    }
+  })
+
   it('logs one line per request with method, target, status and time, never the key', async () => {
     const lines: string[] = []
     const running = await serve(app(), { port: 0, host: '127.0.0.1', log: (line) => lines.push(line) })
@@ -543,6 +589,16 @@ describe('the buffered request log', () => {
     expect(writes.length).toBeGreaterThanOrEqual(5) // 500 ms of lines
     expect(writes.length).toBeLessThanOrEqual(7)
     expect(writes.join('')).toBe(Array.from({ length: 100 }, (_, i) => `line ${i + 1}\n`).join(''))
+  })
+
+  it('keeps every line of a turn that outgrows its room, long and non-ASCII ones too, in order', async () => {
+    const { log, writes } = fakeClockLog()
+    const lines = Array.from({ length: 400 }, (_, i) => `GET /v1/pets/é${i} 404 ${'x'.repeat(1000)}`)
+    lines.splice(200, 0, `GET /${'ü'.repeat(200_000)} 414`) // longer than the room on its own
+    for (const line of lines) log(line)
+    expect(writes).toEqual([]) // still never inside the request that logs
+    await vi.advanceTimersByTimeAsync(LOG_INTERVAL_MS)
+    expect(writes.join('')).toBe(lines.map((line) => `${line}\n`).join(''))
   })
 
   it('writes a large backlog at the next turn, and what it holds on flush', async () => {

@@ -1,7 +1,7 @@
 /**
- * Binds a {@link Handler} (the app) to node:http: streams request bodies within the limit, writes responses
- * in one call, honours delays and socket directives, answers bad HTTP, logs one line per request, and shuts
- * down gracefully.
+ * Binds a {@link Handler} (the app) to node:http: streams request bodies within the limit, writes each response
+ * in one call (the answers of one turn of the event loop together), honours delays and socket directives, answers
+ * bad HTTP, logs one line per request, and shuts down gracefully.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -63,6 +63,8 @@ const LINGER_BYTES = 64 * 1024 * 1024
 interface State {
   log: ((line: string) => void) | undefined
   journal: Journal | undefined
+  /** Answers waiting for the end of this turn of the event loop. */
+  outbox: Outbox
   inFlight: number
   closing: boolean
   closed?: Promise<void>
@@ -78,17 +80,22 @@ export interface BufferedLog {
 
 /** Log lines wait at most this long to be written together, so that a busy stub writes a few times a second. */
 export const LOG_INTERVAL_MS = 100
-/** Lines holding this much text are written at the next turn of the event loop, whatever the interval. */
-const LOG_BATCH_CHARS = 64 * 1024
+/** Once this many bytes of lines wait, they are written at the next turn of the event loop, whatever the interval. */
+const LOG_BATCH_BYTES = 64 * 1024
+/** The room lines wait in: a line that could overflow it has what waits written first. */
+const LOG_ROOM_BYTES = 4 * LOG_BATCH_BYTES
 
 /**
  * A log writer that gathers lines and writes them in one call, in order: at once after a quiet spell, else at most
- * every {@link LOG_INTERVAL_MS} ms (sooner once {@link LOG_BATCH_CHARS} of text wait), so logging costs little
- * under load.
+ * every {@link LOG_INTERVAL_MS} ms (sooner once {@link LOG_BATCH_BYTES} wait), so logging costs little under load.
+ * Lines wait as UTF-8 bytes in one buffer, not as strings: a busy stub logs thousands of lines between two writes,
+ * and strings kept that long outlive the young generation, which then copies each of them.
  */
 export function bufferedLog(write: (text: string) => void): BufferedLog {
-  let lines: string[] = []
-  let chars = 0
+  const room = Buffer.allocUnsafe(LOG_ROOM_BYTES)
+  let used = 0
+  /** Text taken out of a full room (and any line longer than the room), written before the room's at the next write. */
+  let spilled: string[] = []
   let timer: NodeJS.Timeout | undefined
   let soon = false
   let written = -Infinity
@@ -96,19 +103,27 @@ export function bufferedLog(write: (text: string) => void): BufferedLog {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     soon = false
-    if (lines.length === 0) return
-    const text = lines.join('\n') + '\n'
-    lines = []
-    chars = 0
+    if (used === 0 && spilled.length === 0) return
+    const text = spilled.join('') + room.toString('utf8', 0, used)
+    spilled = []
+    used = 0
     written = performance.now()
     write(text)
   }
   // Writes happen on a timer, never inside the request that logs: a failing write cannot break an answer.
   const log = (line: string) => {
-    lines.push(line)
-    chars += line.length + 1
+    const most = line.length * 3 + 1 // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (used + most > LOG_ROOM_BYTES) {
+      spilled.push(room.toString('utf8', 0, used))
+      used = 0
+    }
+    if (most > LOG_ROOM_BYTES) spilled.push(line + '\n')
+    else {
+      used += room.write(line, used)
+      room[used++] = 0x0a
+    }
     if (timer === undefined) timer = setTimeout(flush, Math.max(0, written + LOG_INTERVAL_MS - performance.now()))
-    else if (chars >= LOG_BATCH_CHARS && !soon) {
+    else if ((used >= LOG_BATCH_BYTES || spilled.length > 0) && !soon) {
       clearTimeout(timer)
       timer = setTimeout(flush, 0)
       soon = true
@@ -119,7 +134,13 @@ export function bufferedLog(write: (text: string) => void): BufferedLog {
 
 /** Starts `app` on a port and resolves once it listens. Rejects with {@link ListenError} when it cannot. */
 export function serve(app: Handler, options: ServerOptions): Promise<RunningServer> {
-  const state: State = { log: options.log, journal: options.journal, inFlight: 0, closing: false }
+  const state: State = {
+    log: options.log,
+    journal: options.journal,
+    outbox: new Outbox(),
+    inFlight: 0,
+    closing: false,
+  }
   const requestTimeout = options.requestTimeout ?? 30_000
   const server = createServer({
     requestTimeout,
@@ -191,7 +212,10 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
   respond(state, request, req, res, routed, started, oversized ? req : undefined)
 }
 
-/** Sends the answer (if any), logs the request, and counts it as no longer in flight. */
+/**
+ * Sends the answer (if any), logs the request, and counts it as no longer in flight. An ordinary answer goes out with
+ * the others of this turn of the event loop ({@link Outbox}).
+ */
 function respond(
   state: State,
   request: AppRequest,
@@ -205,9 +229,58 @@ function respond(
   if (response !== undefined && (response.delayMs !== undefined || response.socket !== undefined)) {
     return respondSpecially(state, request, req, res, response, started, body)
   }
+  if (response !== undefined && unread === undefined) {
+    return state.outbox.add(new Answer(state, request, res, response, started, body))
+  }
   if (response) send(res, response, state, unread)
   if (state.log || state.journal) note(state, request, response, started, body)
   finished(state)
+}
+
+/** The real `setImmediate`, kept from load time: a test's fake clock must not hold back the answers of a real server. */
+const afterPoll = setImmediate
+
+/**
+ * The answers ready in one turn of the event loop, written together at its end (`setImmediate` runs once the loop has
+ * read every connection that had data). Under load one turn reads many requests; writing their answers in one burst
+ * wakes a waiting client once for the lot instead of once per answer, and on a loaded machine that wake-up costs more
+ * than making the answer. An answer alone in its turn waits only for the end of that turn, not for a timer.
+ */
+class Outbox {
+  #answers: Answer[] = []
+
+  add(answer: Answer): void {
+    if (this.#answers.push(answer) === 1) afterPoll(this.#flush)
+  }
+
+  readonly #flush = (): void => {
+    const answers = this.#answers
+    this.#answers = []
+    for (const answer of answers) answer.send()
+  }
+}
+
+/** An answer in the {@link Outbox}; the request stays in flight until it is written. */
+class Answer {
+  constructor(
+    readonly state: State,
+    readonly request: AppRequest,
+    readonly res: ServerResponse,
+    readonly response: AppResponse,
+    readonly started: number,
+    readonly body: Uint8Array | undefined,
+  ) {}
+
+  send(): void {
+    const { state } = this
+    try {
+      send(this.res, this.response, state)
+    } catch {
+      this.res.destroy() // an answer Node refuses to write costs its own connection, never the others of the turn
+    }
+    if (state.log || state.journal) note(state, this.request, this.response, this.started, this.body)
+    finished(state)
+  }
 }
 
 /** Logs the request and records it in the journal (the admin API's own requests stay out of it). */
