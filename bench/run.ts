@@ -429,7 +429,8 @@ function goals(
         name: `stub/bare req/s, ${describe(w)}`,
         value: ratio(stub?.rps, cell('bare', w.id)?.rps),
         relation: '>=',
-        bound: w.kind === 'read' ? 0.85 : 0.6,
+        // 0.9 on the plain list and on create, the two workloads the goal names; 0.85 on the other two reads.
+        bound: w.id === 'list' || w.id === 'create' ? 0.9 : 0.85,
         unit: 'x',
       })
       if (w.kind === 'read')
@@ -528,11 +529,7 @@ async function main(argv: string[]): Promise<number> {
     if (scale) out.push('## Scaling and memory', scaleReport(scale, config), '')
     if (growth) out.push('## Creation while the store grows', growthReport(growth), '')
     if (cost !== undefined) out.push('## Cost of a conformance run', conformanceReport(cost), '')
-    out.push(
-      '## Targets (issue 6)',
-      formatGoals(goals(matrix?.results, scale, config, cost)),
-      ...warnings(matrix?.results),
-    )
+    out.push('## Targets', formatGoals(goals(matrix?.results, scale, config, cost)), ...warnings(matrix?.results))
     console.log(out.join('\n'))
     return 0
   } finally {
