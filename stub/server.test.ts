@@ -426,6 +426,31 @@ describe('the server edge', () => {
     expect(answer.body).toEqual([expect.objectContaining({ id: SEED[0]!.id })])
   })
 
+  it('ends only the connection of an answer Node refuses to write, and keeps serving', async () => {
+    const inner = app()
+    const refusedApp: Handler = {
+      maxBody: inner.maxBody,
+      route: (request) => {
+        const routed = inner.route(request)
+        // A header value with a line break, which Node refuses to write.
+        return request.url.endsWith('limit=1') && !('kind' in routed)
+          ? { ...routed, headers: routed.headers.concat('X-Broken', 'a\nb') }
+          : routed
+      },
+      tooLarge: () => inner.tooLarge(),
+      failure: (error, operationId) => inner.failure(error, operationId),
+      protocolError: (status, code, message) => inner.protocolError(status, code, message),
+      operationOf: (request) => inner.operationOf(request),
+    }
+    const running = await serve(refusedApp, { port: 0, host: '127.0.0.1' })
+    try {
+      await expect(fetch(`${running.url}/pets?limit=1`, { headers: AUTH })).rejects.toThrow()
+      expect((await fetchAnswer(`${running.url}/pets?limit=2`, { headers: AUTH })).status).toBe(200)
+    } finally {
+      await running.close(100)
+    }
+  })
+
   it('answers pipelined requests once each, in the order they came', async () => {
     const running = await serve(app(), { port: 0, host: '127.0.0.1' })
     try {

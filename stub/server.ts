@@ -82,7 +82,7 @@ export interface BufferedLog {
 export const LOG_INTERVAL_MS = 100
 /** Once this many bytes of lines wait, they are written at the next turn of the event loop, whatever the interval. */
 const LOG_BATCH_BYTES = 64 * 1024
-/** The room lines wait in: a line that could overflow it has what waits written first. */
+/** The room lines wait in; when a line could overflow it, what waits there is kept as text until the next write. */
 const LOG_ROOM_BYTES = 4 * LOG_BATCH_BYTES
 
 /**
