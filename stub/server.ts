@@ -253,10 +253,12 @@ class Outbox {
     if (this.#answers.push(answer) === 1) afterPoll(this.#flush)
   }
 
+  /** Every answer goes out first; logging and journaling them waits until the clients have theirs. */
   readonly #flush = (): void => {
     const answers = this.#answers
     this.#answers = []
-    for (const answer of answers) answer.send()
+    for (const answer of answers) answer.write()
+    for (const answer of answers) answer.done()
   }
 }
 
@@ -271,13 +273,17 @@ class Answer {
     readonly body: Uint8Array | undefined,
   ) {}
 
-  send(): void {
-    const { state } = this
+  write(): void {
     try {
-      send(this.res, this.response, state)
+      send(this.res, this.response, this.state)
     } catch {
       this.res.destroy() // an answer Node refuses to write costs its own connection, never the others of the turn
     }
+  }
+
+  /** Logs and journals the written answer, and counts its request out. */
+  done(): void {
+    const { state } = this
     if (state.log || state.journal) note(state, this.request, this.response, this.started, this.body)
     finished(state)
   }
