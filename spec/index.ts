@@ -217,6 +217,14 @@ export class Spec {
     return current as T
   }
 
+  /** The methods the document describes on `path`, upper-case: the interface's operations and any other there. */
+  methodsOf(path: string): string[] {
+    const item: Doc = this.doc.paths?.[path] ?? {}
+    return HTTP_METHODS.filter((method) => item[method] && typeof item[method] === 'object').map((method) =>
+      method.toUpperCase(),
+    )
+  }
+
   /** The operation named `operationId`; throws on an unknown name. */
   operation(operationId: OperationId): Operation {
     const op = this.operations[operationId]

@@ -91,12 +91,8 @@ export function generate(
  * in capitals or small letters, the word or the number alone, joined by a hyphen; `undefined` when none fits.
  */
 function matching(node: Node, text: string): string | undefined {
-  let pattern: RegExp
-  try {
-    pattern = new RegExp(node.pattern as string, 'u')
-  } catch {
-    return undefined
-  }
+  const pattern = compiled(node.pattern as string)
+  if (pattern === undefined) return undefined
   const [word = text, number = ''] = text.split(' ')
   const forms = [text, word, `${word}${number}`, `${word}-${number}`, number, `${word} ${number}`]
   return forms
@@ -109,16 +105,22 @@ function fitsString(node: Node, text: string): boolean {
   return length >= Number(node.minLength ?? 0) && length <= Number(node.maxLength ?? Infinity)
 }
 
+/** A schema's `pattern` as the regular expression JSON Schema means (Unicode), or `undefined` when it is not one. */
+function compiled(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, 'u')
+  } catch {
+    return undefined
+  }
+}
+
 /** Whether a fixed value (a const, default or example) meets the schema's simple rules: enum, pattern, bounds. */
 function fits(node: Node, value: JsonValue): boolean {
   if (Array.isArray(node.enum) && !node.enum.some((allowed) => allowed === value)) return false
   if (typeof value === 'string') {
     if (!fitsString(node, value)) return false
-    try {
-      return typeof node.pattern !== 'string' || new RegExp(node.pattern, 'u').test(value)
-    } catch {
-      return true
-    }
+    const pattern = typeof node.pattern === 'string' ? compiled(node.pattern) : undefined
+    return pattern === undefined || pattern.test(value) // a pattern JavaScript cannot read rules nothing out
   }
   if (typeof value === 'number' || typeof value === 'bigint')
     return (

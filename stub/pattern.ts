@@ -68,8 +68,10 @@ export function sampleMatching(
 
 function write(piece: Piece, random: () => number): string {
   switch (piece.kind) {
-    case 'chars':
-      return [...piece.pick][Math.floor(random() * [...piece.pick].length)] ?? ''
+    case 'chars': {
+      const chars = [...piece.pick]
+      return chars[Math.floor(random() * chars.length)] ?? ''
+    }
     case 'seq':
       return piece.items.map((item) => write(item, random)).join('')
     case 'alt':

@@ -27,8 +27,7 @@ export const otherMethods = scenario({
         unknown: op.path.replace(/\{[^}]+\}/, unknown),
       }
       // Every method the path documents, an operation the kit does not judge included (a revision's DELETE).
-      const item: Record<string, unknown> = s.spec.doc.paths[op.path] ?? {}
-      for (const method of [op.method, ...Object.keys(item)]) entry.methods.add(method.toUpperCase())
+      for (const method of s.spec.methodsOf(op.path)) entry.methods.add(method)
       paths.set(op.path, entry)
     }
     const sends: Promise<unknown>[] = []
