@@ -254,6 +254,27 @@ describe('the run prefix under a revision whose name refuses pcs-<runId>-', () =
     expect(runPrefix(revised({ maxLength: 8 }), '0pb7hum')).toBe('0pb7')
   })
 
+  it('keeps room for distinct labels under a maxLength below 8, down to no mark at all', () => {
+    const rests = ['sentinel-bad-before', 'fill-1', 'fill-2', 'get', 'coverage', 'in-order-0', 'in-order-1']
+    for (const [max, expected] of [
+      [7, '0pb7'],
+      [6, '0pb'],
+      [5, '0p'],
+      [4, '0'],
+      [3, ''],
+      [2, ''],
+    ] as const) {
+      const spec = revised({ maxLength: max })
+      const prefix = runPrefix(spec, '0pb7hum')
+      expect([max, prefix]).toEqual([max, expected])
+      const labels = rests.map(
+        (rest) => (fitNewPet(spec, { name: prefix + rest, categoryId: 1n }, prefix) as { name: string }).name,
+      )
+      for (const label of labels) expect(label.startsWith(prefix) && [...label].length <= max).toBe(true)
+      if (max >= 3) expect([max, new Set(labels).size]).toEqual([max, labels.length])
+    }
+  })
+
   it('fits every label of such a run to the pattern, distinct labels still distinct', () => {
     const spec = revised({ pattern: '^[A-Z][a-z]+$', maxLength: 24 })
     const prefix = runPrefix(spec, '0pb7hum')

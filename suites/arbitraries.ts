@@ -434,7 +434,8 @@ function fitLabel(spec: Spec, prefix: string, rest: string): string {
     const chars = [...text]
     if (max === undefined || [...prefix].length + chars.length <= max) return prefix + text
     const room = max - [...prefix].length
-    return prefix + (room > 7 ? chars.slice(0, room - 7).join('') + digest : digest.slice(0, Math.max(0, room)))
+    // Where the whole digest does not fit, its last letters, which vary the most.
+    return prefix + (room > 7 ? chars.slice(0, room - 7).join('') + digest : digest.slice(7 - Math.max(0, room)))
   }
   for (const text of [rest, lettersOf(rest), lettersOf(rest).toUpperCase()]) {
     const label = cut(text)
@@ -462,9 +463,19 @@ export function runPrefix(spec: Spec, runId: string): string {
   const capitalised = letters.charAt(0).toUpperCase() + letters.slice(1)
   const forms =
     max !== undefined && standard.length + 6 > max
-      ? [runId, letters, capitalised, letters.toUpperCase()].map((form) => form.slice(0, Math.max(4, max - 4)))
+      ? [runId, letters, capitalised, letters.toUpperCase()].map((form) => form.slice(0, shortPrefixLength(max)))
       : [standard, `pcs${letters}`, `Pcs${letters}`, `PCS${letters.toUpperCase()}`]
-  return forms.find((form) => labelTakes(spec, `${form}xx`) || labelTakes(spec, `${form}XX`)) ?? standard
+  const found = forms.find((form) => labelTakes(spec, `${form}xx`) || labelTakes(spec, `${form}XX`))
+  // A label too short for any mark of the run (a maxLength of 2, say) carries none: its pets are still told apart by id.
+  return found ?? (max !== undefined && max < standard.length ? '' : standard)
+}
+
+/**
+ * How much of the run id a short label keeps: at least 4 characters where 4 more still fit after them, else fewer,
+ * so that at least 3 are left for what tells the run's labels apart.
+ */
+function shortPrefixLength(max: number): number {
+  return max >= 8 ? max - 4 : Math.max(0, Math.min(4, max - 3))
 }
 
 /** The 32-bit FNV-1a hash of a text's UTF-16 code units. */
