@@ -50,8 +50,8 @@ export function pointer(...keys: (string | number)[]): SpecPointer {
 }
 
 /**
- * The documented version prefix (the path of the spec's first server URL that has one, e.g. `/v1`) and the pointer to
- * that URL. A server variable in the path reads as its default; one in the scheme or host stands for anything.
+ * The documented version prefix (the path of the spec's first server URL that has one, e.g. `/v1`, whether the URL is
+ * absolute or a path alone) and the pointer to that URL. A server variable in the path reads as its default; one in the scheme or host stands for anything.
  */
 export function versionPrefix(spec: Spec): { prefix: string; pointer: SpecPointer } | undefined {
   const servers: unknown = spec.doc.servers
@@ -63,7 +63,12 @@ export function versionPrefix(spec: Spec): { prefix: string; pointer: SpecPointe
       const value = variables?.[name]?.default
       return typeof value === 'string' && value !== '' ? value : 'x'
     })
-    const path = /^[^:/]*:\/\/[^/]*(\/.*)?$/.exec(written)?.[1]?.replace(/\/+$/, '')
+    // An absolute URL, one without a scheme (`//host/v1`), or a path alone (`/v1`, relative to the host serving the spec).
+    const path = /^(?:[^:/]*:)?\/\/[^/]*(\/.*)?$|^(\/(?!\/).*)$/
+      .exec(written)
+      ?.slice(1)
+      .find(Boolean)
+      ?.replace(/\/+$/, '')
     if (path) return { prefix: path, pointer: pointer('servers', index, 'url') }
   }
   return undefined

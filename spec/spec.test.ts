@@ -94,7 +94,7 @@ describe('the spec as a contract for other tools', () => {
     expect(revised((d) => d.setIn(property, d.createNode({ type: 'string', maxLenght: 5 })))).toThrow(/maxLenght/)
   })
 
-  it('gives the version prefix of its first server with a path, a path variable read at its default', () => {
+  it('gives the version prefix of its first server with a path, absolute or not, a path variable read at its default', () => {
     expect(versionPrefix(spec())).toEqual({ prefix: '/v1', pointer: '#/servers/0/url' })
     const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'))
     doc.setIn(['servers', 0, 'url'], 'https://{host}/{version}/')
@@ -102,6 +102,11 @@ describe('the spec as a contract for other tools', () => {
     expect(versionPrefix(parseSpec(doc.toString()))).toEqual({ prefix: '/v3', pointer: '#/servers/0/url' })
     doc.setIn(['servers'], doc.createNode([{ url: 'https://a.test' }, { url: 'https://b.test/api/v4' }]))
     expect(versionPrefix(parseSpec(doc.toString()))).toEqual({ prefix: '/api/v4', pointer: '#/servers/1/url' })
+    // A URL without a scheme, or a path alone (relative to wherever the spec is served).
+    doc.setIn(['servers'], doc.createNode([{ url: '/v2/' }]))
+    expect(versionPrefix(parseSpec(doc.toString()))).toEqual({ prefix: '/v2', pointer: '#/servers/0/url' })
+    doc.setIn(['servers'], doc.createNode([{ url: '/' }, { url: '//b.test/v5' }]))
+    expect(versionPrefix(parseSpec(doc.toString()))).toEqual({ prefix: '/v5', pointer: '#/servers/1/url' })
   })
 
   it("documents exactly the statuses of the interface; the stub's out-of-range answer stays outside the contract", () => {
