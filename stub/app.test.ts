@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { spec, stringifyJson, type JsonValue } from '../spec/index.js'
+import { Spec, spec, stringifyJson, type JsonValue } from '../spec/index.js'
 import { App, BASE_PATH, DEPRECATION, type AppResponse } from './app.js'
 import { logLine } from './server.js'
 import { loadSeed } from './seed.js'
@@ -167,6 +167,19 @@ describe('createPet', () => {
       expect(app.store.size).toBe(SEED.length)
     },
   )
+
+  it('validates a write-only property of a revision, and never shows it', async () => {
+    const doc = structuredClone(spec().doc)
+    doc.components.schemas.NewPet.properties.secret = { type: 'string', maxLength: 8, writeOnly: true }
+    const app = makeApp({ spec: new Spec(doc) })
+    const answer = await create(app, { name: 'Rex', categoryId: 1, secret: 'hush' })
+    expect(answer.status).toBe(201)
+    expect(answer.body).toEqual({ id: SEED.length + 1, name: 'Rex', categoryId: 1 })
+    const fetched = await call(app, 'GET', `/v1/pets/${SEED.length + 1}`, { headers: AUTH })
+    expect(fetched.body).toEqual(answer.body)
+    expect((await create(app, { name: 'Rex', categoryId: 1, secret: 'far too long' })).status).toBe(400)
+    expect(app.store.size).toBe(SEED.length + 1)
+  })
 
   it('names the field and what was wrong in each message', async () => {
     const app = makeApp()
@@ -422,6 +435,23 @@ describe('getPet', () => {
   it('states the deprecation date the stub chose (2025-12-05) and the spec’s sunset (2030-12-05)', () => {
     expect(new Date(Number(DEPRECATION.slice(1)) * 1000).toISOString()).toBe('2025-12-05T00:00:00.000Z')
     expect(SUNSET).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+  })
+
+  it("writes the deprecation date in the form a revision's Deprecation header documents (an earlier draft's)", async () => {
+    for (const [schema, example, sent] of [
+      [{ type: 'string', pattern: ' GMT$' }, 'Fri, 05 Dec 2025 00:00:00 GMT', 'Fri, 05 Dec 2025 00:00:00 GMT'],
+      [{ type: 'string', pattern: ' GMT$' }, 'Mon, 01 Jan 2029 00:00:00 GMT', 'Mon, 01 Jan 2029 00:00:00 GMT'],
+      [{ type: 'string', enum: ['true'] }, 'true', 'true'],
+      [{ type: 'string', pattern: '^@[0-9]+$' }, '@1735689600', '@1735689600'],
+    ] as const) {
+      const doc = structuredClone(spec().doc)
+      doc.components.headers.Deprecation = { schema, example }
+      const revised = makeApp({ spec: new Spec(doc) })
+      for (const id of ['1', '999']) {
+        const answer = await call(revised, 'GET', `/v1/pets/${id}`, { headers: AUTH })
+        expect(answer.headers).toMatchObject({ deprecation: sent, sunset: SUNSET })
+      }
+    }
   })
 
   it('is the only operation with Deprecation or Sunset', async () => {

@@ -38,10 +38,14 @@ export class Responder {
     for (const op of Object.values(s.operations)) {
       if (!op.deprecated) continue
       const successor: unknown = s.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
+      const documented = (name: string, value: string) => inDocumentedForm(s, op.operationId, name, value)
       const deprecated = ['Deprecation', deprecationOf(s, op.operationId)]
       if (typeof successor === 'string')
-        deprecated.push('Link', `<${basePathOf(s)}${successor.split(' ').pop()}>; rel="successor-version"`)
-      if (op.sunset) deprecated.push('Sunset', op.sunset.toUTCString())
+        deprecated.push(
+          'Link',
+          documented('Link', `<${basePathOf(s)}${successor.split(' ').pop()}>; rel="successor-version"`),
+        )
+      if (op.sunset) deprecated.push('Sunset', documented('Sunset', op.sunset.toUTCString()))
       this.#deprecatedHead.set(op.operationId, this.#head.concat(deprecated))
     }
     // Something unexpected answers 400, or 404 on an operation that documents 404 and no 400 (getPet).
@@ -160,17 +164,50 @@ const FIELD_VALUE = /^([\x21-\x7e\x80-\xff]([\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x8
 
 /**
  * When an operation was deprecated, as RFC 9745 `@<unix seconds>`: the date the spec's Deprecation header gives as
- * its example, else the stub's own ({@link DEPRECATION}); never after the removal date (`x-sunset`), which RFC 9745
- * §3 puts no earlier.
+ * its example (a structured-field date or an HTTP-date), else the stub's own ({@link DEPRECATION}); never after the
+ * removal date (`x-sunset`), which RFC 9745 §3 puts no earlier. Written as the spec's header schema takes it: a
+ * revision that documents an HTTP-date (an earlier draft's form) gets that date as an IMF-fixdate.
  */
 function deprecationOf(s: Spec, operationId: OperationId): string {
   const op = s.operation(operationId)
-  const documented = op.statuses
-    .flatMap((status) => s.responseHeaders(operationId, status))
-    .find((h) => h.name.toLowerCase() === 'deprecation' && typeof h.example === 'string' && SF_DATE.test(h.example))
-  const seconds = Number((typeof documented?.example === 'string' ? documented.example : DEPRECATION).slice(1))
+  const example = documentedHeader(s, operationId, 'Deprecation')?.example
+  const documented = typeof example === 'string' ? secondsOf(example) : undefined
+  const given = documented ?? Number(DEPRECATION.slice(1))
   const removed = op.sunset ? Math.floor(op.sunset.getTime() / 1000) : undefined
-  return `@${removed !== undefined && removed < seconds ? removed : seconds}`
+  const seconds = removed !== undefined && removed < given ? removed : given
+  return inDocumentedForm(s, operationId, 'Deprecation', `@${seconds}`, [new Date(seconds * 1000).toUTCString()])
+}
+
+/** The unix seconds of a structured-field date (`@1764892800`) or an HTTP-date; `undefined` for anything else. */
+function secondsOf(text: string): number | undefined {
+  if (SF_DATE.test(text)) return Number(text.slice(1))
+  const ms = / GMT$/.test(text) ? Date.parse(text) : NaN
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined
+}
+
+/** The header of this name the spec documents on any of the operation's responses. */
+function documentedHeader(s: Spec, operationId: OperationId, name: string): ResponseHeader | undefined {
+  return s
+    .operation(operationId)
+    .statuses.flatMap((status) => s.responseHeaders(operationId, status))
+    .find((h) => h.name.toLowerCase() === name.toLowerCase())
+}
+
+/**
+ * `value` when the spec's documented header takes it (or documents no such header); else the first of `alternatives`
+ * (the same meaning in another form) that it takes, else a value of its own ({@link headerValue}), else `value`.
+ */
+function inDocumentedForm(
+  s: Spec,
+  operationId: OperationId,
+  name: string,
+  value: string,
+  alternatives: string[] = [],
+): string {
+  const header = documentedHeader(s, operationId, name)
+  if (header === undefined) return value
+  const taken = [value, ...alternatives].find((candidate) => header.validate(candidate).length === 0)
+  return taken ?? headerValue(header, s) ?? value
 }
 
 /** A structured-field date (RFC 9651 §3.3.7). */

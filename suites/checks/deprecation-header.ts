@@ -1,4 +1,4 @@
-import { spec, operationPointer } from '../../spec/index.js'
+import { spec, operationPointer, type OperationId, type Spec } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { parseSfDate } from './http-grammar.js'
 import { deprecatedOperation, requestLine, whileDeprecated } from './util.js'
@@ -17,13 +17,16 @@ export const deprecationHeader = exchangeCheck({
   ],
   // Where the spec documents the header: not on a 401, which answers before any operation is reached.
   ...whileDeprecated(spec(), DEPRECATED, 'Deprecation'),
-  run: ({ exchange, response }) => {
+  run: ({ exchange, response }, judged) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
     const value = response.headers['deprecation']
     if (value === undefined)
       return [
         `${where} without a Deprecation header; the operation is deprecated (RFC 9745: Deprecation: @<unix-seconds>)`,
       ]
+    // A revision that documents another form (an earlier draft's HTTP-date or `true`) is judged by its schema, in
+    // response.headers; the grammar below is RFC 9745's.
+    if (!takesSfDate(judged, exchange.operationId, response.status)) return []
     // Repeated field lines arrive joined with ", "; a date never holds a comma.
     if (value.includes(','))
       return [`${where} with Deprecation "${value}": more than one value; RFC 9745 allows exactly one date`]
@@ -32,3 +35,11 @@ export const deprecationHeader = exchangeCheck({
     return []
   },
 })
+
+/** False when the judged spec documents this response's Deprecation header in a form that refuses `@<unix-seconds>`. */
+function takesSfDate(judged: Spec, operationId: OperationId | undefined, status: number): boolean {
+  const documented = operationId
+    ? judged.responseHeaders(operationId, status).find((h) => h.name.toLowerCase() === 'deprecation')
+    : undefined
+  return documented === undefined || documented.validate('@1764892800').length === 0
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { spec } from '../../spec/index.js'
+import { Spec, spec } from '../../spec/index.js'
+import { judgeExchange } from './applies.js'
 import { deprecationHeader } from './deprecation-header.js'
 import { deprecationScoped } from './deprecation-scoped.js'
 import { parseChallenges, parseImfFixdate, parseSfDate } from './http-grammar.js'
@@ -90,6 +91,21 @@ describe(deprecationHeader.id, () => {
     expect(judge(deprecationHeader, deprecated({}))).toEqual([
       'GET /pets/1 answered 200 without a Deprecation header; the operation is deprecated (RFC 9745: Deprecation: @<unix-seconds>)',
     ])
+  })
+
+  it("leaves the date's form to a revision that documents another (an earlier draft's HTTP-date or true)", () => {
+    for (const [schema, value] of [
+      [{ type: 'string', pattern: ' GMT$' }, 'Fri, 05 Dec 2025 00:00:00 GMT'],
+      [{ type: 'string', enum: ['true'] }, 'true'],
+    ] as const) {
+      const doc = structuredClone(spec().doc)
+      doc.components.headers.Deprecation = { schema, example: value }
+      const revised = new Spec(doc)
+      expect(judgeExchange(deprecationHeader, deprecated({ ...GOOD, deprecation: value }), {}, revised)).toEqual([])
+      // Still there: what it holds is judged against the revision's schema by response.headers.
+      expect(judgeExchange(deprecationHeader, deprecated({}), {}, revised)).toHaveLength(1)
+      expect(judgeExchange(deprecationHeader, deprecated({ ...GOOD, deprecation: 'true' }), {}, spec())).toHaveLength(1)
+    }
   })
 })
 
