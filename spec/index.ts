@@ -267,6 +267,16 @@ export class Spec {
     return Object.fromEntries(entries.map(([k, v]) => [k, this.resolve(v)]))
   }
 
+  /**
+   * The names of the properties of an object schema that an answer may show: all but the `writeOnly` ones, which a
+   * client may send and a service never shows when it is read (JSON Schema Validation 2020-12 §9.4; a password, say).
+   */
+  shownOf(schemaName: string): string[] {
+    return Object.entries(this.propertiesOf(schemaName))
+      .filter(([, schema]) => schema.writeOnly !== true)
+      .map(([name]) => name)
+  }
+
   /** The schema and its `allOf` parts, each resolved, depth first. */
   #objectParts(node: Doc | undefined): Doc[] {
     const schema = node ? this.resolve(node) : undefined

@@ -23,6 +23,8 @@ const INT64_RANGE = `from ${INT64_MIN} to ${INT64_MAX}`
 export class NewPetReader {
   readonly #required: string[]
   readonly #fields: FieldRule[]
+  /** The properties kept: all NewPet declares but write-only ones, which no answer may show. */
+  readonly #kept: { name: string }[]
   readonly #validate: (value: JsonValue) => string[]
   /** The properties Pet requires that a NewPet may lack (the service's own, or optional in NewPet): the stub makes them. */
   readonly #made: Assigned[]
@@ -35,6 +37,7 @@ export class NewPetReader {
       format: p.format,
       enum: p.enum,
     }))
+    this.#kept = spec.shownOf('NewPet').map((name) => ({ name }))
     this.#validate = spec.schema('NewPet')
     this.#made = requiredMakers(spec).filter(({ name }) => !this.#required.includes(name))
   }
@@ -88,10 +91,11 @@ export class NewPetReader {
 
   /**
    * Every property NewPet declares is kept, in the spec's order, then each one Pet requires that the body does not
-   * carry is made: those the service assigns, and those a client may leave out. Extra fields are ignored, never stored.
+   * carry is made: those the service assigns, and those a client may leave out. Extra fields are ignored, never stored;
+   * so are write-only ones, once validated: no answer may show them.
    */
   #record(fields: { [key: string]: JsonValue }): NewPetRecord {
-    const record = keepDeclared(this.#fields, fields)
+    const record = keepDeclared(this.#kept, fields)
     for (const { name, value } of this.#made) if (record[name] === undefined) record[name] = value()
     return record
   }
@@ -112,7 +116,7 @@ export function requiredMakers(spec: Spec): Assigned[] {
   const properties = spec.propertiesOf('Pet')
   return spec
     .requiredOf('Pet')
-    .filter((name) => name !== 'id' && properties[name] !== undefined)
+    .filter((name) => name !== 'id' && properties[name] !== undefined && properties[name].writeOnly !== true)
     .map((name) => ({ name, value: valueMaker(spec, properties[name]!) }))
 }
 

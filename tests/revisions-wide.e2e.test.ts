@@ -142,6 +142,10 @@ const REVISIONS: Record<string, Revision> = {
   'name capitalised': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'pattern'], '^[A-Z][a-z]+$') },
   'name of at most 12 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 12) },
   'name of at most 8 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 8) },
+  'name of at most 5 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 5) },
+  'name of at most 4 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 4) },
+  'name of at most 3 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 3) },
+  'name of at most 2 characters': { change: (doc) => doc.setIn([...PROPERTY, 'name', 'maxLength'], 2) },
   'categoryId int32': { change: (doc) => doc.setIn([...PROPERTY, 'categoryId', 'format'], 'int32') },
   'categoryId with no format': { change: (doc) => doc.deleteIn([...PROPERTY, 'categoryId', 'format']) },
   'categoryId a uuid': {
@@ -216,6 +220,36 @@ const REVISIONS: Record<string, Revision> = {
   'another version': { change: (doc) => doc.setIn(['info', 'version'], '1.1.0') },
   'no removal date': { change: (doc) => doc.deleteIn([...GET_PET, 'x-sunset']) },
   'an earlier removal date': { change: (doc) => doc.setIn([...GET_PET, 'x-sunset'], '2029-01-15T00:00:00Z') },
+  'Deprecation as an HTTP-date (an earlier draft of RFC 9745)': {
+    change: (doc) =>
+      doc.setIn(
+        ['components', 'headers', 'Deprecation'],
+        doc.createNode({
+          description: 'When the operation was deprecated, an HTTP-date.',
+          schema: {
+            type: 'string',
+            pattern:
+              '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
+          },
+          example: 'Fri, 05 Dec 2025 00:00:00 GMT',
+        }),
+      ),
+  },
+  'Deprecation: true (an earlier draft of RFC 9745)': {
+    change: (doc) =>
+      doc.setIn(
+        ['components', 'headers', 'Deprecation'],
+        doc.createNode({ schema: { type: 'string', enum: ['true'] }, example: 'true' }),
+      ),
+  },
+  'a write-only property (validated, never shown)': {
+    change: (doc) =>
+      doc.setIn([...PROPERTY, 'microchipSecret'], doc.createNode({ type: 'string', maxLength: 32, writeOnly: true })),
+  },
+  'a server URL that is a path alone': {
+    change: (doc) =>
+      doc.setIn(['servers'], doc.createNode([{ url: '/v2', description: 'Wherever the spec is served.' }])),
+  },
 }
 
 function revision(name: string, change: (doc: Document) => void): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { stringifyJson, type JsonValue } from '../../spec/index.js'
+import { Spec, spec, stringifyJson, type JsonValue } from '../../spec/index.js'
+import { judgeExchange } from './applies.js'
 import { acceptsValid } from './accepts-valid.js'
 import { assignsId } from './assigns-id.js'
 import { authStoresNothing } from './auth-stores-nothing.js'
@@ -55,6 +56,18 @@ describe(echoesNewPet.id, () => {
     const bare = { name: 'Rex', categoryId: 1n }
     expect(judge(echoesNewPet, created({ id: 1, ...bare, status: 'available' }), { sent: bare })).toEqual([])
     expect(judge(echoesNewPet, created({ id: 1, ...bare }), { sent: bare })).toEqual([])
+  })
+  it('leaves out a write-only property, which no answer should show', () => {
+    const doc = structuredClone(spec().doc)
+    doc.components.schemas.NewPet.properties.secret = { type: 'string', writeOnly: true }
+    const revised = new Spec(doc)
+    const withSecret = { ...sent, secret: 's3' }
+    expect(judgeExchange(echoesNewPet, created({ id: 5, ...sent }), { sent: withSecret }, revised)).toEqual([])
+    expect(
+      judgeExchange(echoesNewPet, created({ id: 5, ...sent, name: 'B' }), { sent: withSecret }, revised),
+    ).toHaveLength(1)
+    // Under the bundled spec, where it is no declared property at all, it is as undeclared as before.
+    expect(judge(echoesNewPet, created({ id: 5, ...sent }), { sent: withSecret })).toEqual([])
   })
   it('judges 201s with a Pet-like body only', () => {
     expect(judge(echoesNewPet, refused(), { sent })).toBe('n/a')

@@ -121,9 +121,9 @@ export function fieldsToMatch(spec: Spec, expected: JsonValue, fields = petField
   return isObject(expected) ? fields.filter((f) => required.has(f) || expected[f] !== undefined) : fields
 }
 
-/** Every property the spec's Pet declares (NewPet's and `id`): what a comparison of pets covers. */
+/** Every property the spec's Pet declares (NewPet's and `id`) but write-only ones: what a comparison of pets covers. */
 export function petFields(spec: Spec): string[] {
-  return Object.keys(spec.propertiesOf('Pet'))
+  return spec.shownOf('Pet')
 }
 
 /**
