@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { parseJson, SPEC_PATH, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ADMIN_PREFIX } from './admin-path.js'
 import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
-import { allowedHeaders, EXPOSED, preflightHeaders } from './cors.js'
+import { allowedHeaders, exposing, preflightHeaders } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
 import type { Journal, JournalFilter } from './journal.js'
 import { quote, readQuery, sameText, splitTarget } from './request.js'
@@ -217,17 +217,15 @@ export class Admin {
 }
 
 function headersFor(type: string, body: string, extra: string[] = []): string[] {
-  return [
+  const headers = [
     'Content-Type',
     type,
     'Access-Control-Allow-Origin',
     '*',
-    'Access-Control-Expose-Headers',
-    EXPOSED,
     'Content-Length',
     String(Buffer.byteLength(body)),
-    ...extra,
   ]
+  return extra.length > 0 ? exposing(headers.concat(extra)) : headers
 }
 
 function raw(status: number, body: string): AppResponse {

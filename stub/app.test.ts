@@ -664,23 +664,36 @@ describe('routing', () => {
     )
   })
 
-  it('puts the CORS headers and the JSON content type on every answer', async () => {
-    const answers = [
-      await call(app, 'GET', '/v1/pets', { headers: AUTH }),
-      await call(app, 'GET', '/v1/pets?limit=0', { headers: AUTH }),
-      await call(app, 'GET', '/v1/pets/1'),
-      await call(app, 'GET', '/nowhere'),
-      await call(app, 'PUT', '/v1/pets'),
-      await create(makeApp(), { name: 'x', categoryId: 1 }),
+  it('puts the CORS headers and the JSON content type on every answer, exposing the headers each one carries', async () => {
+    const answers: [Answer, string | undefined][] = [
+      [await call(app, 'GET', '/v1/pets', { headers: AUTH }), undefined],
+      [await call(app, 'GET', '/v1/pets?limit=0', { headers: AUTH }), undefined],
+      [await call(app, 'GET', '/v1/pets/1', { headers: AUTH }), 'Deprecation, Link, Sunset'],
+      [await call(app, 'GET', '/v1/pets/1'), 'Deprecation, Link, Sunset, WWW-Authenticate'],
+      [
+        await call(app, 'GET', '/v1/pets', { headers: { ...AUTH, prefer: 'code=429' } }),
+        'Retry-After, Preference-Applied',
+      ],
+      [await call(app, 'GET', '/nowhere'), undefined],
+      [await call(app, 'PUT', '/v1/pets'), 'Allow'],
+      [await create(makeApp(), { name: 'x', categoryId: 1 }), undefined],
     ]
-    for (const answer of answers) {
+    for (const [answer, exposed] of answers) {
       expect(answer.headers['access-control-allow-origin']).toBe('*')
-      expect(answer.headers['access-control-expose-headers']).toBe(
-        'Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied',
-      )
+      expect(answer.headers['access-control-expose-headers']).toBe(exposed)
       expect(answer.headers['content-type']).toBe('application/json')
       expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text))
     }
+  })
+
+  it('exposes a response header a revision declares, so that a page can read it', async () => {
+    const doc = structuredClone(spec().doc)
+    doc.paths['/pets'].get.responses['200'].headers = {
+      'X-Total-Count': { required: true, schema: { type: 'integer', minimum: 0 }, example: 36 },
+    }
+    const answer = await call(makeApp({ spec: new Spec(doc) }), 'GET', '/v1/pets', { headers: AUTH })
+    expect(answer.headers['x-total-count']).toBe('36')
+    expect(answer.headers['access-control-expose-headers']).toBe('X-Total-Count')
   })
 })
 

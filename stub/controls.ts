@@ -3,6 +3,7 @@
  * example, a delay, a socket misbehaviour) and the global chaos (latency, a share of 429 or 503).
  */
 import { stringifyJson, type OperationId } from '../spec/index.js'
+import { exposing } from './cors.js'
 import { generate } from './generate.js'
 import type { SpecExamples } from './examples.js'
 import { readPreferences, type Preferences } from './prefer.js'
@@ -131,6 +132,7 @@ function decorate(
     return { kind: 'body', operationId: routed.operationId, accept }
   }
   // Prepared list pages are shared: the decorated answer is a copy.
-  const headers = applied === undefined ? routed.headers : routed.headers.concat('Preference-Applied', applied)
+  const headers =
+    applied === undefined ? routed.headers : exposing(routed.headers.concat('Preference-Applied', applied))
   return { ...routed, headers, delayMs, socket, applied }
 }

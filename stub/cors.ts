@@ -1,7 +1,33 @@
-/** CORS for browser clients on other origins: what every answer carries, and what a preflight allows. */
+/** CORS for browser clients on other origins: what every answer carries, what it exposes, and what a preflight allows. */
 
-/** Response headers a page may read: the deprecation headers, the challenge, and the controls' answers. */
+/**
+ * The headers the stub's answers may carry that a page cannot read unless they are exposed: the deprecation headers,
+ * the challenge, and the controls' answers. A preflight names them all; an answer names those it carries
+ * ({@link exposing}).
+ */
 export const EXPOSED = 'Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied'
+
+/** Response headers every page reads without being told (the Fetch standard's CORS-safelisted names), and CORS's own. */
+const READABLE =
+  /^(cache-control|content-language|content-length|content-type|expires|last-modified|pragma|access-control-.*|connection)$/i
+
+/**
+ * An answer's flat header list with `Access-Control-Expose-Headers` naming every header in it that a page on another
+ * origin could not read otherwise (`Deprecation`, `WWW-Authenticate`, a header a revision declares), in their
+ * order, or without one when there is none: exposing a header the answer does not carry tells a page nothing, and
+ * costs every answer (a list page, a created pet) its bytes.
+ */
+export function exposing(headers: readonly string[]): string[] {
+  const names: string[] = []
+  const kept: string[] = []
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!
+    if (name.toLowerCase() === 'access-control-expose-headers') continue
+    kept.push(name, headers[i + 1]!)
+    if (!READABLE.test(name) && !names.some((seen) => seen.toLowerCase() === name.toLowerCase())) names.push(name)
+  }
+  return names.length > 0 ? kept.concat('Access-Control-Expose-Headers', names.join(', ')) : kept
+}
 
 /** The headers a preflight allows when the page names none: what the stub reads. */
 const DEFAULT_HEADERS = 'authorization, content-type, prefer'

@@ -133,12 +133,15 @@ export class Journal {
     let bytes = 0
     let kept: string | undefined
     if (body !== undefined && body.length > 0) {
-      // A copy of at most BODY_KEPT bytes: holding the request's own buffer would keep all of it alive.
+      // A copy of at most BODY_KEPT bytes: holding the request's own buffer, or a slice of its text (which V8 keeps as
+      // a view of the whole), would keep all of it alive.
       bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
       const end = Math.min(bytes, BODY_KEPT)
       const text =
         typeof body === 'string'
-          ? body.slice(0, BODY_KEPT)
+          ? body.length <= BODY_KEPT
+            ? body
+            : Buffer.from(body.slice(0, BODY_KEPT)).toString('utf8')
           : Buffer.isBuffer(body)
             ? body.toString('utf8', 0, end)
             : Buffer.from(body.buffer, body.byteOffset, end).toString('utf8')

@@ -171,7 +171,9 @@ function parseBody(body: Uint8Array | string): JsonValue {
     if (members >= 0) {
       try {
         const value = JSON.parse(text) as Record<string, JsonValue>
-        if (Object.keys(value).length === members) return value
+        let kept = 0
+        for (const _ in value) kept++ // JSON.parse makes own data properties only, on a plain object
+        if (kept === members) return value
       } catch {
         // malformed: parseJson below says how
       }

@@ -2,12 +2,12 @@
 import type { JsonValue, OperationId, ResponseHeader, Spec } from '../spec/index.js'
 import { generate } from './generate.js'
 import { ApiError, ErrorWriter } from './errors.js'
-import { EXPOSED } from './cors.js'
+import { exposing } from './cors.js'
 import { StoreError } from './store.js'
 import { basePathOf, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
 
 /** Where the Content-Length value sits in the prepared header lists. */
-const LENGTH_AT = 7
+const LENGTH_AT = 5
 
 /** Makes the answers of one interface: its deprecated operations carry the deprecation headers, its fallbacks its statuses. */
 export class Responder {
@@ -25,16 +25,7 @@ export class Responder {
   constructor(s: Spec, maxBody: number) {
     this.maxBody = maxBody
     this.#errors = new ErrorWriter(s)
-    this.#head = [
-      'Content-Type',
-      JSON_TYPE,
-      'Access-Control-Allow-Origin',
-      '*',
-      'Access-Control-Expose-Headers',
-      EXPOSED,
-      'Content-Length',
-      '',
-    ]
+    this.#head = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'Content-Length', '']
     for (const op of Object.values(s.operations)) {
       if (!op.deprecated) continue
       const successor: unknown = s.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
@@ -46,7 +37,7 @@ export class Responder {
           documented('Link', `<${basePathOf(s)}${successor.split(' ').pop()}>; rel="successor-version"`),
         )
       if (op.sunset) deprecated.push('Sunset', documented('Sunset', op.sunset.toUTCString()))
-      this.#deprecatedHead.set(op.operationId, this.#head.concat(deprecated))
+      this.#deprecatedHead.set(op.operationId, exposing(this.#head.concat(deprecated)))
     }
     // Something unexpected answers 400, or 404 on an operation that documents 404 and no 400 (getPet).
     this.#fallback = new Map([[undefined, 400]])
@@ -70,20 +61,27 @@ export class Responder {
     }
   }
 
-  /** A JSON answer with the operation's headers and `extra` after them. */
+  /**
+   * A JSON answer with the operation's headers and `extra` after them, those a page could not read otherwise named
+   * in `Access-Control-Expose-Headers`.
+   */
   respond(status: number, body: string, operationId?: OperationId, extra?: string[], code?: string): AppResponse {
     // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
-    const headers = ((operationId && this.#deprecatedHead.get(operationId)) || this.#head).slice()
+    let headers = ((operationId && this.#deprecatedHead.get(operationId)) || this.#head).slice()
     headers[LENGTH_AT] = String(Buffer.byteLength(body))
+    let added = false
     if (this.#declared.size && operationId) {
       const declared = this.#declared.get(`${operationId} ${status}`)
       // Unless the answer says it already (a 401's WWW-Authenticate, say).
       if (declared)
         for (let i = 0; i < declared.length; i += 2)
-          if (!extra?.some((item, at) => at % 2 === 0 && item.toLowerCase() === declared[i]!.toLowerCase()))
+          if (!extra?.some((item, at) => at % 2 === 0 && item.toLowerCase() === declared[i]!.toLowerCase())) {
             headers.push(declared[i]!, declared[i + 1]!)
+            added = true
+          }
     }
     if (extra) for (const item of extra) headers.push(item)
+    if (added || extra) headers = exposing(headers)
     return { status, headers, body, code }
   }
 

@@ -7,7 +7,7 @@ import { App } from './app.js'
 import { startStub, type Stub } from './index.js'
 import { loadSeed } from './seed.js'
 import type { Handler } from './http.js'
-import { bufferedLog, ListenError, LOG_INTERVAL_MS, serve, type RunningServer } from './server.js'
+import { bufferedLog, ListenError, LOG_INTERVAL_MS, logLine, serve, type RunningServer } from './server.js'
 import { PetStore } from './store.js'
 import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, expectError, type Answer } from './testing.js'
 
@@ -572,14 +572,37 @@ describe('controls over HTTP', () => {
     })
   })
 
+  it('reads a UTF-8 body off the wire as UTF-8, and refuses one that is not', async () => {
+    const name = 'Fïdo 🐕 çà'
+    const created = await fetch(`${stub.url}/pets`, {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body: JSON.stringify({ name, categoryId: 1 }),
+    })
+    expect([created.status, ((await created.json()) as { name: string }).name]).toEqual([201, name])
+    expect(stub.stub.requests({ method: 'POST', limit: 1 })[0]!.body).toBe(JSON.stringify({ name, categoryId: 1 }))
+    const latin1 = Buffer.from('{"name":"Fïdo","categoryId":1}', 'latin1') // ï as one byte: not UTF-8
+    const refused = await fetch(`${stub.url}/pets`, { method: 'POST', headers: JSON_AUTH, body: latin1 })
+    expect([refused.status, ((await refused.json()) as { message: string }).message]).toEqual([
+      400,
+      'request body is not valid JSON: it is not UTF-8',
+    ])
+  })
+
   it('lets a page on another origin read the controls headers', async () => {
     const answer = await fetch(`${stub.url}/pets`, {
       headers: { ...AUTH, origin: 'http://page.test', prefer: 'code=429' },
     })
-    expect(answer.headers.get('access-control-expose-headers')).toBe(
-      'Deprecation, Sunset, Link, WWW-Authenticate, Retry-After, Preference-Applied',
-    )
+    expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After, Preference-Applied')
     expect(answer.headers.get('retry-after')).toBe('1')
+  })
+})
+
+describe('the request log line', () => {
+  it('gives the time in ms to one decimal, as toFixed(1) writes it away from rounding ties', () => {
+    const line = (ms: number) => logLine({ method: 'GET', url: '/v1/pets' }, { status: 200, headers: [], body: '' }, ms)
+    for (const ms of [0, 0.04, 0.06, 1, 12.34, 999.96, 123456.78, 1e16])
+      expect(line(ms)).toBe(`GET /v1/pets 200 ${ms.toFixed(1)}ms`)
   })
 })
 
