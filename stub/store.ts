@@ -1,10 +1,11 @@
 /**
  * The stub's in-memory pet store: a plain class that knows pets, not HTTP.
  *
- * Each pet is kept once, as its serialized JSON, in id order; list pages and single pets are answered by
- * handing out those strings, so no read re-serializes and no read costs more with more pets.
+ * Each pet is kept once, as its serialized JSON, in id order, outside V8's heap ({@link TextArena}); list pages and
+ * single pets are answered with that JSON, so no read re-serializes and no read costs more with more pets.
  */
 import { INT64_MAX, isInt64, parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
+import { TextArena } from './arena.js'
 
 /** An int64 id or categoryId: a `number` when it is a safe integer, otherwise an exact `bigint`. */
 export type Int64 = number | bigint
@@ -26,8 +27,6 @@ export interface PetRecord extends NewPetRecord {
 export class StoreError extends Error {
   override name = 'StoreError'
 }
-
-const EMPTY: readonly string[] = Object.freeze([])
 
 /** The pet field that listPets' filter of the same name (`status`) selects on; the app reads the filter from the spec. */
 export const FILTERED = 'status'
@@ -68,7 +67,7 @@ export function petJson(pet: PetRecord): string {
           : stringifyJson(value))
   }
   json += '}'
-  json.charCodeAt(0) // flattens the concatenation, so a stored pet is one compact string, not a rope of pieces
+  json.charCodeAt(0) // flattens the concatenation once, for the store to copy and the answer to send
   return json
 }
 
@@ -86,11 +85,11 @@ export interface StoreState {
 
 /** In-memory pets in ascending id order, with an index per status. */
 export class PetStore {
-  /** Ids in ascending order; `#json[i]` is the pet whose id is `#ids[i]`. */
+  /** Ids in ascending order; `#json.at(i)` is the pet whose id is `#ids[i]`. */
   #ids: Int64[] = []
-  #json: string[] = []
-  /** Per status, the JSON of the pets with that status, in id order (ids only grow, so appends keep it sorted). */
-  #byStatus = new Map<string, string[]>()
+  #json = new TextArena()
+  /** Per status, the positions of the pets with that status, in id order (ids only grow, so appends keep it sorted). */
+  #byStatus = new Map<string, number[]>()
   #nextId: Int64 = 1
   #version = 0
   /** Called after every change (persistence listens here). */
@@ -119,17 +118,17 @@ export class PetStore {
 
   /** Every pet in id order, and the next id: what a snapshot holds. */
   state(): StoreState {
-    return { nextId: this.#nextId, pets: this.#json.map((json) => readPet(json)) }
+    return { nextId: this.#nextId, pets: this.#ids.map((_, at) => readPet(this.#json.at(at))) }
   }
 
   /** {@link state} as JSON text, int64 values exact, written from the stored JSON without parsing it again. */
   stateJson(): string {
-    return '{"nextId":' + String(this.#nextId) + ',"pets":[' + this.#json.join(',') + ']}'
+    return '{"nextId":' + String(this.#nextId) + ',"pets":[' + this.#json.joined() + ']}'
   }
 
   #load(seed: readonly PetRecord[], nextId: Int64 | undefined): void {
     this.#ids = []
-    this.#json = []
+    this.#json = new TextArena()
     this.#byStatus = new Map()
     this.#nextId = 1
     // Seeds usually come in id order already; only an unordered one pays for a sorted copy.
@@ -218,14 +217,14 @@ export class PetStore {
     // Ids are usually one dense run, so the position is a subtraction; gaps fall back to a binary search.
     if (typeof id === 'number' && typeof first === 'number') {
       const guess = id - first
-      if (guess >= 0 && guess < ids.length && ids[guess] === id) return this.#json[guess]
+      if (guess >= 0 && guess < ids.length && ids[guess] === id) return this.#json.at(guess)
     }
     let low = 0
     let high = ids.length - 1
     while (low <= high) {
       const middle = (low + high) >>> 1
       const at = ids[middle]!
-      if (at === id) return this.#json[middle]
+      if (at === id) return this.#json.at(middle)
       if (at < id) low = middle + 1
       else high = middle - 1
     }
@@ -234,24 +233,27 @@ export class PetStore {
 
   /** The JSON of the first `limit` pets in id order, only those with `status` when one is given. */
   page(limit: number, status?: string): string[] {
-    const pets = status === undefined ? this.#json : (this.#byStatus.get(status) ?? EMPTY)
-    return pets.slice(0, Math.max(0, limit))
+    const count = Math.min(Math.max(0, limit) || 0, this.count(status))
+    const positions = status === undefined ? undefined : this.#byStatus.get(status)
+    const page = new Array<string>(count)
+    for (let i = 0; i < count; i++) page[i] = this.#json.at(positions === undefined ? i : positions[i]!)
+    return page
   }
 
   /** How many pets are stored, or how many have `status`. */
   count(status?: string): number {
-    return status === undefined ? this.#json.length : (this.#byStatus.get(status)?.length ?? 0)
+    return status === undefined ? this.#ids.length : (this.#byStatus.get(status)?.length ?? 0)
   }
 
   #append(pet: PetRecord): string {
     const json = petJson(pet)
     this.#ids.push(pet.id)
-    this.#json.push(json)
+    const at = this.#json.push(json)
     const status = pet[FILTERED]
     if (typeof status === 'string') {
       const index = this.#byStatus.get(status)
-      if (index) index.push(json)
-      else this.#byStatus.set(status, [json])
+      if (index) index.push(at)
+      else this.#byStatus.set(status, [at])
     }
     return json
   }

@@ -1,0 +1,76 @@
+/**
+ * Texts kept outside V8's heap: UTF-8 in fixed-size chunks, each text appended once and read back by its position.
+ * The store keeps its pets' JSON here. As strings, every pet created would be copied twice by the young generation
+ * (once as a survivor, once into the old one) and then marked by every full collection, which under a stream of
+ * creates cost more than making the pet; here the garbage collector never sees them.
+ */
+
+/** The size of a chunk; a text longer than that gets a chunk of its own size. */
+const CHUNK_BYTES = 256 * 1024
+
+/** Positions held before the position arrays grow (doubling). */
+const FIRST_ROOM = 1024
+
+export class TextArena {
+  /** Each chunk holds whole texts, each followed by a comma: the texts of one chunk read as a JSON list's members. */
+  readonly #chunks: Buffer[] = []
+  /** Bytes used in each chunk. */
+  readonly #filled: number[] = []
+  /** Per text: its chunk, and where it starts and ends (its comma excluded). */
+  #chunkOf = new Uint32Array(FIRST_ROOM)
+  #startOf = new Uint32Array(FIRST_ROOM)
+  #endOf = new Uint32Array(FIRST_ROOM)
+  #count = 0
+
+  /** How many texts are held. */
+  get length(): number {
+    return this.#count
+  }
+
+  /** Appends a text; returns its position. */
+  push(text: string): number {
+    let last = this.#chunks.length - 1
+    let chunk = this.#chunks[last]
+    let used = this.#filled[last] ?? 0
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; only a text that might not fit is measured.
+    if (chunk === undefined || used + text.length * 3 + 1 > chunk.length) {
+      const bytes = Buffer.byteLength(text) + 1
+      if (chunk === undefined || used + bytes > chunk.length) {
+        chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes))
+        last = this.#chunks.push(chunk) - 1
+        used = this.#filled[last] = 0
+      }
+    }
+    const at = this.#count
+    if (at === this.#endOf.length) this.#grow()
+    const end = used + chunk.write(text, used)
+    chunk[end] = 0x2c // ,
+    this.#chunkOf[at] = last
+    this.#startOf[at] = used
+    this.#endOf[at] = end
+    this.#filled[last] = end + 1
+    this.#count = at + 1
+    return at
+  }
+
+  /** The text at a position. */
+  at(position: number): string {
+    return this.#chunks[this.#chunkOf[position]!]!.toString('utf8', this.#startOf[position], this.#endOf[position])
+  }
+
+  /** Every text, in order, joined by commas: read a chunk at a time, not a text at a time. */
+  joined(): string {
+    return this.#chunks.map((chunk, i) => chunk.toString('utf8', 0, this.#filled[i]! - 1)).join(',')
+  }
+
+  #grow(): void {
+    const grown = (from: Uint32Array) => {
+      const to = new Uint32Array(from.length * 2)
+      to.set(from)
+      return to
+    }
+    this.#chunkOf = grown(this.#chunkOf)
+    this.#startOf = grown(this.#startOf)
+    this.#endOf = grown(this.#endOf)
+  }
+}
