@@ -20,6 +20,15 @@ describe('TextArena', () => {
     expect(arena.joined()).toBe(texts.join(','))
   })
 
+  it('reads a text again from its decoded copy, and never another text from it', () => {
+    const arena = new TextArena()
+    for (let i = 0; i < 300; i++) arena.push(`pet ${i}`)
+    const first = arena.at(5)
+    expect(arena.at(5)).toBe(first)
+    // 69 shares its slot with 5: each read gives its own text, whichever came last.
+    for (const i of [69, 5, 69, 133, 5]) expect(arena.at(i)).toBe(`pet ${i}`)
+  })
+
   it('joins nothing when empty', () => {
     expect(new TextArena().joined()).toBe('')
   })

@@ -11,6 +11,9 @@ const CHUNK_BYTES = 256 * 1024
 /** Positions held before the position arrays grow (doubling). */
 const FIRST_ROOM = 1024
 
+/** How many texts read lately are kept decoded (a power of 2): a client reads the same pets again and again. */
+const RECENT = 64
+
 export class TextArena {
   /** Each chunk holds whole texts, each followed by a comma: the texts of one chunk read as a JSON list's members. */
   readonly #chunks: Buffer[] = []
@@ -21,6 +24,9 @@ export class TextArena {
   #startOf = new Uint32Array(FIRST_ROOM)
   #endOf = new Uint32Array(FIRST_ROOM)
   #count = 0
+  /** The texts read lately, by position modulo {@link RECENT}; a text never changes, so they never go stale. */
+  readonly #recent = new Array<string>(RECENT).fill('')
+  readonly #recentAt = new Int32Array(RECENT).fill(-1)
 
   /** How many texts are held. */
   get length(): number {
@@ -55,7 +61,16 @@ export class TextArena {
 
   /** The text at a position. */
   at(position: number): string {
-    return this.#chunks[this.#chunkOf[position]!]!.toString('utf8', this.#startOf[position], this.#endOf[position])
+    const slot = position & (RECENT - 1)
+    if (this.#recentAt[slot] === position) return this.#recent[slot]!
+    const text = this.#chunks[this.#chunkOf[position]!]!.toString(
+      'utf8',
+      this.#startOf[position],
+      this.#endOf[position],
+    )
+    this.#recent[slot] = text
+    this.#recentAt[slot] = position
+    return text
   }
 
   /** Every text, in order, joined by commas: read a chunk at a time, not a text at a time. */
