@@ -95,6 +95,32 @@ describe('PetStore', () => {
     )
   })
 
+  it('writes any record id first, then its other members in order, as lossless JSON writes each value', () => {
+    const value = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.double({ noDefaultInfinity: true, noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+      fc.array(fc.integer(), { maxLength: 3 }),
+      fc.record({ inner: fc.string() }),
+    )
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer(), fc.bigInt({ min: 2n ** 60n, max: 2n ** 63n - 1n })),
+        fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('1', '42', '__proto__')), value, { maxKeys: 5 }),
+        fc.boolean(),
+        (id, fields, idFirst) => {
+          const pet = (idFirst ? { id: toInt64(id), ...fields } : { ...fields, id: toInt64(id) }) as PetRecord
+          const members = Object.entries(pet).filter(([key, v]) => key !== 'id' && v !== undefined)
+          const expected = `{"id":${stringifyJson(pet.id)}${members.map(([key, v]) => `,${JSON.stringify(key)}:${stringifyJson(v)}`).join('')}}`
+          expect(petJson(pet)).toBe(expected)
+        },
+      ),
+    )
+  })
+
   it('adds pets cheaply enough to hold a million (bulk add in a loop)', () => {
     const store = new PetStore()
     for (let i = 0; i < 100_000; i++) store.add({ name: `Pet ${i}`, categoryId: i, status: 'sold' })
