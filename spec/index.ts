@@ -71,6 +71,8 @@ export interface ParameterSchema {
   maximum?: number
   default?: unknown
   enum?: string[]
+  /** An integer parameter's values are multiples of it, when the schema says so. */
+  multipleOf?: number
 }
 
 /** A compiled validator whose findings are plain sentences. */

@@ -30,6 +30,18 @@ const create = (app: App, body: JsonValue | string, headers: Record<string, stri
 describe('listPets', () => {
   const app = makeApp()
 
+  it("refuses a limit that is not a multiple of a revision's multipleOf", async () => {
+    const doc = structuredClone(spec().doc)
+    Object.assign(doc.paths['/pets'].get.parameters[0].schema, { minimum: 10, multipleOf: 10 })
+    const revised = makeApp({ spec: new Spec(doc) })
+    expect((await call(revised, 'GET', '/v1/pets?limit=30', { headers: AUTH })).status).toBe(200)
+    const refused = await call(revised, 'GET', '/v1/pets?limit=15', { headers: AUTH })
+    expectError(refused, 400, 'invalid_limit')
+    expect((refused.body as { message: string }).message).toBe(
+      'limit must be an integer from 10 to 100, a multiple of 10; got "15"',
+    )
+  })
+
   it('answers the first 20 pets (the spec default), ids ascending, as a bare array', async () => {
     const answer = await call(app, 'GET', '/v1/pets', { headers: AUTH })
     expectDocumented('listPets', answer)

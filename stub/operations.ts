@@ -17,7 +17,7 @@ export class Operations {
   readonly store: Store
   readonly #auth: Authenticator
   readonly #responder: Responder
-  readonly #limit: { minimum: number; maximum: number; default: number }
+  readonly #limit: { minimum: number; maximum: number; default: number; step: number }
   readonly #statusFilter: string[]
   readonly #queryNames: string[]
   readonly #newPets: NewPetReader
@@ -32,7 +32,12 @@ export class Operations {
     this.#auth = auth
     this.#responder = responder
     const limit = s.parameter('listPets', 'limit')
-    this.#limit = { minimum: Number(limit.minimum), maximum: Number(limit.maximum), default: Number(limit.default) }
+    this.#limit = {
+      minimum: Number(limit.minimum),
+      maximum: Number(limit.maximum),
+      default: Number(limit.default),
+      step: Number.isInteger(limit.multipleOf) && limit.multipleOf! > 0 ? limit.multipleOf! : 1,
+    }
     this.#statusFilter = s.parameter('listPets', 'status').enum ?? []
     this.#queryNames = Object.entries(s.operation('listPets').parameters)
       .filter(([, p]) => p.in === 'query')
@@ -90,15 +95,15 @@ export class Operations {
   }
 
   #readLimit(values: (string | undefined)[] | undefined): number {
-    const { minimum, maximum } = this.#limit
+    const { minimum, maximum, step } = this.#limit
     if (values === undefined) return this.#limit.default
-    const expected = `limit must be an integer from ${minimum} to ${maximum}`
+    const expected = `limit must be an integer from ${minimum} to ${maximum}${step > 1 ? `, a multiple of ${step}` : ''}`
     if (values.length > 1)
       throw new ApiError(400, 'invalid_limit', `${expected}, given once; got ${values.length} values`)
     const [text] = values
     if (text === undefined) throw new ApiError(400, 'invalid_limit', `${expected}; got malformed percent-encoding`)
     const value = /^[0-9]{1,10}$/.test(text) ? Number(text) : NaN
-    if (!(value >= minimum && value <= maximum))
+    if (!(value >= minimum && value <= maximum && value % step === 0))
       throw new ApiError(400, 'invalid_limit', `${expected}; got ${quote(text)}`)
     return value
   }

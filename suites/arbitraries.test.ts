@@ -68,6 +68,13 @@ describe('arbitraries built from the spec', () => {
     }
     expect(outOfRangeLimits(s)).toEqual(expect.arrayContaining(['0', '101']))
   })
+  it('keep limits to the multiples of a multipleOf', () => {
+    const doc = structuredClone(s.doc)
+    Object.assign(doc.paths['/pets'].get.parameters[0].schema, { minimum: 10, multipleOf: 10 })
+    const limits = fc.sample(listLimit(new Spec(doc)), { numRuns: 200, seed: 6 })
+    expect(limits.every((limit) => limit % 10 === 0 && limit >= 10 && limit <= 100)).toBe(true)
+    expect(new Set(limits).size).toBeGreaterThan(5)
+  })
 })
 
 describe('one code point', () => {

@@ -754,10 +754,13 @@ export function markLabel(spec: Spec, body: JsonValue, marker: string): JsonValu
   return (validate(marked).length === 0) === (validate(body).length === 0) ? marked : body
 }
 
-/** A `limit` inside its documented range. */
+/** A `limit` inside its documented range (a multiple of its `multipleOf`, when it has one). */
 export function listLimit(spec: Spec): fc.Arbitrary<number> {
-  const { minimum, maximum } = spec.parameter('listPets', 'limit')
-  return fc.integer({ min: Number(minimum), max: Number(maximum) })
+  const { minimum, maximum, multipleOf } = spec.parameter('listPets', 'limit')
+  const step = Number.isInteger(multipleOf) && multipleOf! > 0 ? multipleOf! : 1
+  return fc
+    .integer({ min: Math.ceil(Number(minimum) / step), max: Math.floor(Number(maximum) / step) })
+    .map((k) => k * step)
 }
 
 /** `limit` values outside the documented range or not integers: the interface does not say what happens. */

@@ -178,6 +178,12 @@ const REVISIONS: Record<string, Revision> = {
   },
   'limit with no default': { change: (doc) => doc.deleteIn([...LIMIT, 'default']) },
   'limit from 0': { change: (doc) => doc.setIn([...LIMIT, 'minimum'], 0) },
+  'limit from 10 to 100 in steps of 10 (multipleOf)': {
+    change: (doc) => {
+      doc.setIn([...LIMIT, 'minimum'], 10)
+      doc.setIn([...LIMIT, 'multipleOf'], 10)
+    },
+  },
   'limit with exclusive bounds': {
     change: (doc) => {
       for (const bound of ['minimum', 'maximum']) doc.deleteIn([...LIMIT, bound])

@@ -84,6 +84,11 @@ describe('queryOutsideRange', () => {
     expect(documentedValue(petId, '9223372036854775808')).toBe(false)
     expect(documentedValue(petId, '1.0')).toBe(false)
   })
+  it('documents only the multiples of a multipleOf', () => {
+    const limit = { ...s.parameter('listPets', 'limit'), minimum: 10, multipleOf: 10 }
+    expect(['10', '20', '100'].map((value) => documentedValue(limit, value))).toEqual([true, true, true])
+    expect(['15', '1', '101'].map((value) => documentedValue(limit, value))).toEqual([false, false, false])
+  })
 })
 
 describe('what the spec documents', () => {
