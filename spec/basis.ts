@@ -51,7 +51,8 @@ export function pointer(...keys: (string | number)[]): SpecPointer {
 
 /**
  * The documented version prefix (the path of the spec's first server URL that has one, e.g. `/v1`, whether the URL is
- * absolute or a path alone) and the pointer to that URL. A server variable in the path reads as its default; one in the scheme or host stands for anything.
+ * absolute or a path alone) and the pointer to that URL. A server variable in the path reads as its default; one in
+ * the scheme or host stands for anything.
  */
 export function versionPrefix(spec: Spec): { prefix: string; pointer: SpecPointer } | undefined {
   const servers: unknown = spec.doc.servers

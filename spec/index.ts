@@ -71,7 +71,7 @@ export interface ParameterSchema {
   maximum?: number
   default?: unknown
   enum?: string[]
-  /** An integer parameter's values are multiples of it, when the schema says so. */
+  /** An integer parameter's values are multiples of it: a whole step of 2 or more, when the schema gives one. */
   multipleOf?: number
 }
 
@@ -504,13 +504,18 @@ export function declaredBounds(schema: IntegerBoundsSchema): { min?: bigint; max
   return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) }
 }
 
-/** An integer parameter's range as `minimum` and `maximum`, however the spec writes its bounds. */
-function inclusiveBounds(schema: Doc): Pick<ParameterSchema, 'minimum' | 'maximum'> {
+/**
+ * An integer parameter's range as `minimum` and `maximum`, however the spec writes its bounds, and its `multipleOf`
+ * only where it rules some integers out (a whole step of 2 or more).
+ */
+function inclusiveBounds(schema: Doc): Pick<ParameterSchema, 'minimum' | 'maximum' | 'multipleOf'> {
   if (schema.type !== 'integer') return {}
   const { min, max } = declaredBounds(schema)
+  const step: unknown = schema.multipleOf
   return {
     ...(min === undefined ? {} : { minimum: Number(min) }),
     ...(max === undefined ? {} : { maximum: Number(max) }),
+    multipleOf: Number.isInteger(step) && (step as number) > 1 ? (step as number) : undefined,
   }
 }
 

@@ -36,7 +36,7 @@ export class Operations {
       minimum: Number(limit.minimum),
       maximum: Number(limit.maximum),
       default: Number(limit.default),
-      step: Number.isInteger(limit.multipleOf) && limit.multipleOf! > 0 ? limit.multipleOf! : 1,
+      step: limit.multipleOf ?? 1,
     }
     this.#statusFilter = s.parameter('listPets', 'status').enum ?? []
     this.#queryNames = Object.entries(s.operation('listPets').parameters)

@@ -756,8 +756,7 @@ export function markLabel(spec: Spec, body: JsonValue, marker: string): JsonValu
 
 /** A `limit` inside its documented range (a multiple of its `multipleOf`, when it has one). */
 export function listLimit(spec: Spec): fc.Arbitrary<number> {
-  const { minimum, maximum, multipleOf } = spec.parameter('listPets', 'limit')
-  const step = Number.isInteger(multipleOf) && multipleOf! > 0 ? multipleOf! : 1
+  const { minimum, maximum, multipleOf: step = 1 } = spec.parameter('listPets', 'limit')
   return fc
     .integer({ min: Math.ceil(Number(minimum) / step), max: Math.floor(Number(maximum) / step) })
     .map((k) => k * step)

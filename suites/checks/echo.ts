@@ -2,7 +2,10 @@ import { spec, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { bodyOf, isObject, petDifferences, requestLine } from './util.js'
 
-/** The created Pet echoes exactly what was sent: every property NewPet declares that was sent (int64-exact), write-only ones aside. */
+/**
+ * The created Pet echoes exactly what was sent: every property NewPet declares that was sent (int64-exact), write-only
+ * ones aside.
+ */
 export const echoesNewPet = exchangeCheck({
   id: 'createPet.echo',
   title: 'The created Pet echoes the NewPet exactly (int64-exact)',

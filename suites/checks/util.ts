@@ -159,8 +159,10 @@ export function undescribedFields(spec: Spec, body: JsonValue): string[] {
 
 const INT32 = 2n ** 31n
 
-/** Whether one parameter value, as sent, is one its schema documents (canonical integers only, in range and a multiple of
- * its `multipleOf`; enum members). */
+/**
+ * Whether one parameter value, as sent, is one its schema documents (canonical integers only, in range and a multiple
+ * of its `multipleOf`; enum members).
+ */
 export function documentedValue(parameter: ParameterSchema, value: string): boolean {
   if (parameter.enum) return parameter.enum.includes(value)
   if (parameter.type !== 'integer') return true
@@ -169,8 +171,7 @@ export function documentedValue(parameter: ParameterSchema, value: string): bool
   if (parameter.format === 'int64' && !isInt64(n)) return false
   if (parameter.format === 'int32' && (n < -INT32 || n >= INT32)) return false
   if (parameter.minimum !== undefined && n < BigInt(parameter.minimum)) return false
-  if (Number.isInteger(parameter.multipleOf) && parameter.multipleOf! > 0 && n % BigInt(parameter.multipleOf!) !== 0n)
-    return false
+  if (parameter.multipleOf !== undefined && n % BigInt(parameter.multipleOf) !== 0n) return false
   return parameter.maximum === undefined || n <= BigInt(parameter.maximum)
 }
 
