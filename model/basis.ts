@@ -1,5 +1,5 @@
 /** The basis a report shows beside one finding: the lines of its check's basis that speak of it. */
-import { basisFor, type BasisLine } from '../spec/basis.js'
+import { basisFor, type BasisLine } from '../spec/index.js'
 import type { CheckResult, Finding } from './result.js'
 
 /** The lines of a check's basis about one of its findings: its operation, and the status it got when a line names it. */
