@@ -9,7 +9,7 @@ import { spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
 import { recordAllowances, recordBudget, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
 import type { PoliteTransport } from '../suites/transport/polite.js'
-import { throttled, tokenBucket, type LimiterStats } from '../test-support/misbehaving.js'
+import { throttled, tokenBucket, type LimiterStats } from './limiters.js'
 
 const KEY = 'bench-throttle-key'
 const RATE = 20
