@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { integerFlag, parseFlags } from '../command/flags.js'
 import { UsageError } from '../command/usage-error.js'
 import { FAULTS, startStub, type FaultName } from '../stub/index.js'
-import { pool } from '../test-support/pool.js'
+import { pool } from './pool.js'
 import { agreementRow, agreementTable, type AgreementRow } from './agreement.js'
 import { runConformance } from '../command/library.js'
 

@@ -1,6 +1,6 @@
 /** For e2e files: every case's command run up front, a few at a time, then read by name by the tests. */
 import { beforeAll } from 'vitest'
-import { pool } from './pool.js'
+import { pool } from '../scripts/pool.js'
 import { runCommand, type ConformanceRun } from './run-command.js'
 
 /** Runs the conformance command against `url`, the key from the environment as a user's CI passes it. */

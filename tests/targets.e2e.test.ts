@@ -6,7 +6,7 @@
  * `npx tsx test-support/targets/measure.ts calls` shows them.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { pool } from '../test-support/pool.js'
+import { pool } from '../scripts/pool.js'
 import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
 import { CONFORMANT, CORE_FAULTS, FAULT_CASES as ALL_FAULT_CASES } from '../test-support/targets/catalogue.js'
 import { startTarget, type TargetFault, type TargetOptions } from '../test-support/targets/server.js'

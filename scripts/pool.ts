@@ -1,5 +1,5 @@
 /**
- * The one bounded pool for tests: runs `work` over `items`, at most `size` at a time, and resolves to the
+ * The one bounded pool for tests and scripts: runs `work` over `items`, at most `size` at a time, and resolves to the
  * results in the order of `items`. Commands are node processes with vitest inside; on two cores, two at a time.
  * On the first failure no new item starts; the ones in flight finish (and close what they opened), then it rejects.
  */
