@@ -178,7 +178,10 @@ function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
     else if (shrunk) {
       // Findings beyond the bound are only counted; a property's minimal case takes the place of a plain one.
       const plain = into.findings.findLastIndex((f) => f.counterexample === undefined)
-      if (plain !== -1) (into.findings.splice(plain, 1), into.findings.push(finding))
+      if (plain !== -1) {
+        into.findings.splice(plain, 1)
+        into.findings.push(finding)
+      }
     }
   }
 }

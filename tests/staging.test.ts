@@ -41,7 +41,7 @@ async function outputs(run: RunResult): Promise<Record<string, string>> {
       console: toConsole(run, { color: false }),
       'result (as returned)': JSON.stringify(run),
     }
-    for (const [format, name] of Object.entries(REPORT_FILES)) files[name] = await readFile(join(dir, name), 'utf8')
+    for (const name of Object.values(REPORT_FILES)) files[name] = await readFile(join(dir, name), 'utf8')
     // The writers' own output, before the last redaction pass: the result they are given is already clean.
     for (const [format, write] of Object.entries(WRITERS)) files[`${format} (unredacted writer)`] = write(run)
     return files

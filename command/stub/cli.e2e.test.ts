@@ -45,9 +45,13 @@ function words(line: string): string[] {
   let started = false
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!
-    if (c === '\\' && line[i + 1] === '"') ((word += '"'), i++)
-    else if (c === '"') ((quoted = !quoted), (started = true))
-    else if (c === ' ' && !quoted) {
+    if (c === '\\' && line[i + 1] === '"') {
+      word += '"'
+      i++
+    } else if (c === '"') {
+      quoted = !quoted
+      started = true
+    } else if (c === ' ' && !quoted) {
       if (started || word) found.push(word)
       word = ''
       started = false

@@ -3,7 +3,7 @@
  * invalid bodies get 400 and store nothing; concurrent creates get distinct ids; the service assigns ids.
  */
 import type { Exchange } from '../../model/index.js'
-import { stringifyJson, type JsonValue } from '../../spec/index.js'
+import { stringifyJson } from '../../spec/index.js'
 import { invalidExamples, markLabel, renderInvalid } from '../arbitraries.js'
 import { idOf, isObject } from '../checks/util.js'
 import { scenario } from '../engine/scenario.js'

@@ -4,7 +4,7 @@
  * in bounded time; the concurrency bound holds at the target.
  */
 import { describe, expect, it } from 'vitest'
-import type { Exchange, Request } from '../../model/index.js'
+import type { Request } from '../../model/index.js'
 import { createStub } from '../../stub/index.js'
 import {
   counted,
