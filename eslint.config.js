@@ -1,0 +1,104 @@
+// `npm run lint`: the layers of docs/architecture.md, kept by import-x's no-restricted-paths, and typescript-eslint's
+// recommended rules. Formatting is Prettier's. Each zone names the files it binds (`target`) and what they may not
+// import (`from`, but for `except`); paths are from the project root.
+import { defineConfig } from 'eslint/config'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
+import tseslint from 'typescript-eslint'
+
+/** The product's layers, top to bottom; bin/ only loads the build. */
+const PRODUCT = ['command', 'stub', 'suites', 'reporters', 'model', 'spec']
+
+/** Test helpers: test files and the modules only tests import. */
+const TEST_HELPERS = ['**/*.test.ts', '**/test-support/**', '**/test-support.ts', '**/testing.ts', '**/*.check.ts']
+
+const others = (...layers) => PRODUCT.filter((layer) => !layers.includes(layer))
+const sources = (layer) => `${layer}/**`
+
+/** The layer rules; a file matching no target is not bound (tests may import anything). */
+const ZONES = [
+  {
+    target: sources('spec'),
+    from: others('spec'),
+    message: 'spec/ is the bottom layer: it imports nothing of the other layers.',
+  },
+  {
+    target: sources('model'),
+    from: others('model', 'spec'),
+    message: 'model/ imports only spec/ (through its index.ts) and itself.',
+  },
+  {
+    target: sources('stub'),
+    from: ['suites', 'reporters', 'command'],
+    message:
+      'stub/ and suites/ never import each other (they meet over HTTP or the Fetch handler); stub/ imports only spec/ and model/.',
+  },
+  {
+    target: sources('suites'),
+    from: ['stub', 'reporters', 'command'],
+    message:
+      'suites/ and stub/ never import each other (they meet over HTTP or the Fetch handler); suites/ imports only spec/ and model/.',
+  },
+  {
+    target: sources('reporters'),
+    from: ['stub', 'suites', 'command'],
+    message: "reporters/ read the result model: they never import the suite's engine, the stub or the command.",
+  },
+  // Another layer is reached only through its index.ts (suites/prism/ through its own, loaded only with --via-prism).
+  ...PRODUCT.map((layer) => ({
+    target: others(layer).map(sources),
+    from: layer,
+    except: layer === 'suites' ? ['./index.ts', './prism/index.ts'] : ['./index.ts'],
+    message: `other layers import ${layer}/ only through its index.ts.`,
+  })),
+  {
+    target: [...PRODUCT, 'bench', 'scripts', 'bin'].map(sources),
+    from: TEST_HELPERS,
+    message: 'no product code or tool imports test helpers (test files, test-support/, stub/testing.ts).',
+  },
+]
+
+export default defineConfig(
+  // A directive may name a core rule this set leaves off (no-control-regex): it says why where it stands.
+  { linterOptions: { reportUnusedDisableDirectives: 'off' } },
+  { ignores: ['node_modules/', 'dist/', 'dist.*/', 'reports/', 'tmp/', 'fixtures/', 'spec/client-types.ts'] },
+  tseslint.configs.recommended,
+  {
+    rules: {
+      // A leading underscore marks a binding kept unused on purpose (a rest's siblings, a tuple's slot).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // Parsed YAML and JSON trees are walked as `Record<string, any>` on purpose; tsc's strict mode checks the rest.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // A `let` that a closure reads before its one assignment (a signal handler set up first) stays a `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    files: ['**/*.cjs'], // CommonJS by design (Dredd's hooks)
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.{ts,js,mjs,cjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Imports name the compiled `.js`; the sources are `.ts`.
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: ZONES }],
+    },
+  },
+  {
+    // Test helpers may import anything; ESLint applies the last matching setting.
+    files: TEST_HELPERS,
+    rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+)
