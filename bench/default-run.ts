@@ -1,7 +1,8 @@
 /**
  * What a default run costs: `npx --no-install petstore-conformance` against the embedded stub, run N times one after
  * the other, with the median wall time and the peak resident memory summed over the command's whole process tree
- * (npx, the command and every process it starts), sampled from /proc every 20 ms. Linux only (it reads /proc).
+ * (npx, the command and every process it starts), sampled from /proc every 20 ms, as RSS (the figure `ps` and `top`
+ * show; node's own code counts once per process) and as PSS (shared pages counted once). Linux only: it reads /proc.
  *
  *   npx tsx bench/default-run.ts [--runs 7] [--interval 20]
  *
@@ -30,6 +31,8 @@ interface RunCost {
   wallMs: number
   /** The highest sum of RSS over the tree at one sample. */
   peakTreeRss: number
+  /** The highest sum of PSS over the tree at one sample: the memory the tree takes, shared pages counted once. */
+  peakTreePss: number
   /** CPU seconds of every process of the tree, as last sampled. */
   cpu: number
   processes: ProcessPeak[]
@@ -54,11 +57,14 @@ async function measure(interval: number): Promise<RunCost> {
   })
   const peaks = new Map<number, ProcessPeak>()
   let peakTreeRss = 0
+  let peakTreePss = 0
   const sample = () => {
     if (child.pid === undefined) return
     let sum = 0
+    let proportional = 0
     for (const p of sampleTree(child.pid)) {
       sum += p.rss
+      proportional += p.pss
       const peak = peaks.get(p.pid) ?? { pid: p.pid, role: role(p.name, p.args), rss: 0, cpu: 0 }
       peak.rss = Math.max(peak.rss, p.rss)
       peak.cpu = Math.max(peak.cpu, p.cpu)
@@ -66,6 +72,7 @@ async function measure(interval: number): Promise<RunCost> {
       peaks.set(p.pid, peak)
     }
     peakTreeRss = Math.max(peakTreeRss, sum)
+    peakTreePss = Math.max(peakTreePss, proportional)
   }
   const timer = setInterval(sample, interval)
   sample()
@@ -74,7 +81,7 @@ async function measure(interval: number): Promise<RunCost> {
   clearInterval(timer)
   rmSync(outputDir, { recursive: true, force: true })
   const processes = [...peaks.values()].filter((p) => p.rss > 0)
-  return { exitCode, wallMs, peakTreeRss, cpu: processes.reduce((a, p) => a + p.cpu, 0), processes }
+  return { exitCode, wallMs, peakTreeRss, peakTreePss, cpu: processes.reduce((a, p) => a + p.cpu, 0), processes }
 }
 
 const median = (values: number[]) => {
@@ -102,6 +109,7 @@ async function main(): Promise<void> {
     const largest = Math.max(...cost.processes.map((p) => p.rss))
     console.log(
       `run ${i + 1}: exit ${cost.exitCode}, wall ${s(cost.wallMs)}, peak tree RSS ${mb(cost.peakTreeRss)} ` +
+        `(PSS ${mb(cost.peakTreePss)}) ` +
         `(largest process ${mb(largest)}), tree CPU ${cost.cpu.toFixed(2)} s`,
     )
   }
@@ -111,7 +119,7 @@ async function main(): Promise<void> {
     console.log(`  ${p.role.padEnd(16)} ${mb(p.rss).padStart(7)}  ${p.cpu.toFixed(2)} s`)
   console.log(
     `\nmedian of ${runs}: wall ${s(median(costs.map((c) => c.wallMs)))} (best ${s(Math.min(...costs.map((c) => c.wallMs)))}), ` +
-      `peak tree RSS ${mb(median(costs.map((c) => c.peakTreeRss)))}, tree CPU ${median(costs.map((c) => c.cpu)).toFixed(2)} s; ` +
+      `peak tree RSS ${mb(median(costs.map((c) => c.peakTreeRss)))} (PSS ${mb(median(costs.map((c) => c.peakTreePss)))}), tree CPU ${median(costs.map((c) => c.cpu)).toFixed(2)} s; ` +
       `load average now ${loadavg()
         .map((n) => n.toFixed(2))
         .join(' ')}`,

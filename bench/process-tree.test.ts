@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { descendants, parseRss, parseStat, sampleTree } from './process-tree.js'
+import { descendants, parsePss, parseRss, parseStat, sampleTree } from './process-tree.js'
 
 describe('a process tree from /proc', () => {
   it('reads pid, parent and name from a stat line, even when the name holds spaces and parentheses', () => {
@@ -14,6 +14,11 @@ describe('a process tree from /proc', () => {
   it('reads VmRSS in bytes, and 0 for a process with no memory left', () => {
     expect(parseRss('Name:\tnode\nVmPeak:\t 999 kB\nVmRSS:\t  131476 kB\nThreads:\t11\n')).toBe(131476 * 1024)
     expect(parseRss('Name:\tnode\nState:\tZ (zombie)\n')).toBe(0)
+  })
+
+  it('reads Pss in bytes from smaps_rollup, and 0 without it', () => {
+    expect(parsePss('55d0-7ffd ---p 00000000 00:00 0 [rollup]\nRss:  115632 kB\nPss:   79012 kB\n')).toBe(79012 * 1024)
+    expect(parsePss('')).toBe(0)
   })
 
   it('finds every descendant, whatever order the processes are listed in, and nothing else', () => {

@@ -9,8 +9,10 @@ export interface ProcessSample {
   name: string
   /** Its command line, for telling one `node` from another. */
   args: string
-  /** Resident set size in bytes (`VmRSS`). */
+  /** Resident set size in bytes (`VmRSS`): pages shared with other processes (node's own code) count in each. */
   rss: number
+  /** Proportional set size in bytes (`Pss` of smaps_rollup): a page shared by n processes counts 1/n in each. */
+  pss: number
   /** utime + stime in seconds, all threads. */
   cpu: number
 }
@@ -28,6 +30,12 @@ export function parseStat(stat: string): { pid: number; ppid: number; name: stri
 /** `VmRSS` of a `/proc/PID/status` text, in bytes; 0 for a process with no memory left (a zombie). */
 export function parseRss(status: string): number {
   const kib = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1]
+  return kib === undefined ? 0 : Number(kib) * 1024
+}
+
+/** `Pss` of a `/proc/PID/smaps_rollup` text, in bytes; 0 when the kernel does not give it. */
+export function parsePss(rollup: string): number {
+  const kib = /^Pss:\s+(\d+)\s+kB$/m.exec(rollup)?.[1]
   return kib === undefined ? 0 : Number(kib) * 1024
 }
 
@@ -77,6 +85,7 @@ export function sampleTree(root: number): ProcessSample[] {
       name: parseStat(stat)!.name,
       args: (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim(),
       rss: parseRss(status),
+      pss: parsePss(read(`/proc/${pid}/smaps_rollup`) ?? ''),
       cpu: processCpu(stat) ?? 0,
     })
   }
