@@ -3,7 +3,8 @@
  * `limit_req`) and a 429 to every n-th request. The throttling benchmark runs the suite against them; tests do too.
  */
 
-import type { FetchHandler } from '../suites/index.js'
+/** A Fetch handler (the stub's in-process form): a limiter knows HTTP, not the suite. */
+type FetchHandler = (request: Request) => Promise<Response>
 
 /** How a throttled target says when to come back. */
 export type RetryAfter = 'seconds' | 'date' | 'none' | 'zero'
