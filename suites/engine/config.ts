@@ -1,6 +1,6 @@
 /** What a run is told: one serialisable object, resolved by the command and handed to the tests and the reporter. */
 import { spec as specInUse, type OperationId, type Spec } from '../../spec/index.js'
-import { boundaryPets } from '../arbitraries.js'
+import { boundaryPets } from '../values/index.js'
 
 /** The part of the run a scenario belongs to; each has its own allowance of pets to create. */
 export type Area = 'create' | 'list' | 'get' | 'auth' | 'stateful' | 'coverage' | 'probe'

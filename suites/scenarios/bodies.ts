@@ -15,7 +15,7 @@ import {
   leewayNumbers,
   malformedJson,
   OTHER_REQUEST_TYPES,
-} from '../arbitraries.js'
+} from '../values/index.js'
 import { size } from '../checks/large-body.js'
 import { idOf } from '../checks/util.js'
 import { scenario, type Scenario } from '../engine/scenario.js'
