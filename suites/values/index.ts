@@ -2,7 +2,6 @@
 export {
   anyText,
   asJson,
-  boundaryPets,
   categoryId,
   categoryIdEdges,
   codePoint,
@@ -12,6 +11,7 @@ export {
   petStatus,
   sampleNewPet,
   sampleValue,
+  samplesOf,
   type NewPetValue,
   type PropertySchema,
 } from './valid.js'
@@ -30,3 +30,4 @@ export {
   type NumberText,
 } from './invalid.js'
 export { listLimit, oddLimits, oddStatuses, outOfRangeLimits, outOfRangeStatuses } from './queries.js'
+export { bodyEdges, queryEdges, type EdgeCase, type Expected, type QueryEdge } from './edges.js'

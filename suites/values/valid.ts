@@ -117,6 +117,7 @@ export interface PropertySchema {
   maximum?: number
   exclusiveMinimum?: number
   exclusiveMaximum?: number
+  multipleOf?: number
   minLength?: number
   maxLength?: number
   pattern?: string
@@ -298,10 +299,7 @@ export function sampleValue(schema: PropertySchema, spec?: Spec): JsonValue {
     const type = schema.type.find((t) => t !== 'null')
     return type === undefined ? null : sampleValue({ ...schema, type }, spec)
   }
-  if (schema.type === 'integer') {
-    const { min, max } = integerBounds(schema)
-    return 1n < min ? min : 1n > max ? max : 1n
-  }
+  if (schema.type === 'integer') return integersOf(schema, 1)[0] ?? integerBounds(schema).min
   if (schema.type === 'number') return schema.minimum ?? 1
   if (schema.type === 'boolean') return true
   if (schema.type === 'array') {
@@ -330,32 +328,6 @@ export function sampleNewPet(spec: Spec): { [property: string]: JsonValue } {
       sampleValue(schema, spec),
     ]),
   )
-}
-
-/**
- * Valid NewPets with every declared property at its bounds: each string at its maxLength (and minLength), each
- * integer at its minimum and maximum, each enum value once; the label carries `prefix`.
- */
-export function boundaryPets(spec: Spec, prefix: string): { why: string; body: { [property: string]: JsonValue } }[] {
-  const properties = spec.propertiesOf('NewPet') as Record<string, PropertySchema>
-  const label = labelOf(spec)
-  const base = { ...sampleNewPet(spec), [label]: `${prefix}bounds` }
-  const pets: { why: string; body: { [property: string]: JsonValue } }[] = []
-  for (const [name, schema] of Object.entries(properties)) {
-    const at = (why: string, value: JsonValue) => pets.push({ why: `${name} ${why}`, body: { ...base, [name]: value } })
-    if (schema.enum) for (const value of schema.enum) at(`= ${String(value)}`, value)
-    else if (schema.type === 'string') {
-      if (schema.maxLength !== undefined)
-        at(`at maxLength ${schema.maxLength}`, textOfLength(schema.maxLength, name === label ? prefix : ''))
-      if (schema.minLength !== undefined && name !== label)
-        at(`at minLength ${schema.minLength}`, textOfLength(schema.minLength))
-    } else if (schema.type === 'integer' && name !== label) {
-      const { min, max } = integerBounds(schema)
-      at(`at its minimum ${min}`, min)
-      at(`at its maximum ${max}`, max)
-    }
-  }
-  return pets
 }
 
 /** The NewPet as a JSON value (bigint digits kept). */
@@ -389,4 +361,40 @@ export function categoryIdEdges(spec: Spec): bigint[] {
   const { min, max } = integerBounds(spec.propertiesOf('NewPet').categoryId!)
   const edges = [min + 1n, max - 1n, -1n, 2n ** 31n, -(2n ** 31n) - 1n, 2n ** 32n, 2n ** 53n, -(2n ** 53n) - 1n]
   return [...new Set(edges)].filter((v) => v >= min && v <= max)
+}
+
+/**
+ * `n` distinct valid values of a schema, the same on every run: texts and integers counted up from its lower bound,
+ * anything else drawn with a fixed seed. Fewer when the schema takes fewer.
+ */
+export function samplesOf(schema: PropertySchema, spec: Spec, n: number): JsonValue[] {
+  const values: JsonValue[] = []
+  const seen = new Set<string>()
+  const push = (value: JsonValue) => {
+    const key = stringifyJson(value)
+    if (!seen.has(key) && values.length < n) (seen.add(key), values.push(value))
+  }
+  if (schema.type === 'string' && schema.pattern === undefined && schema.format === undefined && !schema.enum) {
+    const length = Math.max(1, schema.minLength ?? 0)
+    if (schema.maxLength === undefined || length <= schema.maxLength)
+      for (let i = 0; i < n; i++)
+        push(textOfLength(length - 1) + String.fromCharCode(97 + (i % 26)).repeat(1 + Math.floor(i / 26)))
+  } else if (schema.type === 'integer' && !schema.enum) {
+    for (const v of integersOf(schema, n)) push(v)
+  }
+  push(sampleValue(schema, spec))
+  const arbitrary = propertyValue(schema, '', spec)
+  if (arbitrary) for (const value of fc.sample(arbitrary, { numRuns: 200, seed: 1 })) push(value)
+  return values
+}
+
+/** Up to `n` integers a schema takes, counted up from 1 (or its lower bound), in steps of its `multipleOf`. */
+function integersOf(schema: PropertySchema, n: number): bigint[] {
+  const { min, max } = integerBounds(schema)
+  const step = Number.isInteger(schema.multipleOf) && schema.multipleOf! > 1 ? BigInt(schema.multipleOf!) : 1n
+  const from = min <= 1n && 1n <= max ? 1n : min
+  const rest = ((from % step) + step) % step
+  const values: bigint[] = []
+  for (let v = rest === 0n ? from : from + step - rest; values.length < n && v <= max; v += step) values.push(v)
+  return values
 }
