@@ -81,31 +81,40 @@ export const malformedBodiesRefused = scenario({
 })
 
 export const jsonLeeway = scenario({
-  name: 'createPet with JSON whose reading parsers may differ on: a byte-order mark, integers written 1.0 or 1e2, a duplicate key',
+  name: 'createPet with JSON whose reading parsers may differ on: a byte-order mark, integers written 1.0 or 1e2, a duplicate key; nothing stored by a refusal',
   area: 'probe',
   operations: ['createPet'],
-  uses: ['getPet'],
-  states: ['sent', 'leeway'],
+  uses: ['listPets', 'getPet'],
+  states: ['sent', 'leeway', 'storedAfter'],
   async run(s) {
-    const bom = { name: named(s, 'after a byte-order mark'), categoryId: 60n }
-    await readBack(
-      s,
-      await s.createPet(undefined, {
-        raw: `\uFEFF${stringifyJson(bom)}`,
-        facts: { sent: bom, leeway: 'a byte-order mark before the JSON text (RFC 8259 §8.1: a parser MAY ignore it)' },
-      }),
-    )
-    for (const { why, text, value } of leewayNumbers(s.spec)) {
-      const body = { name: named(s, why), categoryId: value }
+    const marker = named(s, 'leeway-')
+    const before = await sentinel(s, 'leeway-before')
+    const sent = new Map<string, Exchange>()
+    const bom = { name: `${marker}b-after a byte-order mark`, categoryId: 60n }
+    const withBom = await s.createPet(undefined, {
+      raw: `\uFEFF${stringifyJson(bom)}`,
+      facts: { sent: bom, leeway: 'a byte-order mark before the JSON text (RFC 8259 §8.1: a parser MAY ignore it)' },
+    })
+    sent.set('b', withBom)
+    await readBack(s, withBom)
+    for (const [i, { why, text, value }] of leewayNumbers(s.spec).entries()) {
+      const body = { name: `${marker}n${i}-${why}`, categoryId: value }
       const raw = stringifyJson(body).replace(/"categoryId":-?[0-9]+\}$/, `"categoryId":${text}}`)
-      await readBack(s, await s.createPet(undefined, { raw, facts: { sent: body, leeway: why } }))
+      const exchange = await s.createPet(undefined, { raw, facts: { sent: body, leeway: why } })
+      sent.set(`n${i}`, exchange)
+      await readBack(s, exchange)
     }
     // Which of two names wins is the parser's choice (RFC 8259 §4: names SHOULD be unique): observed only.
-    const twice = `{"name":${JSON.stringify(named(s, 'first of two names'))},"name":${JSON.stringify(named(s, 'second of two names'))},"categoryId":61}`
-    await s.createPet(undefined, {
-      raw: twice,
-      facts: { leeway: 'a duplicate key (RFC 8259 §4: names SHOULD be unique)' },
-    })
+    const twice = `{"name":${JSON.stringify(`${marker}d-first of two names`)},"name":${JSON.stringify(`${marker}d-second of two names`)},"categoryId":61}`
+    sent.set(
+      'd',
+      await s.createPet(undefined, {
+        raw: twice,
+        facts: { leeway: 'a duplicate key (RFC 8259 §4: names SHOULD be unique)' },
+      }),
+    )
+    // Accepting or refusing each is the target's choice; a refusal must still store nothing.
+    await lookForStored(s, marker, sent, before, ['createPet.refused-stores-nothing'])
   },
 })
 
