@@ -25,7 +25,7 @@ export interface EdgeCase {
   keyword: string
   /** The keyword's place in the spec, e.g. `#/components/schemas/NewPet/properties/tags/maxItems`. */
   pointer: string
-  /** Where in the NewPet the value goes, e.g. `/owner/email`. */
+  /** Where in the NewPet the value goes, a JSON pointer (`/owner/email`; empty for the body itself). */
   at: string
   expect: Expected
   /** The keyword, the pointer and the value, in one line: what a finding on this case says. */
@@ -55,6 +55,9 @@ const ok = (what: string, value: JsonValue): Edge => ({ expect: 'ok', what, valu
 const refused = (what: string, value: JsonValue): Edge => ({ expect: 'refused', what, value })
 const show = (value: JsonValue) =>
   typeof value === 'string' && value.length > 24 ? `${value.length} characters` : stringifyJson(value)
+
+const characters = (n: number) => (n === 1 ? 'character' : 'characters')
+const itemsWord = (n: number) => (n === 1 ? 'item' : 'items')
 
 /** For each JSON type, the nearest value of another type (a number's digits as a string, and so on). */
 const OTHER_TYPE: Record<string, JsonValue> = {
@@ -191,15 +194,17 @@ const EDGES: Record<string, (value: any, at: At) => Edge[]> = {
     !typesOf(schema).includes('string') || schema.pattern !== undefined || schema.format !== undefined
       ? []
       : [
-          ok(`${n} characters, at its minLength`, textOfLength(n)),
-          ...(n > 0 ? [refused(`${n - 1} characters, one under its minLength ${n}`, textOfLength(n - 1))] : []),
+          ok(`${n} ${characters(n)}, at its minLength`, textOfLength(n)),
+          ...(n > 0
+            ? [refused(`${n - 1} ${characters(n - 1)}, one under its minLength ${n}`, textOfLength(n - 1))]
+            : []),
         ],
   maxLength: (n: number, { schema }) =>
     !typesOf(schema).includes('string') || schema.pattern !== undefined || schema.format !== undefined
       ? []
       : [
-          ok(`${n} characters, at its maxLength`, textOfLength(n)),
-          refused(`${n + 1} characters, one over its maxLength ${n}`, textOfLength(n + 1)),
+          ok(`${n} ${characters(n)}, at its maxLength`, textOfLength(n)),
+          refused(`${n + 1} ${characters(n + 1)}, one over its maxLength ${n}`, textOfLength(n + 1)),
         ],
   pattern: (pattern: string, { schema }) => {
     if (!typesOf(schema).includes('string')) return []
@@ -231,16 +236,18 @@ const EDGES: Record<string, (value: any, at: At) => Edge[]> = {
     const items = at.items(n)
     const fewer = n > 0 ? at.items(n - 1) : undefined
     return [
-      ...(items ? [ok(`${n} items, at its minItems`, items)] : []),
-      ...(fewer ? [refused(`${n - 1} items, one under its minItems ${n}`, fewer)] : []),
+      ...(items ? [ok(`${n} ${itemsWord(n)}, at its minItems`, items)] : []),
+      ...(fewer ? [refused(`${n - 1} ${itemsWord(n - 1)}, one under its minItems ${n}`, fewer)] : []),
     ]
   },
   maxItems: (n: number, at) => {
     const items = at.items(n)
     const more = at.schema.uniqueItems ? at.items(n + 1) : items && [...items, items[0] ?? null]
     return [
-      ...(items ? [ok(`${n} items, at its maxItems`, items)] : []),
-      ...(more && more.length === n + 1 ? [refused(`${n + 1} items, one over its maxItems ${n}`, more)] : []),
+      ...(items ? [ok(`${n} ${itemsWord(n)}, at its maxItems`, items)] : []),
+      ...(more && more.length === n + 1
+        ? [refused(`${n + 1} ${itemsWord(n + 1)}, one over its maxItems ${n}`, more)]
+        : []),
     ]
   },
   uniqueItems: (unique: boolean, at) => {
@@ -384,13 +391,13 @@ function walk(spec: Spec): EdgeCase[] {
     // The validator has the last word: a case it judges otherwise is not this keyword's to send.
     if ((validate(changed).length === 0) !== (edge.expect === 'ok')) return
     seen.add(key)
-    const where = `/${path.map(token).join('/')}`
+    const where = path.map((key) => `/${token(key)}`).join('')
     cases.push({
       keyword,
       pointer,
       at: where,
       expect: edge.expect,
-      why: `${where} ${edge.what} (${keyword}, ${pointer})`,
+      why: `${where || 'the body'} ${edge.what} (${keyword}, ${pointer})`,
       body: changed,
     })
   }
