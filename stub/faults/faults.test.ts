@@ -150,6 +150,13 @@ const PROBES: Record<FaultName, { seed?: PetRecord[]; holds: (stub: InProcessStu
       return answer.status === 400 && stub.store.size === before
     },
   },
+  'trailing-data-stored': {
+    holds: async (stub) => {
+      const before = stub.store.size
+      const answer = await create(stub, '{"name":"a","categoryId":1} x')
+      return answer.status === 400 && stub.store.size === before
+    },
+  },
 }
 
 describe('faults', () => {

@@ -4,7 +4,7 @@
  * wrapper around the stub's app or store (see wrap.ts); with none the stub is correct.
  */
 import { noAuthCreate, noAuthList, unauthCreateStores, wrongKeyAccepted } from './auth.js'
-import { largeBody500, refusedMediaTypeStored } from './bodies.js'
+import { largeBody500, refusedMediaTypeStored, trailingDataStored } from './bodies.js'
 import { dropsConnection, hangs } from './connection.js'
 import {
   acceptsInvalidStatus,
@@ -53,6 +53,7 @@ export const FAULTS = {
   'drops-connection': dropsConnection,
   'large-body-500': largeBody500,
   'refused-media-type-stored': refusedMediaTypeStored,
+  'trailing-data-stored': trailingDataStored,
 } as const satisfies Record<string, Fault>
 
 /** The name of one injectable fault. */

@@ -1,5 +1,5 @@
 import { spec } from '../../spec/index.js'
-import { refusesUndeclared } from '../arbitraries.js'
+import { refusesUndeclared } from '../values/index.js'
 import { exchangeCheck } from './check.js'
 import { describeAnswer } from './observed.js'
 import { bodyOf, isObject, requestLine, undescribedFields } from './util.js'

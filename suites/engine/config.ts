@@ -1,6 +1,6 @@
 /** What a run is told: one serialisable object, resolved by the command and handed to the tests and the reporter. */
 import { spec as specInUse, type OperationId, type Spec } from '../../spec/index.js'
-import { boundaryPets } from '../arbitraries.js'
+import { bodyEdges } from '../values/index.js'
 
 /** The part of the run a scenario belongs to; each has its own allowance of pets to create. */
 export type Area = 'create' | 'list' | 'get' | 'auth' | 'stateful' | 'coverage' | 'probe'
@@ -71,9 +71,9 @@ export function recordAllowances(runs: number, spec: Spec = specInUse()): Allowa
     // Creates are about a sixth of the commands; the model stops creating when this runs out.
     stateful: Math.min(60, statefulRuns(runs) * 3),
     coverage: 3,
-    // Bodies at the edges of the schema, each created once; media types and large bodies, with their sentinels.
-    // and one NewPet per bound of its properties (boundaryPets).
-    probe: 50 + boundaryPets(spec, '').length,
+    // Bodies at the edges of the schema, each created once; media types and large bodies, with their sentinels;
+    // and one NewPet per value at the edge of a keyword of its schema (the coverage phase).
+    probe: 50 + bodyEdges(spec).filter((edge) => edge.expect === 'ok').length,
   }
 }
 

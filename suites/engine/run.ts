@@ -13,7 +13,7 @@ import {
   type StatusCoverage,
 } from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
-import { runPrefix } from '../arbitraries.js'
+import { runPrefix } from './naming.js'
 import { CHECKS, type CheckId } from '../checks/index.js'
 import {
   onOperation,

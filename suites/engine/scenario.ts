@@ -7,7 +7,7 @@ import type { Credential, Exchange, Request, ScenarioRecord } from '../../model/
 import { stringifyJson, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import type { CredentialKind, Fact, Facts } from '../checks/check.js'
 import type { CheckId } from '../checks/index.js'
-import { fitNewPet } from '../arbitraries.js'
+import { fitNewPet } from './naming.js'
 import { idOf } from '../checks/util.js'
 import type { Area } from './config.js'
 import { Recorder, type Replay } from './recorder.js'

@@ -4,9 +4,10 @@
  */
 import type { Exchange } from '../../model/index.js'
 import { stringifyJson } from '../../spec/index.js'
-import { invalidExamples, markLabel, renderInvalid } from '../arbitraries.js'
 import { idOf, isObject } from '../checks/util.js'
+import { markLabel, renderInvalid } from '../engine/index.js'
 import { scenario } from '../engine/scenario.js'
+import { invalidExamples } from '../values/index.js'
 import { createAndGet, lookForStored, NEW_PET_FIXTURES as fixtures, sentinel } from './probes.js'
 
 export const validExamples = scenario({

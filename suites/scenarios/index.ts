@@ -10,6 +10,7 @@ import { AUTH, unauthenticatedCreateStoresNothing } from './auth.js'
 import { BODIES, largeBodies, mediaTypes } from './bodies.js'
 import { COVERAGE } from './coverage.js'
 import { CREATE, invalidExamplesRefused } from './create.js'
+import { EDGES } from './edges.js'
 import { GET } from './get.js'
 import { KEPT, LAST } from './kept.js'
 import { LIST } from './list.js'
@@ -19,8 +20,16 @@ import { PATHS } from './paths.js'
 import { PROPERTIES } from './properties.js'
 import { STATEFUL } from './stateful.js'
 
-/** Scenarios that look for pets that must not exist: best done while the store is small. */
-const FIRST: readonly ScenarioSpec[] = [unauthenticatedCreateStoresNothing, invalidExamplesRefused, mediaTypes]
+/**
+ * Scenarios that look for pets that must not exist, best done while the store is small, and the coverage phase (the
+ * values at each keyword's edges), which runs on every seed before any random value.
+ */
+const FIRST: readonly ScenarioSpec[] = [
+  unauthenticatedCreateStoresNothing,
+  invalidExamplesRefused,
+  mediaTypes,
+  ...EDGES,
+]
 
 /**
  * Scenarios whose pets would weigh on every later listing: a valid NewPet with a 1 MiB name, once stored, comes back

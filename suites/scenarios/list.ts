@@ -3,7 +3,7 @@
  * and finds the pets just created when the page has room; out-of-range values are observed, never a 5xx.
  * The engine derives what each page is judged against (the limit sent, the pets known to exist).
  */
-import { outOfRangeLimits, outOfRangeStatuses } from '../arbitraries.js'
+import { outOfRangeLimits, outOfRangeStatuses } from '../values/index.js'
 import { listedPets } from '../checks/util.js'
 import { scenario, type Scenario } from '../engine/scenario.js'
 

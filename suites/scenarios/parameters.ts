@@ -5,7 +5,7 @@
  * the rest is observed, never a 5xx, with an Error body whenever the status is a documented error status.
  */
 import { INT64_MAX, INT64_MIN } from '../../spec/index.js'
-import { oddLimits, oddStatuses } from '../arbitraries.js'
+import { oddLimits, oddStatuses } from '../values/index.js'
 import type { Facts } from '../checks/check.js'
 import { idOf, listedPets } from '../checks/util.js'
 import { scenario, type Scenario } from '../engine/scenario.js'

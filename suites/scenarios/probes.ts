@@ -54,10 +54,11 @@ export async function findMarked(
   if (from === undefined || to === undefined)
     return { why: `${whole}, and a sentinel pet to bracket the ids between was not created` }
   if (to <= from) return { why: `${whole}, and its ids do not ascend (a later pet got ${to}, an earlier one ${from})` }
-  // Ids the run already knows (its other scenarios' pets, created meanwhile) need no look.
+  // Ids of pets the run created itself (its other scenarios', meanwhile) need no look; a pet only seen in a listing
+  // may be one a refused request left behind, so it is looked at.
   const unknown: string[] = []
   for (let id = from + 1n; id < to && unknown.length <= MAX_PROBES; id++)
-    if (!s.run.knows(String(id))) unknown.push(String(id))
+    if (!s.run.created.has(String(id))) unknown.push(String(id))
   if (unknown.length > MAX_PROBES)
     return {
       why: `${whole}, and its ids ascend too far apart to look each one up (${to - from - 1n} ids between ${from} and ${to}; at most ${MAX_PROBES} are)`,

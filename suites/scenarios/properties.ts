@@ -4,8 +4,9 @@
  * documented limit caps and fills the page.
  */
 import type { Exchange } from '../../model/index.js'
-import { asJson, invalidBody, listLimit, newPet, renderInvalid, type InvalidBody } from '../arbitraries.js'
+import { renderInvalid } from '../engine/index.js'
 import { scenario } from '../engine/scenario.js'
+import { asJson, invalidBody, listLimit, newPet, type InvalidBody } from '../values/index.js'
 import { createAndGet, lookForStored, sentinel } from './probes.js'
 
 export const anyValidPet = scenario({

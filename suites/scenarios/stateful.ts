@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import type { Credential } from '../../model/index.js'
 import type { JsonValue } from '../../spec/index.js'
-import { asJson, listLimit, newPet, petStatus, type NewPetValue } from '../arbitraries.js'
+import { asJson, listLimit, newPet, petStatus, type NewPetValue } from '../values/index.js'
 import { idOf, show } from '../checks/util.js'
 import { MAX_COMMANDS, statefulRuns } from '../engine/config.js'
 import { scenario, type Scenario } from '../engine/scenario.js'
