@@ -7,12 +7,14 @@ import { readFileSync } from 'node:fs'
 import { parseJson, SPEC_PATH, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ADMIN_PREFIX } from './admin-path.js'
 import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
+import { RETRY_AFTER } from './http.js'
 import { allowedHeaders, exposing, preflightHeaders } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
+import { notKept } from './respond.js'
 import type { Journal, JournalFilter } from './journal.js'
 import { quote, readQuery, sameText, splitTarget } from './request.js'
 import { int64Properties, readSnapshot } from './seed.js'
-import { StoreError, type PetRecord, type PetStore } from './store.js'
+import { PersistError, StoreError, type PetRecord, type PetStore } from './store.js'
 
 /** Where this API's own OpenAPI document lives. */
 export const ADMIN_SPEC_PATH = new URL('./admin.yaml', import.meta.url)
@@ -248,6 +250,7 @@ function error(apiError: ApiError, extra?: string[]): AppResponse {
 /** The admin API's catch-all: its own errors as they are, a bad snapshot a 400, anything else a 400 too. */
 function failure(caught: unknown): AppResponse {
   if (caught instanceof ApiError) return error(caught)
+  if (caught instanceof PersistError) return error(notKept(caught), ['Retry-After', RETRY_AFTER])
   if (caught instanceof StoreError) return error(new ApiError(400, 'invalid_snapshot', caught.message))
   return error(new ApiError(400, 'unexpected_error', 'the admin request could not be handled'))
 }

@@ -42,9 +42,12 @@ export interface CreateStubOptions {
   journal?: JournalOptions | false
   /** When set, the admin API needs `Authorization: Bearer <adminKey>`. */
   adminKey?: string
-  /** A data file that keeps the pets across restarts: read if it exists, written after changes and on close. */
+  /**
+   * A data file that keeps the pets across restarts: read if it exists (with its log of changes), every change
+   * flushed to it before its answer leaves, folded into one snapshot on close.
+   */
   data?: string
-  /** Told when a data file write fails (the stub keeps serving). */
+  /** Told of what the data file met that is no answer's: a torn record dropped at start, a last write that failed. */
   onDataError?: (message: string) => void
   /** A deliberate fault to inject (see FAULTS): for proving that a test suite catches it. */
   fault?: FaultName
@@ -77,7 +80,7 @@ export interface InProcessStub {
   requests(filter?: JournalFilter): JournalEntry[]
   /** Empties the journal (`DELETE /__stub/requests`); returns how many entries it held. */
   clearRequests(): number
-  /** Writes the data file one last time, if there is one, and stops watching the store. */
+  /** Folds the data file's log into its snapshot, if there is one, and stops keeping the store there. */
   close(): void
 }
 
@@ -85,7 +88,7 @@ export interface InProcessStub {
 export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
-  const saved = options.data === undefined ? undefined : readDataFile(options.data, spec)
+  const saved = options.data === undefined ? undefined : readDataFile(options.data, spec, options.onDataError)
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
@@ -118,7 +121,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     },
     requests: (filter) => journal.read(filter),
     clearRequests: () => journal.clear(),
-    close: () => persistence?.stop(),
+    close: () => persistence?.close(),
   }
 }
 

@@ -8,6 +8,7 @@ import {
   type BufferedLog,
   FAULTS,
   ListenError,
+  PersistError,
   serve,
   StoreError,
   type InProcessStub,
@@ -87,6 +88,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     })
   } catch (error) {
     if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)
+    if (error instanceof PersistError) fail(error.message) // nothing would be kept: no answer may say otherwise
     throw error
   }
   log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
