@@ -8,6 +8,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from 'node:net'
 import { isAdmin } from './admin-path.js'
 import type { Journal } from './journal.js'
+import { HostCheck, misdirected } from './origin.js'
 import {
   BASE_PATH,
   TRICKLE_MS,
@@ -36,6 +37,8 @@ export interface ServerOptions {
   keepAliveTimeout?: number
   /** The version prefix the interface is served under, for `url`: the bundled spec's `/v1` when not given. */
   basePath?: string
+  /** Names a request's `Host` may give besides loopback and the bound address (`*`: any); see stub/origin.ts. */
+  allowHosts?: readonly string[]
 }
 
 /** A listening server. */
@@ -64,6 +67,7 @@ const LINGER_BYTES = 64 * 1024 * 1024
 interface State {
   log: ((line: string) => void) | undefined
   journal: Journal | undefined
+  hosts: HostCheck
   /** Answers waiting for the end of this turn of the event loop. */
   outbox: Outbox
   inFlight: number
@@ -139,6 +143,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     log: options.log,
     journal: options.journal,
     outbox: new Outbox(),
+    hosts: new HostCheck(options.host, options.allowHosts),
     inFlight: 0,
     closing: false,
   }
@@ -200,7 +205,8 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
   }
   let routed
   try {
-    routed = app.route(request)
+    // A name the stub does not answer for is a DNS-rebinding page's, or one to allow with --allow-host.
+    routed = state.hosts.allows(request.headers.host) ? app.route(request) : misdirected(request.headers.host)
   } catch (error) {
     routed = app.failure(error)
   }
@@ -443,6 +449,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   let contentLength: string | undefined
   let contentEncoding: string | undefined
   let corsHeaders: string | undefined
+  let host: string | string[] | undefined
+  let origin: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
@@ -450,6 +458,9 @@ function pickHeaders(raw: string[]): RequestHeaders {
     else if (length === 12 && contentType === undefined && named(name, 'content-type')) contentType = raw[i + 1]
     else if (length === 14 && contentLength === undefined && named(name, 'content-length')) contentLength = raw[i + 1]
     else if (length === 6 && named(name, 'prefer')) prefer = more(prefer, raw[i + 1]!)
+    else if (length === 4 && named(name, 'host'))
+      host = more(host, raw[i + 1]!) // two are refused
+    else if (length === 6 && origin === undefined && named(name, 'origin')) origin = raw[i + 1]
     else if (length === 16 && contentEncoding === undefined && named(name, 'content-encoding'))
       contentEncoding = raw[i + 1]
     else if (length === 30 && corsHeaders === undefined && named(name, 'access-control-request-headers'))
@@ -463,6 +474,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   }
   if (prefer !== undefined) headers.prefer = prefer
   if (corsHeaders !== undefined) headers['access-control-request-headers'] = corsHeaders
+  if (host !== undefined) headers.host = host
+  if (origin !== undefined) headers.origin = origin
   return headers
 }
 

@@ -21,6 +21,7 @@ import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } f
 import { keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, serve } from './server.js'
+import { withCredentials } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 
 /** The key accepted when none is configured. */
@@ -42,6 +43,11 @@ export interface CreateStubOptions {
   journal?: JournalOptions | false
   /** When set, the admin API needs `Authorization: Bearer <adminKey>`. */
   adminKey?: string
+  /**
+   * Origins whose pages may use the admin API (`http://localhost:5173`): it then answers them with CORS headers.
+   * By default no page on another origin can read it or change anything through it.
+   */
+  adminOrigins?: string[]
   /**
    * A data file that keeps the pets across restarts: read if it exists (with its log of changes), every change
    * flushed to it before its answer leaves, folded into one snapshot on close.
@@ -105,7 +111,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   })
   const handler = new StubHandler(
     wrappers.app?.(app, { apiKeys, store: appStore }) ?? app,
-    new Admin({ store, seed, journal, adminKey: options.adminKey, spec }),
+    new Admin({ store, seed, journal, adminKey: options.adminKey, spec, origins: options.adminOrigins }),
   )
   return {
     store,
@@ -137,7 +143,10 @@ class StubHandler implements Handler {
   }
 
   route(request: AppRequest): Routed {
-    return isAdmin(request.url) ? this.admin.route(request) : this.app.route(request)
+    if (isAdmin(request.url)) return this.admin.route(request)
+    const origin = request.headers.origin
+    // A page's request (it names its origin) may carry cookies: its answer names that origin, with credentials.
+    return typeof origin === 'string' ? credentialed(this.app.route(request), origin) : this.app.route(request)
   }
 
   tooLarge(): AppResponse {
@@ -157,6 +166,22 @@ class StubHandler implements Handler {
   }
 }
 
+/** What `routed` answers, made readable to a page on `origin` that sends cookies. */
+function credentialed(routed: Routed, origin: string): Routed {
+  if (!('kind' in routed)) return withCredentials(routed, origin)
+  return {
+    kind: 'body',
+    operationId: routed.operationId,
+    maxBody: routed.maxBody,
+    accept: (body) => {
+      const answer = routed.accept(body)
+      return answer instanceof Promise
+        ? answer.then((done) => withCredentials(done, origin))
+        : withCredentials(answer, origin)
+    },
+  }
+}
+
 /** How to start a stub in-process on a port; every field is optional. */
 export interface StubOptions extends CreateStubOptions {
   /** TCP port; 0 (the default) picks a free one. */
@@ -165,6 +190,8 @@ export interface StubOptions extends CreateStubOptions {
   host?: string
   /** No request log on stderr; true by default here (the command line logs unless `--quiet`). */
   quiet?: boolean
+  /** Names a request's `Host` may give besides loopback names and the bound address (`*`: any); see docs/stub.md. */
+  allowHosts?: string[]
 }
 
 /** A running stub. */
@@ -190,6 +217,7 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
     log,
     journal: stub.journal,
     basePath: stub.basePath,
+    allowHosts: options.allowHosts,
   })
   return {
     url: running.url,

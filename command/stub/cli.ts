@@ -80,6 +80,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       maxBody: config.maxBody,
       chaos: config.chaos,
       adminKey: config.adminKey,
+      adminOrigins: config.adminOrigins,
       journal: { entries: config.journal },
       data: config.data,
       onDataError: (message) => report(`${COMMAND}: ${message}\n`),
@@ -99,6 +100,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       log,
       journal: stub.journal,
       basePath: stub.basePath,
+      allowHosts: config.allowHosts,
     })
   } catch (error) {
     stub.close()
