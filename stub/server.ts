@@ -8,6 +8,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from 'node:net'
 import { isAdmin } from './admin-path.js'
 import type { Journal } from './journal.js'
+import { boundConnections } from './connections.js'
 import { HostCheck, misdirected } from './origin.js'
 import {
   BASE_PATH,
@@ -148,14 +149,16 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     closing: false,
   }
   const requestTimeout = options.requestTimeout ?? 30_000
+  const headersTimeout = Math.min(options.headersTimeout ?? 10_000, requestTimeout) // Node requires headers within the request time
   const server = createServer({
     requestTimeout,
-    headersTimeout: Math.min(options.headersTimeout ?? 10_000, requestTimeout), // Node requires headers within the request time
+    headersTimeout,
     keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
     connectionsCheckingInterval: 1_000, // how often the two timeouts above are enforced
     requireHostHeader: false, // answered by the app like any request, not with an empty 400
   })
   const log = options.log
+  boundConnections(server, headersTimeout, log)
   const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) =>
     onRequest(app, state, req, res, continued)
   server.on('request', (req, res) => handle(req, res, false))
