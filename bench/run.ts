@@ -3,7 +3,7 @@
 // generator (autocannon) runs in this process, on the same cores.
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { conformanceAvailable, measureConformance, type ConformanceCost } from './conformance-cost.js'
 import { burst, measure, type LoadConfig } from './load.js'
 import { resolveBenchConfig, USAGE, UsageError, type BenchConfig } from './options.js'
@@ -54,6 +54,24 @@ function matrixTargets(seedFile: string): TargetSpec[] {
         API_KEY,
         '--seed',
         seedFile,
+      ],
+      base: (port) => `http://127.0.0.1:${port}/v1`,
+    },
+    {
+      id: 'stub-data',
+      title: 'stub --data (every create on disk before its 201)',
+      args: (port) => [
+        'bin/petstore-stub.js',
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--api-key',
+        API_KEY,
+        '--seed',
+        seedFile,
+        '--data',
+        join(seedFile ? dirname(seedFile) : tmpdir(), 'bench-data.json'),
       ],
       base: (port) => `http://127.0.0.1:${port}/v1`,
     },
@@ -266,6 +284,7 @@ function matrixReport({ results, logBytes, failures }: Matrix, specs: TargetSpec
     formatRatio(ratio(rps('stub', w.id), rps('prism', w.id))),
     formatRatio(ratio(rps('stub', w.id), rps('prism-silent', w.id))),
     formatRatio(ratio(rps('stub', w.id), rps('bare', w.id))),
+    formatRatio(ratio(rps('stub-data', w.id), rps('stub', w.id))),
     formatRatio(ratio(perCpu('stub', w.id), perCpu('prism', w.id))),
     formatRatio(ratio(perCpu('stub', w.id), perCpu('prism-silent', w.id))),
     formatRatio(ratio(perCpu('stub', w.id), perCpu('bare', w.id))),
@@ -297,6 +316,7 @@ function matrixReport({ results, logBytes, failures }: Matrix, specs: TargetSpec
         'stub/Prism',
         'stub/Prism silent',
         'stub/bare',
+        'stub --data/stub',
         'CPU: stub/Prism',
         'CPU: stub/Prism silent',
         'CPU: stub/bare',
@@ -435,6 +455,14 @@ function goals(
       })
       if (w.kind === 'read')
         all.push({ name: `stub p99, ${describe(w)}`, value: stub?.p99, relation: '<', bound: 10, unit: 'ms' })
+      if (w.id === 'create')
+        all.push({
+          name: `stub --data/stub req/s, ${describe(w)}`,
+          value: ratio(cell('stub-data', w.id)?.rps, stub?.rps),
+          relation: '>=',
+          bound: 0.5,
+          unit: 'x',
+        })
     }
   }
   if (scale) {

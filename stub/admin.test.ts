@@ -25,7 +25,7 @@ function expectDocumented(path: string, method: string, answer: Answer): void {
   const validate = ajv.getSchema(`https://kit.test/stub/admin.yaml${pointer}`)!
   expect(validate(validationView(answer.body!)), JSON.stringify(validate.errors)).toBe(true)
   expect(answer.headers['content-type']).toBe('application/json')
-  expect(answer.headers['access-control-allow-origin']).toBe('*')
+  expect(answer.headers['access-control-allow-origin']).toBeUndefined() // no page on another origin reads it
 }
 
 const stubWith = (options: CreateStubOptions = {}) => createStub({ apiKeys: [KEY], ...options })
@@ -38,7 +38,12 @@ async function admin(
 ): Promise<Answer> {
   return fromFetch(
     await stub.fetch(
-      new Request(`http://stub.test/__stub${path}`, { method, body: options.body, headers: options.headers }),
+      new Request(`http://stub.test/__stub${path}`, {
+        method,
+        body: options.body,
+        // A body sent as text/plain (what fetch gives a string) is refused: any page could send it.
+        headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+      }),
     ),
   )
 }
@@ -134,6 +139,9 @@ describe('health, reset, snapshot and restore', () => {
     const rounded = (await stub.fetch(new Request('http://stub.test/__stub/state')).then((r) => r.json())) as unknown
     const refused = await admin(stub, 'PUT', '/state', { body: JSON.stringify(rounded) })
     expect(refused.status).toBe(400) // what a JavaScript client meets without the option
+    expect((refused.body as { message: string }).message).toMatch(
+      /categoryId .*rounded by a JavaScript parser: read the state with GET \/__stub\/state\?int64=string .* PUT that back unchanged$/,
+    )
     expect(asNumbers.text).toBe(exact)
 
     const strings = await admin(stub, 'GET', '/state?int64=string')
@@ -310,18 +318,65 @@ describe('admin routing and its key', () => {
     expect([wrong.status, wrong.headers.allow]).toEqual([405, 'GET, PUT, OPTIONS'])
   })
 
-  it('answers a preflight with its methods, no key needed', async () => {
-    const answer = await admin(stubWith({ adminKey: 'secret-admin' }), 'OPTIONS', '/reset', {
-      headers: {
-        origin: 'http://page.test',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization',
-      },
-    })
-    expect(answer.status).toBe(204)
-    expect(answer.headers).toMatchObject({
+  it('answers the preflight of an allowed origin with its methods, no key needed, and tells other pages nothing', async () => {
+    const stub = stubWith({ adminKey: 'secret-admin', adminOrigins: ['http://page.test'] })
+    const preflight = (origin: string) =>
+      admin(stub, 'OPTIONS', '/reset', {
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      })
+    const allowed = await preflight('http://page.test')
+    expect(allowed.status).toBe(204)
+    expect(allowed.headers).toMatchObject({
+      'access-control-allow-origin': 'http://page.test',
       'access-control-allow-methods': 'POST, OPTIONS',
       'access-control-allow-headers': 'authorization',
+    })
+    const foreign = await preflight('http://evil.test')
+    expect(foreign.status).toBe(204)
+    expect(Object.keys(foreign.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+  })
+
+  describe('a page on another site', () => {
+    const simple = [
+      ['POST', '/reset', { origin: 'http://evil.test' }],
+      ['POST', '/reset', { 'content-type': 'text/plain' }], // an old browser that sends no Origin
+      ['POST', '/reset', { 'content-type': 'application/x-www-form-urlencoded' }],
+      ['POST', '/reset', { 'content-type': 'multipart/form-data; boundary=x' }],
+      ['DELETE', '/requests', { origin: 'http://evil.test' }],
+      ['PUT', '/state', { origin: 'http://evil.test', 'content-type': 'application/json' }],
+      ['GET', '/requests', { origin: 'http://evil.test' }],
+      ['GET', '/state', { origin: 'null' }],
+    ] as const
+    it.each(simple)('cannot %s %s (%j): 403, nothing changed or shown', async (method, path, headers) => {
+      const stub = stubWith()
+      await api(stub, 'POST', '/pets', '{"name":"Mine","categoryId":1}')
+      const before = stub.snapshot()
+      const answer = await admin(stub, method, path, {
+        headers: { ...headers },
+        body: method === 'PUT' ? '{"pets":[]}' : undefined,
+      })
+      expect(answer.status).toBe(403)
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined()
+      expect(answer.text).not.toContain('Mine')
+      expectDocumented(path, method, answer)
+      expect(stub.snapshot()).toEqual(before)
+      expect(stub.requests()).toHaveLength(1)
+    })
+
+    it('is let in when named, and its answers name it (never *)', async () => {
+      const stub = stubWith({ adminOrigins: ['http://localhost:5173'] })
+      const answer = await admin(stub, 'POST', '/reset', { headers: { origin: 'http://localhost:5173' } })
+      expect(answer.status).toBe(200)
+      expect(answer.headers['access-control-allow-origin']).toBe('http://localhost:5173')
+      expect(answer.headers.vary).toBe('Origin')
+      expect(answer.headers['access-control-allow-credentials']).toBeUndefined()
+    })
+
+    it("is let in from the stub's own origin, and scripts with no Origin and no body as ever", async () => {
+      const stub = stubWith()
+      expect((await admin(stub, 'POST', '/reset', { headers: { origin: 'http://stub.test' } })).status).toBe(200)
+      expect((await admin(stub, 'POST', '/reset')).status).toBe(200)
+      expect((await admin(stub, 'DELETE', '/requests')).status).toBe(200)
     })
   })
 

@@ -7,12 +7,15 @@ import { readFileSync } from 'node:fs'
 import { parseJson, SPEC_PATH, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ADMIN_PREFIX } from './admin-path.js'
 import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
+import { RETRY_AFTER } from './http.js'
 import { allowedHeaders, exposing, preflightHeaders } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
+import { AdminOrigins } from './origin.js'
+import { notKept } from './respond.js'
 import type { Journal, JournalFilter } from './journal.js'
 import { quote, readQuery, sameText, splitTarget } from './request.js'
 import { int64Properties, readSnapshot } from './seed.js'
-import { StoreError, type PetRecord, type PetStore } from './store.js'
+import { PersistError, StoreError, type PetRecord, type PetStore } from './store.js'
 
 /** Where this API's own OpenAPI document lives. */
 export const ADMIN_SPEC_PATH = new URL('./admin.yaml', import.meta.url)
@@ -32,6 +35,8 @@ export interface AdminOptions {
   adminKey?: string
   /** The interface the stub serves (a revision of it, when given): restores are checked and it is served by it. */
   spec?: Spec
+  /** Origins whose pages may use the admin API (`https://app.example:3000`); none but the stub's own by default. */
+  origins?: readonly string[]
 }
 
 type Operation = (request: AppRequest, query: string) => Routed
@@ -44,13 +49,15 @@ interface Endpoint {
 /** The admin API's request handling. */
 export class Admin {
   readonly #options: AdminOptions
+  readonly #origins: AdminOrigins
   readonly #started = performance.now()
   readonly #endpoints: Map<string, Endpoint>
   #documents: { petstore: string; admin: string } | undefined
 
   constructor(options: AdminOptions) {
     this.#options = options
-    const { journal } = options
+    this.#origins = new AdminOrigins(options.origins)
+    const { store, journal } = options
     this.#endpoints = new Map<string, Endpoint>([
       ['/', { summary: 'what this API offers', methods: { GET: () => this.#index() } }],
       ['/health', { summary: 'whether the stub is up, and how full it is', methods: { GET: () => this.#health() } }],
@@ -80,8 +87,27 @@ export class Admin {
     ])
   }
 
-  /** Answers a request under `/__stub`. Never throws. */
+  /**
+   * Answers a request under `/__stub`. Never throws. A page on another site gets nothing from it (see stub/origin.ts):
+   * its requests are refused, and no answer names its origin unless it was allowed.
+   */
   route(request: AppRequest): Routed {
+    const refused = request.method === 'OPTIONS' ? undefined : this.#origins.refusal(request.method, request.headers)
+    const routed = refused ? error(refused) : this.#route(request)
+    const cors = this.#origins.corsHeaders(request.headers.origin)
+    if (cors.length === 0 || request.method === 'OPTIONS') return routed // a preflight has its own
+    if (!('kind' in routed)) return withHeaders(routed, cors)
+    return {
+      kind: 'body',
+      maxBody: routed.maxBody,
+      accept: (body) => {
+        const answer = routed.accept(body)
+        return answer instanceof Promise ? answer.then((done) => withHeaders(done, cors)) : withHeaders(answer, cors)
+      },
+    }
+  }
+
+  #route(request: AppRequest): Routed {
     try {
       const { path, query } = splitTarget(request.url)
       const endpoint = this.#endpoints.get(path.slice(ADMIN_PREFIX.length) || '/')
@@ -91,9 +117,15 @@ export class Admin {
       if (request.method === 'OPTIONS') {
         const asked = request.headers['access-control-request-headers']
         const allowed = allowedHeaders(Array.isArray(asked) ? asked.join(',') : asked)
+        const origin = request.headers.origin
+        // A preflight from a page not allowed by name gets no CORS headers: its browser then sends nothing.
+        const cors =
+          typeof origin === 'string' && this.#origins.corsHeaders(origin).length > 2
+            ? preflightHeaders(allow, allowed, origin).concat('Vary', 'Origin')
+            : []
         return {
           status: 204,
-          headers: ['Content-Type', JSON_TYPE, 'Allow', allow, ...preflightHeaders(allow, allowed)],
+          headers: ['Content-Type', JSON_TYPE, 'Allow', allow, ...cors],
           body: '',
           allowedHeaders: allowed,
         }
@@ -179,7 +211,16 @@ export class Admin {
       } catch (caught) {
         throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${(caught as Error).message}`)
       }
-      const snapshot = readSnapshot(value, 'the snapshot', this.#options.spec, { int64Strings: true })
+      let snapshot
+      try {
+        snapshot = readSnapshot(value, 'the snapshot', this.#options.spec, { int64Strings: true })
+      } catch (caught) {
+        if (!(caught instanceof StoreError) || !hasUnsafeInteger(value)) throw caught
+        // Most likely a JavaScript client's JSON.parse rounded an int64 (2^63 - 1 becomes 2^63) on the way.
+        throw new StoreError(
+          `${caught.message}; an integer beyond 2^53 may have been rounded by a JavaScript parser: read the state with GET ${ADMIN_PREFIX}/state?int64=string (int64 values as strings) and PUT that back unchanged`,
+        )
+      }
       this.#options.store.replace(snapshot.pets, snapshot.nextId)
       return json(200, { pets: this.#options.store.size })
     } catch (caught) {
@@ -217,15 +258,20 @@ export class Admin {
 }
 
 function headersFor(type: string, body: string, extra: string[] = []): string[] {
-  const headers = [
-    'Content-Type',
-    type,
-    'Access-Control-Allow-Origin',
-    '*',
-    'Content-Length',
-    String(Buffer.byteLength(body)),
-  ]
+  const headers = ['Content-Type', type, 'Content-Length', String(Buffer.byteLength(body))]
   return extra.length > 0 ? exposing(headers.concat(extra)) : headers
+}
+
+/** True when a JSON value holds an integer no JavaScript number keeps exactly. */
+function hasUnsafeInteger(value: JsonValue): boolean {
+  if (typeof value === 'bigint') return true
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value)
+  if (value === null || typeof value !== 'object') return false
+  return (Array.isArray(value) ? value : Object.values(value)).some(hasUnsafeInteger)
+}
+
+function withHeaders(response: AppResponse, extra: string[]): AppResponse {
+  return { ...response, headers: exposing(response.headers.concat(extra)) }
 }
 
 function raw(status: number, body: string): AppResponse {
@@ -248,6 +294,7 @@ function error(apiError: ApiError, extra?: string[]): AppResponse {
 /** The admin API's catch-all: its own errors as they are, a bad snapshot a 400, anything else a 400 too. */
 function failure(caught: unknown): AppResponse {
   if (caught instanceof ApiError) return error(caught)
+  if (caught instanceof PersistError) return error(notKept(caught), ['Retry-After', RETRY_AFTER])
   if (caught instanceof StoreError) return error(new ApiError(400, 'invalid_snapshot', caught.message))
   return error(new ApiError(400, 'unexpected_error', 'the admin request could not be handled'))
 }

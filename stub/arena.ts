@@ -73,6 +73,18 @@ export class TextArena {
     return text
   }
 
+  /** Drops every text from position `count` on (a change that could not be kept, taken back). */
+  truncate(count: number): void {
+    if (count >= this.#count) return
+    const chunk = this.#chunkOf[count]!
+    const start = this.#startOf[count]!
+    this.#filled[chunk] = start
+    // A chunk left empty goes too: `joined` must not add an empty member.
+    this.#filled.length = this.#chunks.length = start === 0 ? chunk : chunk + 1
+    this.#count = count
+    for (let slot = 0; slot < RECENT; slot++) if (this.#recentAt[slot]! >= count) this.#recentAt[slot] = -1
+  }
+
   /** Every text, in order, joined by commas: read a chunk at a time, not a text at a time. */
   joined(): string {
     return this.#chunks.map((chunk, i) => chunk.toString('utf8', 0, this.#filled[i]! - 1)).join(',')

@@ -21,19 +21,20 @@ describe('a browser page on another origin', () => {
       throw new Error(
         `${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
       )
-    stub = await startStub({ apiKeys: [KEY] })
     // The page's own origin: another port of 127.0.0.1, so every call to the stub is cross-origin.
     site = createServer((_, res) =>
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title>'),
     )
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    const pageOrigin = `http://127.0.0.1:${(site.address() as { port: number }).port}`
+    stub = await startStub({ apiKeys: [KEY], adminOrigins: [pageOrigin] }) // this page may use the admin API
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
     })
     page = await browser.newPage()
-    await page.goto(`http://127.0.0.1:${(site.address() as { port: number }).port}/`)
+    await page.goto(`${pageOrigin}/`)
   }, 60_000)
 
   afterAll(async () => {
@@ -98,5 +99,52 @@ describe('a browser page on another origin', () => {
       body: '{"name":"FromPage","categoryId":1}',
       headers: { authorization: 'Bearer [redacted]' },
     })
+  })
+
+  it('sends cookies to /v1 (credentials: include) and reads the answers', async () => {
+    const seen = await page.evaluate(
+      async ({ base, key }) => {
+        const listed = await fetch(`${base}/pets?limit=1`, {
+          credentials: 'include',
+          headers: { authorization: `Bearer ${key}` },
+        })
+        return { status: listed.status, pets: ((await listed.json()) as unknown[]).length }
+      },
+      { base: stub.url, key: KEY },
+    )
+    expect(seen).toEqual({ status: 200, pets: 1 })
+  })
+
+  it('gets nothing from the admin API on a page of an origin not allowed, and cannot reset the stub', async () => {
+    const other = await browser.newPage()
+    try {
+      await other.goto(`http://localhost:${(site.address() as { port: number }).port}/`) // another origin
+      const origin = stub.url.replace(/\/v1$/, '')
+      const before = stub.store.size
+      await fetch(`${stub.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: '{"name":"Kept","categoryId":1}',
+      })
+      const result = await other.evaluate(async (origin) => {
+        const tried = async (run: () => Promise<Response>) =>
+          run().then(
+            (response) => `read ${response.status}`,
+            (error: Error) => error.name,
+          )
+        return {
+          journal: await tried(() => fetch(`${origin}/__stub/requests`)),
+          // A simple request (no preflight): the page cannot read the answer, and the stub must not act on it.
+          reset: await tried(() =>
+            fetch(`${origin}/__stub/reset`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } }),
+          ),
+          noCors: await fetch(`${origin}/__stub/reset`, { method: 'POST', mode: 'no-cors' }).then((r) => r.type),
+        }
+      }, origin)
+      expect(result).toEqual({ journal: 'TypeError', reset: 'TypeError', noCors: 'opaque' })
+      expect(stub.store.size).toBe(before + 1) // not reset
+    } finally {
+      await other.close()
+    }
   })
 })

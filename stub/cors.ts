@@ -52,10 +52,10 @@ export function allowedHeaders(requested: string | undefined): string {
 }
 
 /** The headers of a preflight answer: the path's methods, and the headers `allowedHeaders` allows. */
-export function preflightHeaders(allow: string, headers: string): string[] {
+export function preflightHeaders(allow: string, headers: string, origin = '*'): string[] {
   return [
     'Access-Control-Allow-Origin',
-    '*',
+    origin,
     'Access-Control-Allow-Methods',
     allow,
     'Access-Control-Allow-Headers',

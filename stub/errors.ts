@@ -3,7 +3,7 @@ import type { JsonValue, Spec } from '../spec/index.js'
 import { valueMaker } from './generate.js'
 
 /** HTTP statuses the stub can answer with an Error body (429 and 503 only when a client asks for them). */
-export type ErrorStatus = 400 | 401 | 404 | 405 | 408 | 429 | 431 | 503
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 421 | 429 | 431 | 503
 
 /** A request the stub refuses: HTTP status, a distinct machine-readable `code`, and a plain sentence. */
 export class ApiError extends Error {
@@ -64,9 +64,11 @@ export class ErrorWriter {
 const REASONS: Record<ErrorStatus, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   503: 'Service Unavailable',

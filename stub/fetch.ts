@@ -10,6 +10,7 @@ import { TRICKLE_MS, type AppRequest, type AppResponse, type Handler, type Reque
 /** The request headers the app reads (Fetch joins repeated ones with `, `, so two keys read as one bad key). */
 const READ = [
   'authorization',
+  'origin',
   'content-type',
   'content-length',
   'content-encoding',
@@ -31,6 +32,7 @@ export async function fetchWith(handler: Handler, request: Request, journal?: Jo
     const value = request.headers.get(name)
     if (value !== null) headers[name] = value
   }
+  headers.host = url.host // what a page's own origin is compared with; no Host is refused in-process
   const appRequest: AppRequest = { method: request.method, url: url.pathname + url.search, headers }
   let response: AppResponse
   let body: Uint8Array | undefined

@@ -139,9 +139,16 @@ export class Operations {
   /** Made once per app: each pending create holds it, so no closure is made per request. */
   readonly #createWith = (body: Uint8Array | string, headers: RequestHeaders) => this.#create(body, headers)
 
-  #create(body: Uint8Array | string, headers: RequestHeaders): AppResponse {
+  #create(body: Uint8Array | string, headers: RequestHeaders): AppResponse | Promise<AppResponse> {
     try {
-      return this.#responder.respond(201, this.store.add(this.#newPets.read(body, headers)).json, 'createPet')
+      const { json } = this.store.add(this.#newPets.read(body, headers))
+      // With a data file, the 201 leaves only once the pet is on disk; a pet that cannot be kept is not stored.
+      const settled = this.store.settled()
+      if (settled === undefined) return this.#responder.respond(201, json, 'createPet')
+      return settled.then(
+        () => this.#responder.respond(201, json, 'createPet'),
+        (error: unknown) => this.#responder.failure(error, 'createPet'),
+      )
     } catch (error) {
       return this.#responder.failure(error, 'createPet')
     }
@@ -155,10 +162,10 @@ class PendingCreate implements BodyWanted {
 
   constructor(
     readonly headers: RequestHeaders,
-    readonly create: (body: Uint8Array | string, headers: RequestHeaders) => AppResponse,
+    readonly create: (body: Uint8Array | string, headers: RequestHeaders) => AppResponse | Promise<AppResponse>,
   ) {}
 
-  accept(body: Uint8Array | string): AppResponse {
+  accept(body: Uint8Array | string): AppResponse | Promise<AppResponse> {
     return this.create(body, this.headers)
   }
 }

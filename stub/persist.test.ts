@@ -1,17 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEBOUNCE_MS, keepInFile, readDataFile } from './persist.js'
+import { keepInFile, logPathOf, readDataFile } from './persist.js'
 import { createStub } from './stub.js'
-import { PetStore, StoreError } from './store.js'
+import { PersistError, PetStore, StoreError } from './store.js'
 
 let dir: string
 beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'stub-data-'))))
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const pet = { name: 'Rex', categoryId: 9223372036854775807n }
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the data file', () => {
   it('is absent until written: reading it gives nothing', () => {
@@ -31,21 +30,29 @@ describe('the data file', () => {
     expect(readFileSync(file, 'utf8')).toBe(text)
   })
 
-  it('is written at once, then after changes (together within the debounce), through a renamed temporary file', async () => {
+  it('logs each change and flushes it before it settles; changes of one moment share the flush', async () => {
     const file = join(dir, 'state.json')
     const store = new PetStore()
     const kept = keepInFile(store, file)
     expect(readFileSync(file, 'utf8')).toBe('{"nextId":1,"pets":[]}')
     store.add(pet)
+    const first = store.settled()
     store.add(pet)
-    expect(readFileSync(file, 'utf8')).toBe('{"nextId":1,"pets":[]}') // not yet: changes are written together
-    await wait(DEBOUNCE_MS * 2)
+    expect(store.settled()).toBe(first) // one batch, one flush
+    await first
+    expect(store.settled()).toBeUndefined()
+    const log = readFileSync(logPathOf(file), 'utf8').split('\n')
+    expect(log).toEqual([
+      '{"add":{"id":1,"name":"Rex","categoryId":9223372036854775807}}',
+      '{"add":{"id":2,"name":"Rex","categoryId":9223372036854775807}}',
+      '',
+    ])
+    expect(readDataFile(file)!.pets).toHaveLength(2) // the snapshot and the log read together
+    store.add(pet)
+    kept.close() // shutdown folds the log into the snapshot
     expect(readFileSync(file, 'utf8')).toBe(store.stateJson())
-    expect(store.stateJson()).toContain('"categoryId":9223372036854775807')
-    store.add(pet)
-    kept.stop() // shutdown writes what is pending at once
-    expect(readDataFile(file)!.pets).toHaveLength(3)
-    expect(readdirSync(dir)).toEqual(['state.json'])
+    expect(readFileSync(logPathOf(file), 'utf8')).toBe('')
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.log'])
   })
 
   it('is read back by a new stub, which continues the ids', async () => {
@@ -62,10 +69,83 @@ describe('the data file', () => {
     expect(readDataFile(file)!.pets.length).toBe(second.store.size)
   })
 
-  it('reports a write that fails, and the stub keeps its pets', () => {
-    const messages: string[] = []
-    const store = new PetStore()
-    keepInFile(store, join(dir, 'missing', 'state.json'), (message) => messages.push(message))
-    expect(messages[0]).toMatch(/^cannot write the data file .*missing\/state\.json: /)
+  it('never gives an id again after a crash: the log keeps every id taken, with or without a pet', () => {
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{"nextId":3,"pets":[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1}]}')
+    writeFileSync(
+      logPathOf(file),
+      '{"add":{"id":1,"name":"a","categoryId":1}}\n{"add":{"id":3,"name":"c","categoryId":1}}\n{"nextId":9}\n{"add":{"id":9,"name":"d","categoryId":1}}\n',
+    )
+    // The first line is older than the snapshot (a crash between writing it and emptying the log): not added twice.
+    const state = readDataFile(file)!
+    expect(state.pets.map((p) => p.id)).toEqual([1, 2, 3, 9])
+    expect(state.nextId).toBe(10)
+  })
+
+  it.each([
+    ['half a line', '{"add":{"id":3,"na'],
+    ['a line without its newline', '{"add":{"id":3,"name":"c","categoryId":1}}'],
+    ['zeros a crash left', '\0\0\0\0'],
+  ])('drops a torn last record (%s) with one line saying so', (_title, tail) => {
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{"nextId":2,"pets":[{"id":1,"name":"a","categoryId":1}]}')
+    writeFileSync(logPathOf(file), '{"add":{"id":2,"name":"b","categoryId":1}}\n' + tail)
+    const notices: string[] = []
+    const state = readDataFile(file, undefined, (line) => notices.push(line))!
+    expect(state.pets.map((p) => p.id)).toEqual([1, 2])
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(/state\.json\.log ends in a torn record from a crash \(line 2, \d+ bytes\): dropped/)
+  })
+
+  it('refuses a log broken in the middle, naming the line: it is never emptied', () => {
+    const file = join(dir, 'state.json')
+    writeFileSync(
+      logPathOf(file),
+      '{"add":{"id":1,"name":"a","categoryId":1}}\nnot a change\n{"add":{"id":2,"name":"b","categoryId":1}}\n',
+    )
+    expect(() => readDataFile(file)).toThrow(/state\.json\.log: line 2 is not a change .* and changes follow it/)
+    expect(() => createStub({ data: file })).toThrow(StoreError)
+    expect(readFileSync(logPathOf(file), 'utf8')).toContain('not a change')
+  })
+
+  it.each([
+    ['a missing folder', (file: string) => join(file, '..', 'missing', 'state.json'), /ENOENT/],
+    ['a directory', (file: string) => (mkdirSync(file), file), /directory/],
+    ['a folder that is a file', (file: string) => (writeFileSync(file, ''), join(file, 'state.json')), /ENOTDIR/],
+  ])('refuses a path that cannot be written (%s) at once, naming it', (_title, make, why) => {
+    const path = make(join(dir, 'state.json'))
+    expect(() => keepInFile(new PetStore(), path)).toThrow(PersistError)
+    expect(() => createStub({ data: path })).toThrow(why)
+    expect(() => createStub({ data: path })).toThrow(path)
+  })
+
+  it('answers 503 for a pet it cannot keep, stores nothing, never gives its id again, and recovers', async () => {
+    const folder = join(dir, 'data')
+    mkdirSync(folder)
+    const file = join(folder, 'state.json')
+    const stub = createStub({ data: file, seed: false })
+    const create = (name: string) =>
+      stub.fetch(
+        new Request('http://stub.test/v1/pets', {
+          method: 'POST',
+          headers: { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' },
+          body: JSON.stringify({ name, categoryId: 1 }),
+        }),
+      )
+    expect((await create('kept')).status).toBe(201)
+    rmSync(folder, { recursive: true })
+    writeFileSync(folder, 'the folder is a file now') // fails even for root, which file modes do not stop
+    const refused = await create('lost')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect(await refused.json()).toMatchObject({ code: 'not_kept', status: 503 })
+    expect(stub.store.size).toBe(1)
+    rmSync(folder)
+    mkdirSync(folder)
+    const again = await create('kept again')
+    expect(again.status).toBe(201)
+    expect(((await again.json()) as { id: number }).id).toBe(3) // id 2 went to the pet refused: never given twice
+    expect(readDataFile(file)!.pets.map((p) => p.name)).toEqual(['kept', 'kept again'])
+    stub.close()
   })
 })

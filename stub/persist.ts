@@ -1,55 +1,394 @@
 /**
- * `--data FILE`: the store kept in a file across restarts. Read at start; written after changes (at most every
- * DEBOUNCE_MS) and at shutdown, each time to a temporary file renamed over the old one, so that a crash never
- * leaves half a file. A file that cannot be read or is not a snapshot stops the start: it is never emptied.
+ * `--data FILE`: the store kept on disk, every change there before the answer that reports it leaves.
+ *
+ * FILE holds a snapshot (`{ "nextId": N, "pets": [...] }`, as `GET /__stub/state` gives it); `FILE.log` beside it
+ * holds the changes made since, one JSON line each (`{"add":PET}` or `{"nextId":N}`). A change is appended to the log
+ * and flushed to the disk (fdatasync) before its answer goes out, and the changes of the same moments share one flush
+ * (group commit). The log is folded into the snapshot at start, when it grows past a bound, on a reset or restore, and
+ * at shutdown; the snapshot is written to a temporary file renamed over the old one, so a crash never leaves half a
+ * file. A crash may leave half a line at the log's end: that change was never acknowledged, and is dropped at restart.
  */
-import { existsSync, renameSync, writeFileSync } from 'node:fs'
-import type { Spec } from '../spec/index.js'
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fdatasync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  write,
+  writeSync,
+} from 'node:fs'
+import { dirname } from 'node:path'
+import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
-import type { PetStore } from './store.js'
+import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
 
-/** How long after a change the file is written: changes within it are written together. */
-export const DEBOUNCE_MS = 250
-
-/**
- * The snapshot in the data file, its pets checked against `spec` (the one in use by default), or `undefined` when
- * there is no file yet. Throws StoreError (one line) otherwise.
- */
-export function readDataFile(path: string, spec?: Spec): Snapshot | undefined {
-  if (!existsSync(path)) return undefined
-  return readSnapshot(readJsonFile(path, 'data file'), `the data file ${path}`, spec)
+/** The log of changes beside a data file. */
+export function logPathOf(path: string): string {
+  return `${path}.log`
 }
 
-/** Keeps `store` written to `path`; `onError` hears of a write that failed (the stub keeps serving). */
+/** The log is folded into the snapshot once it holds this many bytes and more than the snapshot itself. */
+export const COMPACT_BYTES = 8 * 1024 * 1024
+
+/**
+ * The state kept in the data file and its log (the snapshot with the logged changes after it), its pets checked against
+ * `spec` (the one in use by default), or `undefined` when there is no file yet. `onNotice` hears of a torn last
+ * record, which is dropped. Throws StoreError (one line) otherwise.
+ */
+export function readDataFile(
+  path: string,
+  spec?: Spec,
+  onNotice: (message: string) => void = () => undefined,
+): Snapshot | undefined {
+  const logPath = logPathOf(path)
+  const hasFile = existsSync(path)
+  if (!hasFile && !existsSync(logPath)) return undefined
+  const where = `the data file ${path}`
+  const saved: JsonValue = hasFile ? readJsonFile(path, 'data file') : { pets: [] }
+  const value = Array.isArray(saved) ? { pets: saved } : saved
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(value.pets))
+    return readSnapshot(value, where, spec) // throws, naming what is wrong
+  const changes = readLog(logPath, onNotice)
+  if (changes.length === 0) return readSnapshot(value, where, spec)
+  // Changes older than the snapshot are in it already (a crash between writing it and emptying the log).
+  const pets = [...value.pets]
+  let next = bigOf(value.nextId) ?? pets.reduce<bigint>((most, pet) => max(most, (bigOf(idOf(pet)) ?? 0n) + 1n), 1n)
+  const since = next
+  for (const change of changes) {
+    if ('add' in change) {
+      const id = bigOf(idOf(change.add))!
+      if (id < since) continue
+      pets.push(change.add)
+      next = max(next, id + 1n)
+    } else next = max(next, change.nextId)
+  }
+  return readSnapshot({ pets, nextId: next }, where, spec)
+}
+
+type Change = { add: JsonValue } | { nextId: bigint }
+
+/** The log's changes in order; a torn tail (a crash mid-write: never acknowledged) is dropped with one notice. */
+function readLog(logPath: string, onNotice: (message: string) => void): Change[] {
+  let text: string
+  try {
+    text = readFileSync(logPath, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw new StoreError(`cannot read the data file's log ${logPath}: ${(error as Error).message}`)
+  }
+  const lines = text.split('\n')
+  const changes: Change[] = []
+  let bad: { line: number; why: string } | undefined
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line === '') continue
+    // A line with no newline after it was never flushed whole, so never acknowledged.
+    const change = i === lines.length - 1 ? undefined : changeOf(line)
+    if (change === undefined) {
+      bad ??= { line: i + 1, why: i === lines.length - 1 ? 'it ends before its newline' : 'it is not a change' }
+      continue
+    }
+    if (bad !== undefined)
+      throw new StoreError(
+        `the data file's log ${logPath}: line ${bad.line} is not a change (${bad.why}), and changes follow it`,
+      )
+    changes.push(change)
+  }
+  if (bad !== undefined) {
+    const bytes = Buffer.byteLength(lines.slice(bad.line - 1).join('\n'))
+    onNotice(
+      `the data file's log ${logPath} ends in a torn record from a crash (line ${bad.line}, ${bytes} bytes): dropped, it was never acknowledged`,
+    )
+  }
+  return changes
+}
+
+function changeOf(line: string): Change | undefined {
+  let value: JsonValue
+  try {
+    value = parseJson(line)
+  } catch {
+    return undefined
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
+  const keys = Object.keys(value)
+  if (keys.length !== 1) return undefined
+  if (keys[0] === 'add' && bigOf(idOf(value.add)) !== undefined) return { add: value.add! }
+  const next = keys[0] === 'nextId' ? bigOf(value.nextId) : undefined
+  return next === undefined ? undefined : { nextId: next }
+}
+
+function idOf(pet: JsonValue | undefined): JsonValue | undefined {
+  return pet !== null && typeof pet === 'object' && !Array.isArray(pet) ? pet.id : undefined
+}
+
+function bigOf(value: JsonValue | undefined): bigint | undefined {
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))
+    ? BigInt(value)
+    : undefined
+}
+
+function max(a: bigint, b: bigint): bigint {
+  return a > b ? a : b
+}
+
+/** The changes of one flush, and who waits for them. */
+interface Batch {
+  lines: string[]
+  /** The store's size before the first pet of this batch: where a failed flush takes the store back to. */
+  sizeBefore: number
+  promise: Promise<void>
+  resolve: () => void
+  reject: (error: Error) => void
+}
+
+/** A data file kept up to date with a store: see the module's summary. */
+export interface DataFile {
+  /** Folds the log into the snapshot (what a clean shutdown leaves), keeps nothing more, and closes the log. */
+  close(): void
+}
+
+/**
+ * Keeps `store` in the file at `path` from now on: writes the snapshot at once (so a path that cannot be written
+ * stops the start), then logs every change. Throws {@link PersistError} naming the path when it cannot be written.
+ * `onError` hears of a failure that is not an answer's (the last write at shutdown).
+ */
 export function keepInFile(
   store: PetStore,
   path: string,
   onError: (message: string) => void = () => undefined,
-): { flush(): void; stop(): void } {
-  let timer: NodeJS.Timeout | undefined
-  let written = -1
-  const flush = () => {
-    clearTimeout(timer)
-    timer = undefined
-    if (written === store.version) return
-    const temporary = `${path}.${process.pid}.tmp`
-    try {
-      writeFileSync(temporary, store.stateJson())
-      renameSync(temporary, path) // atomic: readers see the old file or the new one, never a mix
-      written = store.version
-    } catch (error) {
-      onError(`cannot write the data file ${path}: ${(error as Error).message}`)
+): DataFile {
+  const log = new DataLog(store, path, onError)
+  store.changeLog = log
+  return log
+}
+
+/** The {@link ChangeLog} of a store kept in a data file. */
+class DataLog implements ChangeLog, DataFile {
+  readonly #logPath: string
+  /** The log, open for appending, and its inode: a log replaced or removed under the stub is noticed. */
+  #fd = -1
+  #inode = -1
+  /** Bytes of the log known whole: a failed append is cut back to here. */
+  #length = 0
+  /** The changes waiting for the next flush. */
+  #open: Batch | undefined
+  #flushing = false
+  /** A write failed: the next flush first writes the whole state afresh, as the log may have lost its way. */
+  #broken = false
+  #closed = false
+  /** Grows with every compaction: a flush begun before one finds its changes kept by it. */
+  #generation = 0
+  /** Logs replaced while a flush was writing to them, closed once it is done. */
+  #retired: number[] = []
+
+  constructor(
+    readonly store: PetStore,
+    readonly path: string,
+    readonly onError: (message: string) => void,
+  ) {
+    this.#logPath = logPathOf(path)
+    if (existsSync(path)) {
+      if (statSync(path).isDirectory()) throw new PersistError(`cannot write the data file ${path}: it is a directory`)
+      // Renaming over a read-only file works, so its mode is asked: the user meant it not to be written.
+      try {
+        accessSync(path, constants.W_OK)
+      } catch (error) {
+        throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
+      }
+    }
+    this.compact()
+  }
+
+  added(json: string): void {
+    this.#batch(this.store.size - 1).lines.push('{"add":' + json + '}\n')
+  }
+
+  reserved(nextId: Int64): void {
+    this.#batch(this.store.size).lines.push('{"nextId":' + String(nextId) + '}\n')
+  }
+
+  replaced(): void {
+    this.compact()
+  }
+
+  settled(): Promise<void> | undefined {
+    return this.#open?.promise
+  }
+
+  /** The batch the next change joins; the first change of a batch schedules its flush. */
+  #batch(sizeBefore: number): Batch {
+    if (this.#open) return this.#open
+    let resolve!: () => void
+    let reject!: (error: Error) => void
+    const promise = new Promise<void>((yes, no) => ((resolve = yes), (reject = no)))
+    promise.catch(() => undefined) // a batch nobody waits for (a fault's reserved id) must not fail the process
+    const batch: Batch = { lines: [], sizeBefore, promise, resolve, reject }
+    this.#open = batch
+    if (!this.#flushing) setImmediate(this.#flush) // after this turn's requests, so that they share the flush
+    return batch
+  }
+
+  readonly #flush = (): void => {
+    const batch = this.#open
+    if (batch === undefined || this.#flushing || this.#closed) return
+    this.#open = undefined
+    this.#flushing = true
+    if (this.#broken || !this.#sameLog()) {
+      // The log was lost or failed: the whole state written afresh keeps this batch (and any after it) at once.
+      try {
+        this.compact()
+        return this.#done(batch)
+      } catch (error) {
+        return this.#failed(batch, error as Error)
+      }
+    }
+    const text = batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join('')
+    const fd = this.#fd
+    const generation = this.#generation
+    write(fd, text, null, 'utf8', (error, written) => {
+      if (error) return this.#failed(batch, error, generation)
+      fdatasync(fd, (synced) => {
+        if (synced) return this.#failed(batch, synced, generation)
+        if (generation === this.#generation) this.#length += written
+        this.#done(batch)
+      })
+    })
+  }
+
+  #done(batch: Batch): void {
+    this.#flushing = false
+    this.#closeRetired()
+    batch.resolve()
+    if (this.#open) return this.#flush() // what came in during this flush goes at once
+    if (this.#length > COMPACT_BYTES && this.#length > this.store.size * 64) {
+      try {
+        this.compact()
+      } catch (error) {
+        this.#broken = true // kept in the log still; the next change tries again
+        this.onError((error as Error).message)
+      }
     }
   }
-  store.onChange = () => {
-    timer ??= setTimeout(flush, DEBOUNCE_MS)
+
+  /** Nothing of a batch that could not be kept is stored: its pets, and those after it, are taken back. */
+  #failed(batch: Batch, error: Error, generation = this.#generation): void {
+    // A compaction since the flush began (a restore, the shutdown) kept its changes or replaced them on purpose.
+    if (generation !== this.#generation) return this.#done(batch)
+    this.#flushing = false
+    this.#closeRetired()
+    this.#broken = true
+    try {
+      if (this.#fd >= 0) ftruncateSync(this.#fd, this.#length)
+    } catch {
+      // the next flush writes the whole state afresh anyway
+    }
+    const failure =
+      error instanceof PersistError
+        ? error
+        : new PersistError(`cannot write the data file ${this.path}: ${error.message}`)
+    const later = this.#open
+    this.#open = undefined
+    this.store.truncate(batch.sizeBefore)
+    batch.reject(failure)
+    later?.reject(failure)
   }
-  flush() // the file exists from the start, so a kill right away still leaves the state
-  return {
-    flush,
-    stop() {
-      flush()
-      store.onChange = undefined
-    },
+
+  /** True while the open log is still the file at the log's path (not removed, replaced or moved away). */
+  #sameLog(): boolean {
+    try {
+      return statSync(this.#logPath).ino === this.#inode && fstatSync(this.#fd).nlink > 0
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * Writes the whole state as the snapshot and starts an empty log: synchronously, so that nothing changes meanwhile.
+   * Throws {@link PersistError} naming the file when it cannot.
+   */
+  compact(): void {
+    const temporary = `${this.path}.${process.pid}.tmp`
+    try {
+      writeDurably(temporary, this.store.stateJson(), 'w')
+      renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
+      const fd = openSync(this.#logPath, 'w') // emptied: everything in it is in the snapshot now
+      syncFolder(this.path)
+      if (this.#fd >= 0) this.#retired.push(this.#fd)
+      if (!this.#flushing) this.#closeRetired()
+      this.#fd = fd
+      this.#inode = fstatSync(fd).ino
+      this.#length = 0
+      this.#broken = false
+      this.#generation++
+      // The changes waiting for a flush are in the snapshot now (or were replaced away by a reset or restore).
+      const waiting = this.#open
+      this.#open = undefined
+      waiting?.resolve()
+    } catch (error) {
+      try {
+        rmSync(temporary, { force: true })
+      } catch {
+        // its folder is gone or is no folder: there is nothing to remove
+      }
+      throw new PersistError(`cannot write the data file ${this.path}: ${(error as Error).message}`)
+    }
+  }
+
+  #closeRetired(): void {
+    for (const fd of this.#retired.splice(0)) closeSync(fd)
+  }
+
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.store.changeLog = undefined
+    try {
+      this.compact()
+    } catch (error) {
+      this.onError((error as Error).message)
+      const pending = this.#open
+      this.#open = undefined
+      pending?.reject(error as Error)
+    }
+    if (this.#fd >= 0) this.#retired.push(this.#fd)
+    this.#fd = -1
+    if (!this.#flushing) this.#closeRetired()
+  }
+}
+
+/** Writes a file and flushes it to the disk before returning. */
+function writeDurably(path: string, text: string, flags: string): void {
+  const fd = openSync(path, flags)
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Flushes a folder's entries (a rename, a new file) to the disk; some platforms cannot, and need not. */
+function syncFolder(path: string): void {
+  let fd: number
+  try {
+    fd = openSync(dirname(path), 'r')
+  } catch {
+    return
+  }
+  try {
+    fsyncSync(fd)
+  } catch {
+    // Windows cannot flush a folder; its renames are durable on their own
+  } finally {
+    closeSync(fd)
   }
 }

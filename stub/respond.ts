@@ -3,7 +3,7 @@ import type { JsonValue, OperationId, ResponseHeader, Spec } from '../spec/index
 import { generate } from './generate.js'
 import { ApiError, ErrorWriter } from './errors.js'
 import { exposing } from './cors.js'
-import { StoreError } from './store.js'
+import { PersistError, StoreError } from './store.js'
 import { basePathOf, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
 
 /** Where the Content-Length value sits in the prepared header lists. */
@@ -93,6 +93,7 @@ export class Responder {
   /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */
   failure(error: unknown, operationId?: OperationId): AppResponse {
     if (error instanceof ApiError) return this.error(error, operationId)
+    if (error instanceof PersistError) return this.error(notKept(error), operationId, ['Retry-After', RETRY_AFTER])
     if (error instanceof StoreError) return this.error(new ApiError(400, 'ids_exhausted', error.message), operationId)
     const status = this.#fallback.get(operationId) ?? 400
     return this.error(new ApiError(status, 'unexpected_error', 'the request could not be handled'), operationId)
@@ -210,3 +211,11 @@ function inDocumentedForm(
 
 /** A structured-field date (RFC 9651 §3.3.7). */
 const SF_DATE = /^@-?[0-9]{1,15}$/
+
+/**
+ * The one 5xx the stub gives on its own: a change its data file cannot keep (disk full, permissions changed) is not
+ * stored and not acknowledged, though the spec documents no 503 for it.
+ */
+export function notKept(error: PersistError): ApiError {
+  return new ApiError(503, 'not_kept', `${error.message}; nothing was stored, try again once it can be written`)
+}

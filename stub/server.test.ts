@@ -253,7 +253,7 @@ describe('the stub over HTTP', () => {
   ])('refuses two Authorization headers (%s) with 401', async (_title, first, second) => {
     const text = await raw(
       stub.port,
-      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`,
     )
     expect(parseRaw(text)).toMatchObject({ status: 401, body: { code: 'multiple_credentials', status: 401 } })
     expect(text).toMatch(/www-authenticate: Bearer realm="petstore", error="invalid_request"/i)
@@ -261,7 +261,7 @@ describe('the stub over HTTP', () => {
 
   it.each([
     [`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n`, 404, 'not_found'],
-    [`CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n`, 405, 'method_not_allowed'],
+    [`CONNECT /v1/pets HTTP/1.1\r\nHost: localhost\r\n\r\n`, 405, 'method_not_allowed'],
   ])('answers CONNECT with an Error body and closes: %j', async (request, status, code) => {
     const text = await raw(stub.port, request) // resolves when the server closes the connection
     expect(parseRaw(text)).toMatchObject({ status, body: { code, status } })
@@ -273,14 +273,14 @@ describe('the stub over HTTP', () => {
     const body = '{"name":"Expected","categoryId":1}'
     const text = await raw(
       stub.port,
-      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: something-else\r\nConnection: close\r\n\r\n${body}`,
+      `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: something-else\r\nConnection: close\r\n\r\n${body}`,
     )
     expect(parseRaw(text)).toMatchObject({ status: 201, body: { name: 'Expected', categoryId: 1 } })
   })
 
   it('answers oversized headers with 431 and an Error body', async () => {
     const { status, body } = parseRaw(
-      await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      await raw(stub.port, `GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
     )
     expect(status).toBe(431)
     expect(body).toMatchObject({ code: 'headers_too_large', status: 431 })
@@ -290,14 +290,14 @@ describe('the stub over HTTP', () => {
     const path = parseRaw(
       await raw(
         stub.port,
-        `GET /v1/pets/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+        `GET /v1/pets/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
       ),
     )
     expect(path.status).toBe(404)
     const query = parseRaw(
       await raw(
         stub.port,
-        `GET /v1/pets?limit=%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+        `GET /v1/pets?limit=%zz HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
       ),
     )
     expect(query).toMatchObject({ status: 400, body: { code: 'invalid_limit' } })
@@ -344,7 +344,7 @@ describe('the stub over HTTP', () => {
       bad.push(fetchAnswer(`${base}/pets?limit=-1&status=%00`, { headers: AUTH }))
       bad.push(fetchAnswer(`${base}/pets`, { method: 'DELETE', headers: AUTH }))
       bad.push(raw(stub.port, Buffer.from([0x00, 0xff, 0x13, 0x37, 0x0d, 0x0a, 0x0d, 0x0a])))
-      bad.push(raw(stub.port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"na`, true))
+      bad.push(raw(stub.port, `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n{"na`, true))
     }
     const answers = await Promise.allSettled(bad)
     for (const answer of answers)
@@ -364,7 +364,7 @@ describe('the server edge', () => {
     try {
       const text = await raw(
         running.port,
-        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`,
+        `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`,
       )
       expect(parseRaw(text)).toMatchObject({ status: 408, body: { code: 'request_timeout', status: 408 } })
     } finally {
@@ -454,13 +454,14 @@ describe('the server edge', () => {
   it('answers pipelined requests once each, in the order they came', async () => {
     const running = await serve(app(), { port: 0, host: '127.0.0.1' })
     try {
-      const request = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`
+      const request = (target: string) =>
+        `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n\r\n`
       const text = await raw(
         running.port,
         request('/v1/pets/2') +
           request('/v1/pets?limit=1') +
           request('/v1/pets/0') +
-          `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+          `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
       )
       const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
       expect(statuses).toEqual([200, 200, 404, 200])
@@ -503,7 +504,7 @@ describe('the server edge', () => {
     })
     try {
       await raw(running.port, 'NONSENSE\r\n\r\n')
-      await raw(running.port, `CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n`)
+      await raw(running.port, `CONNECT /v1/pets HTTP/1.1\r\nHost: localhost\r\n\r\n`)
       await raw(running.port, 'GET /v1/pets HTTP/1.1\r\n') // headers never end: 408
       await raw(running.port, '') // a connection that sends nothing carries no request: no line
     } finally {

@@ -8,6 +8,8 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from 'node:net'
 import { isAdmin } from './admin-path.js'
 import type { Journal } from './journal.js'
+import { boundConnections } from './connections.js'
+import { HostCheck, misdirected } from './origin.js'
 import {
   BASE_PATH,
   TRICKLE_MS,
@@ -36,6 +38,8 @@ export interface ServerOptions {
   keepAliveTimeout?: number
   /** The version prefix the interface is served under, for `url`: the bundled spec's `/v1` when not given. */
   basePath?: string
+  /** Names a request's `Host` may give besides loopback and the bound address (`*`: any); see stub/origin.ts. */
+  allowHosts?: readonly string[]
 }
 
 /** A listening server. */
@@ -64,6 +68,7 @@ const LINGER_BYTES = 64 * 1024 * 1024
 interface State {
   log: ((line: string) => void) | undefined
   journal: Journal | undefined
+  hosts: HostCheck
   /** Answers waiting for the end of this turn of the event loop. */
   outbox: Outbox
   inFlight: number
@@ -139,18 +144,21 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     log: options.log,
     journal: options.journal,
     outbox: new Outbox(),
+    hosts: new HostCheck(options.host, options.allowHosts),
     inFlight: 0,
     closing: false,
   }
   const requestTimeout = options.requestTimeout ?? 30_000
+  const headersTimeout = Math.min(options.headersTimeout ?? 10_000, requestTimeout) // Node requires headers within the request time
   const server = createServer({
     requestTimeout,
-    headersTimeout: Math.min(options.headersTimeout ?? 10_000, requestTimeout), // Node requires headers within the request time
+    headersTimeout,
     keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
     connectionsCheckingInterval: 1_000, // how often the two timeouts above are enforced
     requireHostHeader: false, // answered by the app like any request, not with an empty 400
   })
   const log = options.log
+  boundConnections(server, headersTimeout, log)
   const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) =>
     onRequest(app, state, req, res, continued)
   server.on('request', (req, res) => handle(req, res, false))
@@ -200,7 +208,8 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
   }
   let routed
   try {
-    routed = app.route(request)
+    // A name the stub does not answer for is a DNS-rebinding page's, or one to allow with --allow-host.
+    routed = state.hosts.allows(request.headers.host) ? app.route(request) : misdirected(request.headers.host)
   } catch (error) {
     routed = app.failure(error)
   }
@@ -443,6 +452,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   let contentLength: string | undefined
   let contentEncoding: string | undefined
   let corsHeaders: string | undefined
+  let host: string | string[] | undefined
+  let origin: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
@@ -450,6 +461,9 @@ function pickHeaders(raw: string[]): RequestHeaders {
     else if (length === 12 && contentType === undefined && named(name, 'content-type')) contentType = raw[i + 1]
     else if (length === 14 && contentLength === undefined && named(name, 'content-length')) contentLength = raw[i + 1]
     else if (length === 6 && named(name, 'prefer')) prefer = more(prefer, raw[i + 1]!)
+    else if (length === 4 && named(name, 'host'))
+      host = more(host, raw[i + 1]!) // two are refused
+    else if (length === 6 && origin === undefined && named(name, 'origin')) origin = raw[i + 1]
     else if (length === 16 && contentEncoding === undefined && named(name, 'content-encoding'))
       contentEncoding = raw[i + 1]
     else if (length === 30 && corsHeaders === undefined && named(name, 'access-control-request-headers'))
@@ -463,6 +477,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   }
   if (prefer !== undefined) headers.prefer = prefer
   if (corsHeaders !== undefined) headers['access-control-request-headers'] = corsHeaders
+  if (host !== undefined) headers.host = host
+  if (origin !== undefined) headers.origin = origin
   return headers
 }
 

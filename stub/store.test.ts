@@ -174,3 +174,25 @@ describe('seed', () => {
     )
   })
 })
+
+describe('taking back pets that could not be kept', () => {
+  it('drops the pets after a size, from every view, and never gives their ids again', () => {
+    fc.assert(
+      fc.property(fc.nat(2000), fc.nat(1500), (kept, more) => {
+        const store = new PetStore()
+        // Long names fill the arena's chunks, so that a cut falls on a chunk's edge as well as inside one.
+        for (let i = 0; i < kept + more; i++)
+          store.add({ name: 'x'.repeat(200 + (i % 7)), categoryId: i, status: i % 2 ? 'sold' : 'available' })
+        store.truncate(kept)
+        expect(store.size).toBe(kept)
+        expect(store.count('sold') + store.count('available')).toBe(kept)
+        expect(store.state().pets.map((pet) => pet.id)).toEqual(Array.from({ length: kept }, (_, i) => i + 1))
+        expect(store.find(kept + 1)).toBeUndefined()
+        expect(store.page(kept + more + 1, 'sold').every((json) => /"status":"sold"/.test(json))).toBe(true)
+        expect(store.add({ name: 'next', categoryId: 1 }).pet.id).toBe(kept + more + 1)
+        expect((parseJson(store.stateJson()) as { pets: unknown[] }).pets).toHaveLength(kept + 1)
+      }),
+      { numRuns: 10 },
+    )
+  })
+})

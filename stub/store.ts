@@ -23,6 +23,23 @@ export interface PetRecord extends NewPetRecord {
   id: Int64
 }
 
+/** Where a store's changes are kept (the data file): told of each change as it is made. */
+export interface ChangeLog {
+  /** A pet was stored; `json` is its JSON. */
+  added(json: string): void
+  /** An id was taken without a pet; `nextId` is the one after it. */
+  reserved(nextId: Int64): void
+  /** Every pet was replaced; throws {@link PersistError} when that cannot be kept (the store then stays as it was). */
+  replaced(): void
+  /** Resolves once every change told so far is kept, rejects with {@link PersistError} when it cannot be; `undefined` when all is kept. */
+  settled(): Promise<void> | undefined
+}
+
+/** Thrown (or rejected with) when a change cannot be kept in the data file: it is then not stored either. */
+export class PersistError extends Error {
+  override name = 'PersistError'
+}
+
 /** Thrown when a store is built from pets that break its rules (duplicate or non-int64 ids). */
 export class StoreError extends Error {
   override name = 'StoreError'
@@ -98,7 +115,7 @@ function isPlain(pet: PetRecord): boolean {
 /** What the app asks of a store: {@link PetStore}, or something wrapped around it with the same shape. */
 export type Store = Pick<
   PetStore,
-  'size' | 'version' | 'nextId' | 'add' | 'addWithId' | 'reserveId' | 'find' | 'page' | 'count'
+  'size' | 'version' | 'nextId' | 'add' | 'addWithId' | 'reserveId' | 'find' | 'page' | 'count' | 'settled'
 >
 
 /** The whole state of a store: its pets in id order and the id the next create gets. */
@@ -116,8 +133,10 @@ export class PetStore {
   #byStatus = new Map<string, number[]>()
   #nextId: Int64 = 1
   #version = 0
-  /** Called after every change (persistence listens here). */
+  /** Called after every change. */
   onChange: (() => void) | undefined
+  /** Keeps every change (the data file), when set. */
+  changeLog: ChangeLog | undefined
 
   /**
    * A store holding `seed` (any order); new ids continue from `nextId` when given, else from the largest seed
@@ -133,6 +152,7 @@ export class PetStore {
     const before = [this.#ids, this.#json, this.#byStatus, this.#nextId] as const
     try {
       this.#load(pets, nextId)
+      this.changeLog?.replaced()
     } catch (error) {
       ;[this.#ids, this.#json, this.#byStatus, this.#nextId] = before // a bad restore leaves the store as it was
       throw error
@@ -212,6 +232,7 @@ export class PetStore {
     record.id = ordered // an `id` among the fields never overrides the one assigned
     const json = this.#append(record)
     this.#changed()
+    this.changeLog?.added(json)
     return { pet: record, json }
   }
 
@@ -224,7 +245,27 @@ export class PetStore {
   reserveId(): Int64 {
     const id = this.#takeId()
     this.#changed()
+    this.changeLog?.reserved(this.#nextId)
     return id
+  }
+
+  /** Resolves once every change so far is kept (see {@link ChangeLog.settled}); `undefined` when there is nothing to wait for. */
+  settled(): Promise<void> | undefined {
+    return this.changeLog?.settled()
+  }
+
+  /**
+   * Drops the pets after the first `size` (in id order): changes that could not be kept, taken back. The next id
+   * stays where it is, so the dropped ids are never given again.
+   */
+  truncate(size: number): void {
+    if (size >= this.#ids.length) return
+    this.#ids.length = size
+    this.#json.truncate(size)
+    for (const positions of this.#byStatus.values()) {
+      while (positions.length > 0 && positions[positions.length - 1]! >= size) positions.pop()
+    }
+    this.#changed()
   }
 
   #takeId(): Int64 {

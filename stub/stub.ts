@@ -21,6 +21,7 @@ import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } f
 import { keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, serve } from './server.js'
+import { withCredentials } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 
 /** The key accepted when none is configured. */
@@ -42,9 +43,17 @@ export interface CreateStubOptions {
   journal?: JournalOptions | false
   /** When set, the admin API needs `Authorization: Bearer <adminKey>`. */
   adminKey?: string
-  /** A data file that keeps the pets across restarts: read if it exists, written after changes and on close. */
+  /**
+   * Origins whose pages may use the admin API (`http://localhost:5173`): it then answers them with CORS headers.
+   * By default no page on another origin can read it or change anything through it.
+   */
+  adminOrigins?: string[]
+  /**
+   * A data file that keeps the pets across restarts: read if it exists (with its log of changes), every change
+   * flushed to it before its answer leaves, folded into one snapshot on close.
+   */
   data?: string
-  /** Told when a data file write fails (the stub keeps serving). */
+  /** Told of what the data file met that is no answer's: a torn record dropped at start, a last write that failed. */
   onDataError?: (message: string) => void
   /** A deliberate fault to inject (see FAULTS): for proving that a test suite catches it. */
   fault?: FaultName
@@ -77,7 +86,7 @@ export interface InProcessStub {
   requests(filter?: JournalFilter): JournalEntry[]
   /** Empties the journal (`DELETE /__stub/requests`); returns how many entries it held. */
   clearRequests(): number
-  /** Writes the data file one last time, if there is one, and stops watching the store. */
+  /** Folds the data file's log into its snapshot, if there is one, and stops keeping the store there. */
   close(): void
 }
 
@@ -85,7 +94,7 @@ export interface InProcessStub {
 export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
-  const saved = options.data === undefined ? undefined : readDataFile(options.data, spec)
+  const saved = options.data === undefined ? undefined : readDataFile(options.data, spec, options.onDataError)
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
@@ -102,7 +111,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   })
   const handler = new StubHandler(
     wrappers.app?.(app, { apiKeys, store: appStore }) ?? app,
-    new Admin({ store, seed, journal, adminKey: options.adminKey, spec }),
+    new Admin({ store, seed, journal, adminKey: options.adminKey, spec, origins: options.adminOrigins }),
   )
   return {
     store,
@@ -118,7 +127,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     },
     requests: (filter) => journal.read(filter),
     clearRequests: () => journal.clear(),
-    close: () => persistence?.stop(),
+    close: () => persistence?.close(),
   }
 }
 
@@ -134,7 +143,10 @@ class StubHandler implements Handler {
   }
 
   route(request: AppRequest): Routed {
-    return isAdmin(request.url) ? this.admin.route(request) : this.app.route(request)
+    if (isAdmin(request.url)) return this.admin.route(request)
+    const origin = request.headers.origin
+    // A page's request (it names its origin) may carry cookies: its answer names that origin, with credentials.
+    return typeof origin === 'string' ? credentialed(this.app.route(request), origin) : this.app.route(request)
   }
 
   tooLarge(): AppResponse {
@@ -154,6 +166,22 @@ class StubHandler implements Handler {
   }
 }
 
+/** What `routed` answers, made readable to a page on `origin` that sends cookies. */
+function credentialed(routed: Routed, origin: string): Routed {
+  if (!('kind' in routed)) return withCredentials(routed, origin)
+  return {
+    kind: 'body',
+    operationId: routed.operationId,
+    maxBody: routed.maxBody,
+    accept: (body) => {
+      const answer = routed.accept(body)
+      return answer instanceof Promise
+        ? answer.then((done) => withCredentials(done, origin))
+        : withCredentials(answer, origin)
+    },
+  }
+}
+
 /** How to start a stub in-process on a port; every field is optional. */
 export interface StubOptions extends CreateStubOptions {
   /** TCP port; 0 (the default) picks a free one. */
@@ -162,6 +190,8 @@ export interface StubOptions extends CreateStubOptions {
   host?: string
   /** No request log on stderr; true by default here (the command line logs unless `--quiet`). */
   quiet?: boolean
+  /** Names a request's `Host` may give besides loopback names and the bound address (`*`: any); see docs/stub.md. */
+  allowHosts?: string[]
 }
 
 /** A running stub. */
@@ -187,6 +217,7 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
     log,
     journal: stub.journal,
     basePath: stub.basePath,
+    allowHosts: options.allowHosts,
   })
   return {
     url: running.url,

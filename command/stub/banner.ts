@@ -23,7 +23,10 @@ export function banner(config: StubConfig, url: string, pets: number, petsFrom: 
   for (const reading of config.spec?.readings ?? []) lines.push(`Spec: ${reading.text}`)
   const chaos = describeChaos(config.chaos)
   if (chaos) lines.push(`Chaos: ${chaos}`)
-  if (config.data) lines.push(`Data file: ${config.data} (written after changes and at shutdown)`)
+  if (config.data)
+    lines.push(
+      `Data file: ${config.data} (every change on disk before its answer; changes logged in ${config.data}.log)`,
+    )
   // Double quotes only: these lines work as printed in sh, cmd.exe and PowerShell alike.
   const auth = `-H "Authorization: Bearer ${key}"`
   lines.push(

@@ -8,6 +8,7 @@ import {
   type BufferedLog,
   FAULTS,
   ListenError,
+  PersistError,
   serve,
   StoreError,
   type InProcessStub,
@@ -79,6 +80,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       maxBody: config.maxBody,
       chaos: config.chaos,
       adminKey: config.adminKey,
+      adminOrigins: config.adminOrigins,
       journal: { entries: config.journal },
       data: config.data,
       onDataError: (message) => report(`${COMMAND}: ${message}\n`),
@@ -87,6 +89,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     })
   } catch (error) {
     if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)
+    if (error instanceof PersistError) fail(error.message) // nothing would be kept: no answer may say otherwise
     throw error
   }
   log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
@@ -97,6 +100,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       log,
       journal: stub.journal,
       basePath: stub.basePath,
+      allowHosts: config.allowHosts,
     })
   } catch (error) {
     stub.close()

@@ -25,6 +25,8 @@ describe('resolveConfig', () => {
       data: undefined,
       journal: JOURNAL_DEFAULTS.entries,
       fault: undefined,
+      allowHosts: [],
+      adminOrigins: [],
     })
     expect(Object.isFrozen(resolveConfig([], {}))).toBe(true)
   })
@@ -57,6 +59,11 @@ describe('resolveConfig', () => {
       'state.json',
       '--journal',
       '10',
+      '--allow-host',
+      'app.test',
+      '--allow-host=proxy.test',
+      '--admin-origin',
+      'http://localhost:5173',
     )
     expect(resolveConfig(argv, {})).toEqual({
       help: true,
@@ -72,6 +79,8 @@ describe('resolveConfig', () => {
       data: 'state.json',
       journal: 10,
       fault: 'hangs',
+      allowHosts: ['app.test', 'proxy.test'],
+      adminOrigins: ['http://localhost:5173'],
     })
     expect(resolveConfig(['--no-seed'], {}).seed).toBe(false)
     expect(resolveConfig(['--latency', '40'], {}).chaos).toEqual({ latencyMs: [40, 40] })
@@ -126,6 +135,9 @@ describe('resolveConfig', () => {
     [['--admin-key', 'a b'], 'an API key must be visible ASCII'],
     [['--data', ''], '--data needs a file name'],
     [['--journal', '-1'], '--journal must be from 0'],
+    [['--admin-origin', '*'], '--admin-origin must be an origin such as http://localhost:5173'],
+    [['--admin-origin', 'http://a.test/path'], '--admin-origin must be an origin'],
+    [['--allow-host', 'a.test:8080'], '--allow-host must be a host name with no port'],
   ])('refuses %j with a one-line reason', (argv, reason) => {
     expect(() => resolveConfig(argv, {})).toThrow(UsageError)
     expect(() => resolveConfig(argv, {})).toThrow(reason)

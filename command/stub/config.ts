@@ -43,6 +43,10 @@ export interface StubConfig {
   fault?: FaultName
   /** The interface served (`--spec`, a revision of it); the bundled spec when absent. */
   spec?: Spec
+  /** Host names answered besides loopback and the bound address (`--allow-host`). */
+  allowHosts: string[]
+  /** Origins whose pages may use the admin API (`--admin-origin`). */
+  adminOrigins: string[]
 }
 
 /** The `--help` text. */
@@ -63,12 +67,17 @@ Options:
   --seed FILE         JSON array of pets to start with (default fixtures/seed-pets.json)
   --no-seed           start with no pets
   --data FILE         keep the pets in FILE across restarts: read at start (it wins over the seed),
-                      written after changes and at shutdown; a corrupt FILE stops the start (exit 2)
+                      every change on disk (FILE.log) before its answer; a corrupt or unwritable FILE
+                      stops the start (exit 2)
   --max-body BYTES    largest request body accepted (default ${DEFAULT_MAX_BODY})
   --latency MS        every answer waits MS ms, or a random time in MIN-MAX (e.g. 50-300); off by default
   --fail-rate P       answer a share P (0 to 1) of requests with --fail-status instead; off by default
   --fail-status S     429 (with Retry-After) or 503 (default 503)
   --admin-key KEY     the admin API needs Authorization: Bearer KEY (env PETSTORE_ADMIN_KEY)
+  --admin-origin URL  let pages from this origin (http://localhost:5173) use the admin API; repeat for
+                      several. Without it no page on another origin can read or change the stub's state
+  --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any);
+                      repeat for several. By default only loopback names and the bound address (421 else)
   --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${JOURNAL_DEFAULTS.bytes} bytes; 0 for none)
   --quiet             no request log on stderr
   --fault NAME        inject one deliberate fault, to prove a test suite catches it (listed below)
@@ -109,6 +118,8 @@ const OPTIONS = {
   'fail-rate': { type: 'string' },
   'fail-status': { type: 'string' },
   'admin-key': { type: 'string' },
+  'admin-origin': { type: 'string', multiple: true },
+  'allow-host': { type: 'string', multiple: true },
   journal: { type: 'string' },
   quiet: { type: 'boolean' },
   fault: { type: 'string' },
@@ -183,6 +194,16 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
   if (!isLoopback(host) && adminKey === undefined)
     throw new UsageError(`--host ${host} is reachable from other machines: give --admin-key too`)
+  const adminOrigins = flags['admin-origin'] ?? []
+  for (const origin of adminOrigins)
+    if (!/^https?:\/\/[^/\s]+$/i.test(origin))
+      throw new UsageError(
+        `--admin-origin must be an origin such as http://localhost:5173, got ${JSON.stringify(origin)}`,
+      )
+  const allowHosts = flags['allow-host'] ?? []
+  for (const name of allowHosts)
+    if (!/^(\*|[^\s/:]+|\[[0-9a-f:.]+\])$/i.test(name))
+      throw new UsageError(`--allow-host must be a host name with no port, got ${JSON.stringify(name)}`)
   const journal = integerFlag('--journal', flags.journal, 0, 1_000_000) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
   if (fault !== undefined && !isFaultName(fault))
@@ -209,5 +230,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     data: flags.data,
     journal,
     fault,
+    allowHosts,
+    adminOrigins,
   })
 }

@@ -254,7 +254,7 @@ describe('faults', () => {
       await allAccepted
       const answers = sockets.map((socket, i) => {
         const body = `{"name":"d${i}","categoryId":1}`
-        const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`
+        const head = `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`
         socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`)
         return new Promise<string>((resolve) => {
           let text = ''

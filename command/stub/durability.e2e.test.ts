@@ -1,0 +1,136 @@
+// `petstore-stub --data` in child processes under crashes and faults: kill -9 during concurrent creates, paths that
+// cannot be written, writes that fail later.
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+// PETSTORE_STUB_BIN_UNDER_TEST runs the battery against another build (an older one, to see it fail).
+const BIN =
+  process.env.PETSTORE_STUB_BIN_UNDER_TEST ?? fileURLToPath(new URL('../../bin/petstore-stub.js', import.meta.url))
+const AUTH = { authorization: 'Bearer k', 'content-type': 'application/json' }
+
+/** Runs the bin; `url` resolves with the interface's address once it listens. */
+function run(args: string[]) {
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--quiet', '--api-key', 'k', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  onTestFinished(() => void child.kill('SIGKILL'))
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      const found = /listening on (\S+)/.exec(stdout)?.[1]
+      if (found && /Prefer: code=404.*\n/.test(stdout)) resolve(found)
+    })
+    void exited.then((code) => reject(new Error(`exited with ${code} before it was ready: ${stderr}`)))
+  })
+  url.catch(() => undefined)
+  return { child, url, exited, stderr: () => stderr }
+}
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-durable-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+async function create(url: string, name: string): Promise<Response> {
+  return await fetch(`${url}/pets`, { method: 'POST', headers: AUTH, body: JSON.stringify({ name, categoryId: 7 }) })
+}
+
+describe('--data under kill -9', () => {
+  it('loses no pet answered 201 and never gives an id twice, whenever the kill comes', async () => {
+    const file = join(scratch(), 'pets.json')
+    /** Every pet answered 201, by id: a second 201 with the same id is an id given twice. */
+    const acknowledged = new Map<string, string>()
+    let reissued = 0
+    for (let round = 0; round < 4; round++) {
+      const stub = run(['--data', file, '--no-seed'])
+      const url = await stub.url
+      // Every pet acknowledged before this start is here, as it was answered.
+      const state = await (await fetch(url.replace(/\/v1$/, '/__stub/state'))).text()
+      for (const [id, json] of acknowledged) expect(state, `pet ${id}`).toContain(json)
+      let killed = false
+      const worker = async (n: number) => {
+        for (let i = 0; !killed; i++) {
+          try {
+            const response = await create(url, `round ${round} worker ${n} pet ${i}`)
+            if (response.status !== 201) throw new Error(`create answered ${response.status}`)
+            const json = await response.text()
+            const id = /"id":(\d+)/.exec(json)![1]!
+            if (acknowledged.has(id)) reissued++
+            acknowledged.set(id, json)
+          } catch (error) {
+            if (!killed) throw error
+          }
+        }
+      }
+      const workers = Array.from({ length: 12 }, (_, n) => worker(n))
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400))
+      killed = true
+      stub.child.kill('SIGKILL')
+      await Promise.all(workers)
+      await stub.exited
+    }
+    expect(reissued).toBe(0)
+    const last = run(['--data', file, '--no-seed'])
+    const url = await last.url
+    const state = await (await fetch(url.replace(/\/v1$/, '/__stub/state'))).text()
+    const missing = [...acknowledged].filter(([, json]) => !state.includes(json)).map(([id]) => id)
+    expect(missing).toEqual([])
+    expect(acknowledged.size).toBeGreaterThan(100)
+  }, 60_000)
+})
+
+describe('--data that cannot be written', () => {
+  it.each([
+    ['a missing folder', (dir: string) => join(dir, 'no-such-folder', 'pets.json')],
+    ['a folder that is a file', (dir: string) => (writeFileSync(join(dir, 'f'), ''), join(dir, 'f', 'pets.json'))],
+  ])(
+    'stops the start with exit 2 and one line naming it (%s)',
+    async (_title, make) => {
+      const path = make(scratch())
+      const stub = run(['--data', path])
+      expect(await stub.exited).toBe(2)
+      const lines = stub.stderr().trimEnd().split('\n')
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatch(/^petstore-stub: cannot (write|read) the data file /)
+      expect(lines[0]).toContain(path)
+    },
+    15_000,
+  )
+
+  it('answers 503 with Retry-After when a write fails later, stores nothing, and recovers', async () => {
+    const dir = scratch()
+    const folder = join(dir, 'data')
+    mkdirSync(folder)
+    const stub = run(['--data', join(folder, 'pets.json'), '--no-seed'])
+    const url = await stub.url
+    expect((await create(url, 'kept')).status).toBe(201)
+    // The folder replaced by a file: no write there can succeed, even as root (whom file modes do not stop).
+    rmSync(folder, { recursive: true })
+    writeFileSync(folder, '')
+    const refused = await create(url, 'not kept')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect(await refused.json()).toMatchObject({ status: 503, code: 'not_kept' })
+    const listed = await (await fetch(`${url}/pets`, { headers: AUTH })).text()
+    expect(listed).not.toContain('not kept')
+    rmSync(folder)
+    mkdirSync(folder)
+    expect((await create(url, 'kept again')).status).toBe(201)
+    stub.child.kill('SIGKILL')
+    await stub.exited
+    const again = run(['--data', join(folder, 'pets.json'), '--no-seed'])
+    const pets = await (await fetch(`${await again.url}/pets`, { headers: AUTH })).text()
+    expect(pets).toContain('"kept"')
+    expect(pets).toContain('"kept again"')
+  })
+})

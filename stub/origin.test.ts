@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest'
+import { request } from 'node:http'
+import { AdminOrigins, HostCheck, hostName } from './origin.js'
+import { startStub } from './stub.js'
+import { AUTH, JSON_AUTH, KEY } from './testing.js'
+
+describe('which Host a stub answers for', () => {
+  it.each([
+    ['127.0.0.1', 'localhost:4010', true],
+    ['127.0.0.1', 'LOCALHOST', true],
+    ['127.0.0.1', 'app.localhost:4010', true],
+    ['127.0.0.1', '127.0.0.1:4010', true],
+    ['127.0.0.1', '127.1.2.3', true],
+    ['127.0.0.1', '[::1]:4010', true],
+    ['127.0.0.1', 'localhost.', true],
+    ['127.0.0.1', 'evil.example', false],
+    ['127.0.0.1', 'evil.example:4010', false],
+    ['127.0.0.1', 'localhost.evil.example', false],
+    ['127.0.0.1', '127.0.0.1.evil.example', false],
+    ['127.0.0.1', '192.168.1.5', false],
+    ['192.168.1.5', '192.168.1.5:4010', true],
+    ['0.0.0.0', '192.168.1.5:4010', true],
+    ['0.0.0.0', 'stub.internal', false],
+    ['::', '[fe80::1]:4010', true],
+  ])('bound to %s, Host %j: %s', (bound, host, allowed) => {
+    expect(new HostCheck(bound).allows(host)).toBe(allowed)
+  })
+
+  it('answers names allowed by option, any with *, and none given twice', () => {
+    expect(new HostCheck('127.0.0.1', ['Dev.Proxy.test']).allows('dev.proxy.test:8080')).toBe(true)
+    expect(new HostCheck('127.0.0.1', ['*']).allows('anything.test')).toBe(true)
+    expect(new HostCheck('127.0.0.1').allows(['localhost', 'evil.example'])).toBe(false)
+    expect(new HostCheck('127.0.0.1').allows(undefined)).toBe(true) // HTTP/1.0: no browser sends that
+  })
+
+  it('reads a Host without its port and brackets', () => {
+    expect([hostName('[::1]:80'), hostName('::1'), hostName('A.test:1'), hostName('a.test.')]).toEqual([
+      '::1',
+      '::1',
+      'a.test',
+      'a.test',
+    ])
+  })
+})
+
+describe('which pages may use the admin API', () => {
+  const origins = new AdminOrigins(['http://localhost:5173'])
+  it.each([
+    ['POST', { origin: 'http://evil.test' }, 'origin_not_allowed'],
+    ['GET', { origin: 'http://evil.test' }, 'origin_not_allowed'],
+    ['POST', { origin: 'null' }, 'origin_not_allowed'],
+    ['POST', { 'content-type': 'text/plain;charset=UTF-8' }, 'simple_request_refused'],
+    ['PUT', { 'content-type': ' Application/X-WWW-Form-Urlencoded' }, 'simple_request_refused'],
+    ['POST', { origin: 'http://localhost:5173' }, undefined],
+    ['POST', { origin: 'http://stub.test:4010', host: 'stub.test:4010' }, undefined],
+    ['POST', { 'content-type': 'application/json' }, undefined],
+    ['POST', {}, undefined],
+    ['GET', { 'content-type': 'text/plain' }, undefined],
+  ] as const)('%s with %j: %s', (method, headers, code) => {
+    expect(origins.refusal(method, { ...headers })?.code).toBe(code)
+  })
+})
+
+describe('over HTTP', () => {
+  const send = (port: number, headers: Record<string, string>, path = '/v1/pets', method = 'GET', body?: string) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+      (resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path, method, headers }, (res) => {
+          let text = ''
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }))
+        })
+        req.on('error', reject).end(body)
+      },
+    )
+
+  it('refuses a foreign Host (DNS rebinding) with 421 everywhere, and stores nothing', async () => {
+    const stub = await startStub({ apiKeys: [KEY] })
+    try {
+      const before = stub.store.size
+      for (const [path, method] of [
+        ['/__stub/state', 'GET'],
+        ['/__stub/reset', 'POST'],
+        ['/v1/pets', 'POST'],
+      ] as const) {
+        const body = method === 'POST' ? '{"name":"x","categoryId":1}' : undefined
+        const answer = await send(stub.port, { ...JSON_AUTH, host: 'evil.example' }, path, method, body)
+        expect(answer.status).toBe(421)
+        expect(JSON.parse(answer.body)).toMatchObject({ code: 'host_not_allowed', status: 421 })
+      }
+      expect(stub.store.size).toBe(before)
+      expect((await send(stub.port, { ...AUTH, host: `localhost:${stub.port}` })).status).toBe(200)
+    } finally {
+      await stub.close()
+    }
+    const proxied = await startStub({ apiKeys: [KEY], allowHosts: ['dev.proxy.test'] })
+    try {
+      expect((await send(proxied.port, { ...AUTH, host: 'dev.proxy.test' })).status).toBe(200)
+    } finally {
+      await proxied.close()
+    }
+  })
+
+  it('lets a page send cookies to /v1: its origin reflected with credentials, never on the admin API', async () => {
+    const stub = await startStub({ apiKeys: [KEY] })
+    try {
+      const origin = 'http://localhost:5173'
+      const listed = await send(stub.port, { ...AUTH, origin })
+      const created = await send(stub.port, { ...JSON_AUTH, origin }, '/v1/pets', 'POST', '{"name":"c","categoryId":1}')
+      const preflight = await send(
+        stub.port,
+        { origin, 'access-control-request-method': 'POST' },
+        '/v1/pets',
+        'OPTIONS',
+      )
+      for (const answer of [listed, created, preflight]) {
+        expect(answer.headers['access-control-allow-origin']).toBe(origin)
+        expect(answer.headers['access-control-allow-credentials']).toBe('true')
+        expect(String(answer.headers.vary)).toMatch(/\bOrigin\b/)
+      }
+      expect(created.status).toBe(201)
+      expect((await send(stub.port, AUTH)).headers['access-control-allow-origin']).toBe('*') // no Origin: as ever
+      const admin = await send(stub.port, { origin: `http://127.0.0.1:${stub.port}` }, '/__stub/health')
+      expect(admin.status).toBe(200)
+      expect(admin.headers['access-control-allow-credentials']).toBeUndefined()
+    } finally {
+      await stub.close()
+    }
+  })
+})

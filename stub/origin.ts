@@ -1,0 +1,141 @@
+/**
+ * Who may reach the stub from a browser. A page on another site can send "simple" requests without asking first,
+ * and a DNS-rebinding page can reach a loopback port under its own name; so:
+ * - a request whose `Host` names neither this machine's loopback, nor the bound address, nor a name allowed with
+ *   `--allow-host` is refused with 421 Misdirected Request (RFC 9110 §15.5.20), at the network edge;
+ * - the admin API refuses a request from an `Origin` it was not told to allow, and a change sent as a form or as
+ *   text (what a page can send without a preflight), and names no origin in `Access-Control-Allow-Origin` unless
+ *   `--admin-origin` allowed it;
+ * - the interface (`/v1`) answers any origin, and reflects it with `Access-Control-Allow-Credentials: true`, so that
+ *   pages sending cookies (`credentials: 'include'`) can read its answers.
+ */
+import { isIP } from 'node:net'
+import type { AppResponse, RequestHeaders } from './app.js'
+import { ApiError, errorBody } from './errors.js'
+
+/** The names (and addresses) a stub on `bound` answers for, besides those in `allowed`; `*` in it allows any. */
+export class HostCheck {
+  readonly #bound: string
+  readonly #allowed: Set<string>
+  readonly #any: boolean
+  /** The last Host found allowed: clients send the same one on every request, so the check is one comparison. */
+  #last: string | undefined
+
+  constructor(bound: string, allowed: readonly string[] = []) {
+    this.#bound = hostName(bound)
+    this.#allowed = new Set(allowed.map(hostName))
+    this.#any = this.#allowed.has('*')
+  }
+
+  /** True when a request with this `Host` is answered. A request with none (HTTP/1.0) is: no browser sends that. */
+  allows(host: string | string[] | undefined): boolean {
+    if (host === undefined || host === this.#last) return true
+    if (typeof host !== 'string') return false
+    const name = hostName(host)
+    const allowed = this.#any || this.#allowed.has(name) || name === this.#bound || isLoopback(name) || this.#wild(name)
+    if (allowed) this.#last = host
+    return allowed
+  }
+
+  /** Bound to every address (`0.0.0.0`, `::`), the stub answers any address of the machine by number, never a name. */
+  #wild(name: string): boolean {
+    return (this.#bound === '0.0.0.0' || this.#bound === '::') && isIP(name) !== 0
+  }
+}
+
+/** A Host (or bound address) without its port and brackets, in lower case: `[::1]:4010` -> `::1`. */
+export function hostName(host: string): string {
+  const text = host.trim().toLowerCase()
+  if (text.startsWith('[')) return text.slice(1, text.indexOf(']') === -1 ? undefined : text.indexOf(']'))
+  const colon = text.indexOf(':')
+  // One colon is a port; more are a bare IPv6 address.
+  return colon !== -1 && colon === text.lastIndexOf(':') ? text.slice(0, colon) : text.replace(/\.$/, '')
+}
+
+/** `localhost` and its subdomains (RFC 6761 §6.3), 127.0.0.0/8, `::1`. */
+export function isLoopback(name: string): boolean {
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    (isIP(name) === 4 && name.startsWith('127.')) ||
+    name === '::ffff:127.0.0.1'
+  )
+}
+
+/** The 421 of a request for a host the stub does not answer for: a DNS-rebinding page, or a name to allow. */
+export function misdirected(host: string | string[] | undefined): AppResponse {
+  const shown = typeof host === 'string' ? JSON.stringify(host.slice(0, 100)) : 'given more than once'
+  const error = new ApiError(
+    421,
+    'host_not_allowed',
+    `the stub does not answer for Host ${shown}: start it with --allow-host NAME to allow that name`,
+  )
+  const body = errorBody(error)
+  const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))]
+  return { status: 421, headers: headers.concat('Connection', 'close'), body, code: error.code }
+}
+
+/** Content types a page can send without a preflight (the Fetch standard's CORS-safelisted ones). */
+const SIMPLE_TYPE = /^\s*(text\/plain|application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i
+
+/** Which origins may use the admin API from a browser: none but the stub's own, unless named. */
+export class AdminOrigins {
+  readonly #allowed: Set<string>
+
+  constructor(allowed: readonly string[] = []) {
+    this.#allowed = new Set(allowed.map((origin) => origin.replace(/\/+$/, '').toLowerCase()))
+  }
+
+  /** True when the request's `Origin` (if any) may read and change the admin API. */
+  allows(origin: string | string[] | undefined, host: string | string[] | undefined): boolean {
+    if (origin === undefined) return true // not a browser's cross-site request: scripts, curl, tests
+    if (typeof origin !== 'string') return false
+    const lower = origin.toLowerCase()
+    if (this.#allowed.has(lower)) return true
+    // The stub's own origin, as a page it served would send it (only http: the stub serves no TLS).
+    return typeof host === 'string' && lower === `http://${host.toLowerCase()}`
+  }
+
+  /**
+   * Why a request may not use the admin API from a browser, or `undefined` when it may: a foreign `Origin`, or a
+   * change sent with a content type a page can send without asking first.
+   */
+  refusal(method: string, headers: RequestHeaders): ApiError | undefined {
+    if (!this.allows(headers.origin, headers.host))
+      return new ApiError(
+        403,
+        'origin_not_allowed',
+        `the admin API does not answer pages from ${JSON.stringify(String(headers.origin).slice(0, 100))}: start the stub with --admin-origin ORIGIN to allow one`,
+      )
+    const type = headers['content-type']
+    if (method !== 'GET' && method !== 'HEAD' && typeof type === 'string' && SIMPLE_TYPE.test(type))
+      return new ApiError(
+        403,
+        'simple_request_refused',
+        `the admin API takes no ${type.split(';')[0]!.trim()} body, which any web page could send: send application/json or no body`,
+      )
+    return undefined
+  }
+
+  /** The CORS headers of an admin answer: the origin, when it is allowed by name; none otherwise. */
+  corsHeaders(origin: string | string[] | undefined): string[] {
+    if (typeof origin !== 'string') return []
+    const lower = origin.toLowerCase()
+    return this.#allowed.has(lower) ? ['Access-Control-Allow-Origin', origin, 'Vary', 'Origin'] : ['Vary', 'Origin']
+  }
+}
+
+/**
+ * The answer of the interface to a page on `origin`: `Access-Control-Allow-Origin: *` becomes that origin, with
+ * `Access-Control-Allow-Credentials: true` and `Vary: Origin`, so that a page sending cookies can read it.
+ */
+export function withCredentials(response: AppResponse, origin: string): AppResponse {
+  const headers = response.headers
+  const at = headers.indexOf('Access-Control-Allow-Origin')
+  if (at === -1 || at % 2 !== 0 || headers[at + 1] !== '*') return response
+  const reflected = headers.slice()
+  reflected[at + 1] = origin
+  reflected.push('Access-Control-Allow-Credentials', 'true', 'Vary', 'Origin')
+  return { ...response, headers: reflected }
+}
