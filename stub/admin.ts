@@ -57,7 +57,7 @@ export class Admin {
   constructor(options: AdminOptions) {
     this.#options = options
     this.#origins = new AdminOrigins(options.origins)
-    const { store, journal } = options
+    const { journal } = options
     this.#endpoints = new Map<string, Endpoint>([
       ['/', { summary: 'what this API offers', methods: { GET: () => this.#index() } }],
       ['/health', { summary: 'whether the stub is up, and how full it is', methods: { GET: () => this.#health() } }],
