@@ -32,6 +32,8 @@ export interface AdminOptions {
   adminKey?: string
   /** The interface the stub serves (a revision of it, when given): restores are checked and it is served by it. */
   spec?: Spec
+  /** More endpoints under the prefix, by path (`/like`, `/client-report`): what a twin adopted, the client report. */
+  more?: Record<string, { summary: string; methods: Record<string, (request: AppRequest, query: string) => Routed> }>
 }
 
 type Operation = (request: AppRequest, query: string) => Routed
@@ -77,6 +79,7 @@ export class Admin {
         { summary: "the interface's OpenAPI document", methods: { GET: () => document(this.#read().petstore) } },
       ],
       ['/admin.yaml', { summary: "this API's OpenAPI document", methods: { GET: () => document(this.#read().admin) } }],
+      ...Object.entries(options.more ?? {}),
     ])
   }
 
@@ -230,6 +233,16 @@ function headersFor(type: string, body: string, extra: string[] = []): string[] 
 
 function raw(status: number, body: string): AppResponse {
   return { status, headers: headersFor(JSON_TYPE, body), body }
+}
+
+/** A JSON answer of the admin API. */
+export function adminJson(status: number, value: unknown): AppResponse {
+  return json(status, value)
+}
+
+/** A text answer of the admin API in another media type (Markdown, say). */
+export function adminText(status: number, type: string, text: string): AppResponse {
+  return { status, headers: headersFor(type, text), body: text }
 }
 
 function json(status: number, value: unknown): AppResponse {

@@ -50,3 +50,14 @@ export {
   type Stub,
   type StubOptions,
 } from './stub.js'
+export {
+  compareObservations,
+  KIT_VERSION,
+  LikeError,
+  likenessLines,
+  likenessSummary,
+  readLikeness,
+  type Fidelity,
+  type Likeness,
+  type ReportData,
+} from './like/index.js'

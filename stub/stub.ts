@@ -3,7 +3,7 @@
  * journal, as a Fetch handler or on a port.
  */
 import { specFrom, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
-import { Admin } from './admin.js'
+import { Admin, adminJson, type AdminOptions } from './admin.js'
 import { isAdmin } from './admin-path.js'
 import {
   App,
@@ -22,6 +22,7 @@ import { keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, serve } from './server.js'
 import { PetStore, type StoreState } from './store.js'
+import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
 
 /** The key accepted when none is configured. */
 export const DEFAULT_API_KEY = 'petstore-dev-key'
@@ -54,6 +55,12 @@ export interface CreateStubOptions {
    * of this interface throws SpecError.
    */
   spec?: Spec | string
+  /**
+   * Make the stub a twin of a real service: a conformance report of it (report.json's path, its parsed JSON, or a
+   * likeness read with readLikeness), whose choices where the interface is silent the stub adopts. A report of
+   * another kit version or spec revision throws LikeError.
+   */
+  like?: string | ReportData | Likeness
 }
 
 /** A stub with no socket. */
@@ -79,6 +86,8 @@ export interface InProcessStub {
   clearRequests(): number
   /** Writes the data file one last time, if there is one, and stops watching the store. */
   close(): void
+  /** What the stub adopted from a report (`like`), and what it could not mimic; `undefined` when it is no twin. */
+  readonly like: Likeness | undefined
 }
 
 /** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file, SpecError on a bad spec. */
@@ -91,18 +100,33 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
   const journal = new Journal(options.journal === false ? { entries: 0 } : options.journal)
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
-  const appStore = wrappers.store?.(store) ?? store
+  const like = options.like === undefined ? undefined : readLikeness(options.like, spec)
+  const twin = like && likeWrappers(like, spec)
+  const faultStore = wrappers.store?.(store) ?? store
+  const appStore = twin ? twin.store(faultStore) : faultStore
   const app = new App({
     store: appStore,
     apiKeys,
-    maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    maxBody: options.maxBody ?? twin?.maxBody ?? DEFAULT_MAX_BODY,
     chaos: options.chaos,
     random: options.random,
     spec,
   })
+  const faultApp = wrappers.app?.(app, { apiKeys, store: appStore }) ?? app
+  const more: AdminOptions['more'] = {
+    '/like': {
+      summary: 'what this twin adopted from a report, and what it could not mimic',
+      methods: {
+        GET: () =>
+          like
+            ? adminJson(200, likenessSummary(like))
+            : adminJson(404, { code: 'not_a_twin', message: 'the stub was started without --like', status: 404 }),
+      },
+    },
+  }
   const handler = new StubHandler(
-    wrappers.app?.(app, { apiKeys, store: appStore }) ?? app,
-    new Admin({ store, seed, journal, adminKey: options.adminKey, spec }),
+    twin ? twin.app(faultApp) : faultApp,
+    new Admin({ store, seed, journal, adminKey: options.adminKey, spec, more }),
   )
   return {
     store,
@@ -119,6 +143,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     requests: (filter) => journal.read(filter),
     clearRequests: () => journal.clear(),
     close: () => persistence?.stop(),
+    like,
   }
 }
 
