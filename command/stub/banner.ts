@@ -1,5 +1,5 @@
 /** What the stub command prints when it listens: where, with which keys, what is on, and three lines to try. */
-import { ADMIN_PREFIX, type Chaos } from '../../stub/index.js'
+import { ADMIN_PREFIX, likenessLines, type Chaos } from '../../stub/index.js'
 import type { StubConfig } from './config.js'
 
 /** Keys printed one by one up to this many; beyond, only how many and where they came from. */
@@ -24,6 +24,7 @@ export function banner(config: StubConfig, url: string, pets: number, petsFrom: 
   const chaos = describeChaos(config.chaos)
   if (chaos) lines.push(`Chaos: ${chaos}`)
   if (config.data) lines.push(`Data file: ${config.data} (written after changes and at shutdown)`)
+  if (config.like) lines.push(...likenessLines(config.like), `  (the same at ${origin}${ADMIN_PREFIX}/like)`)
   // Double quotes only: these lines work as printed in sh, cmd.exe and PowerShell alike.
   const auth = `-H "Authorization: Bearer ${key}"`
   lines.push(

@@ -84,6 +84,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       onDataError: (message) => report(`${COMMAND}: ${message}\n`),
       fault: config.fault,
       ...(config.spec ? { spec: config.spec } : {}),
+      ...(config.like ? { like: config.like } : {}),
     })
   } catch (error) {
     if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)
