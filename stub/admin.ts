@@ -34,6 +34,8 @@ export interface AdminOptions {
   spec?: Spec
   /** More endpoints under the prefix, by path (`/like`, `/client-report`): what a twin adopted, the client report. */
   more?: Record<string, { summary: string; methods: Record<string, (request: AppRequest, query: string) => Routed> }>
+  /** Called by a reset (`POST /reset`), after the pets are back to the seed. */
+  onReset?: () => void
 }
 
 type Operation = (request: AppRequest, query: string) => Routed
@@ -151,6 +153,7 @@ export class Admin {
 
   #reset(): AppResponse {
     this.#options.store.replace(this.#options.seed)
+    this.#options.onReset?.()
     return json(200, { pets: this.#options.store.size })
   }
 

@@ -61,3 +61,13 @@ export {
   type Likeness,
   type ReportData,
 } from './like/index.js'
+export {
+  assertCleanClient,
+  ClientReporter,
+  ClientReportError,
+  clientReportMarkdown,
+  ReportingJournal,
+  type ClientFinding,
+  type ClientReport,
+  type NotExercised,
+} from './client-report.js'

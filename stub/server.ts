@@ -443,6 +443,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   let contentLength: string | undefined
   let contentEncoding: string | undefined
   let corsHeaders: string | undefined
+  let accept: string | undefined
+  let corsMethod: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
@@ -454,6 +456,10 @@ function pickHeaders(raw: string[]): RequestHeaders {
       contentEncoding = raw[i + 1]
     else if (length === 30 && corsHeaders === undefined && named(name, 'access-control-request-headers'))
       corsHeaders = raw[i + 1]
+    // Read by the admin API (a Markdown client report) and the client report (a browser's preflight is not the client's).
+    else if (length === 6 && accept === undefined && named(name, 'accept')) accept = raw[i + 1]
+    else if (length === 29 && corsMethod === undefined && named(name, 'access-control-request-method'))
+      corsMethod = raw[i + 1]
   }
   const headers: RequestHeaders = {
     authorization,
@@ -463,6 +469,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   }
   if (prefer !== undefined) headers.prefer = prefer
   if (corsHeaders !== undefined) headers['access-control-request-headers'] = corsHeaders
+  if (accept !== undefined) headers.accept = accept
+  if (corsMethod !== undefined) headers['access-control-request-method'] = corsMethod
   return headers
 }
 

@@ -3,7 +3,8 @@
  * journal, as a Fetch handler or on a port.
  */
 import { specFrom, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
-import { Admin, adminJson, type AdminOptions } from './admin.js'
+import { Admin, adminJson, adminText, type AdminOptions } from './admin.js'
+import { ClientReporter, clientReportMarkdown, ReportingJournal, type ClientReport } from './client-report.js'
 import { isAdmin } from './admin-path.js'
 import {
   App,
@@ -74,7 +75,7 @@ export interface InProcessStub {
   /** What the node server drives: the admin API and the app, with the fault (if any) around the app. */
   readonly handler: Handler
   readonly journal: Journal
-  /** Puts the pets back to the seed (`POST /__stub/reset`). */
+  /** Puts the pets back to the seed and empties the client report (`POST /__stub/reset`). */
   reset(): void
   /** Every pet and the next id (`GET /__stub/state`). */
   snapshot(): StoreState
@@ -86,6 +87,11 @@ export interface InProcessStub {
   clearRequests(): number
   /** Writes the data file one last time, if there is one, and stops watching the store. */
   close(): void
+  /**
+   * The traffic received since the start or the last reset, judged against the interface (`GET /__stub/client-report`):
+   * misuses with their basis, count, first time and an example, and the documented answers never received.
+   */
+  clientReport(): ClientReport
   /** What the stub adopted from a report (`like`), and what it could not mimic; `undefined` when it is no twin. */
   readonly like: Likeness | undefined
 }
@@ -98,7 +104,8 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
-  const journal = new Journal(options.journal === false ? { entries: 0 } : options.journal)
+  const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
+  const journal = new ReportingJournal(options.journal === false ? { entries: 0 } : options.journal, reporter)
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
   const like = options.like === undefined ? undefined : readLikeness(options.like, spec)
   const twin = like && likeWrappers(like, spec)
@@ -124,9 +131,28 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
       },
     },
   }
+  more['/client-report'] = {
+    summary: 'the traffic received, judged against the interface (JSON, or Markdown with Accept: text/markdown)',
+    methods: {
+      GET: (request, query) => {
+        const accept = request.headers.accept
+        const report = reporter.report()
+        const markdown =
+          /\btext\/markdown\b/.test(Array.isArray(accept) ? accept.join(',') : (accept ?? '')) ||
+          /(^|&)format=markdown(&|$)/.test(query)
+        return markdown
+          ? adminText(200, 'text/markdown; charset=utf-8', clientReportMarkdown(report))
+          : adminJson(200, report)
+      },
+      DELETE: () => {
+        reporter.reset()
+        return adminJson(200, { cleared: true })
+      },
+    },
+  }
   const handler = new StubHandler(
     twin ? twin.app(faultApp) : faultApp,
-    new Admin({ store, seed, journal, adminKey: options.adminKey, spec, more }),
+    new Admin({ store, seed, journal, adminKey: options.adminKey, spec, more, onReset: () => reporter.reset() }),
   )
   return {
     store,
@@ -134,7 +160,10 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     handler,
     journal,
     fetch: (request) => fetchWith(handler, request, journal),
-    reset: () => store.replace(seed),
+    reset: () => {
+      store.replace(seed)
+      reporter.reset()
+    },
     snapshot: () => store.state(),
     restore: (snapshot) => {
       const { pets, nextId } = readSnapshot(snapshot as JsonValue, 'the snapshot', spec)
@@ -144,6 +173,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     clearRequests: () => journal.clear(),
     close: () => persistence?.stop(),
     like,
+    clientReport: () => reporter.report(),
   }
 }
 

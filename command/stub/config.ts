@@ -46,6 +46,8 @@ export interface StubConfig {
   fault?: FaultName
   /** The interface served (`--spec`, a revision of it); the bundled spec when absent. */
   spec?: Spec
+  /** Where to write the client report at shutdown (`--client-report FILE`: Markdown for `.md`, else JSON). */
+  clientReport?: string
   /** The service this stub is a twin of (`--like report.json`), read and checked against the spec served. */
   like?: Likeness
 }
@@ -69,6 +71,8 @@ Options:
                       observed where the interface is silent (default status, order, ids, out-of-range
                       queries, undeclared fields, unknown paths and methods, media types, Error codes);
                       prints what it adopted and what it could not mimic (also at GET ${ADMIN_PREFIX}/like)
+  --client-report FILE  at shutdown, write the client report (the traffic received, judged against the
+                      interface) to FILE: Markdown when it ends in .md, else JSON; live at GET ${ADMIN_PREFIX}/client-report
   --seed FILE         JSON array of pets to start with (default fixtures/seed-pets.json)
   --no-seed           start with no pets
   --data FILE         keep the pets in FILE across restarts: read at start (it wins over the seed),
@@ -122,6 +126,7 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   fault: { type: 'string' },
   like: { type: 'string' },
+  'client-report': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -204,6 +209,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     if (error instanceof SpecError) throw new UsageError(`--spec: ${error.message}`)
     throw error
   }
+  if (flags['client-report'] === '') throw new UsageError('--client-report needs a file name')
   if (flags.like === '') throw new UsageError('--like needs a report.json')
   let like: Likeness | undefined
   try {
@@ -215,6 +221,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   return Object.freeze({
     ...(spec ? { spec } : {}),
     ...(like ? { like } : {}),
+    ...(flags['client-report'] ? { clientReport: flags['client-report'] } : {}),
     help: flags.help === true,
     port,
     host,
