@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createStub } from './stub.js'
-import { assertCleanClient, ClientReportError } from './client-report.js'
+import { assertCleanClient, ClientReportError, type ClientReport } from './client-report.js'
 
 const KEY = 'client-key-1'
 const AUTH = { authorization: `Bearer ${KEY}` }
@@ -90,7 +90,7 @@ describe('the client report', () => {
     const { stub, send } = stubAndClient()
     await send('GET', '/v1/pets/1', AUTH)
     const json = await stub.fetch(new Request('http://stub.test/__stub/client-report'))
-    expect((await json.json()).findings[0].id).toBe('deprecated-operation')
+    expect(((await json.json()) as ClientReport).findings[0]!.id).toBe('deprecated-operation')
     const markdown = await stub.fetch(
       new Request('http://stub.test/__stub/client-report', { headers: { accept: 'text/markdown' } }),
     )
