@@ -22,13 +22,16 @@ describe('the client report', () => {
   it('is clean for a client that uses the interface as documented, and lists what it never received', async () => {
     const { stub, send } = stubAndClient()
     await send('GET', '/v1/pets?limit=5&status=sold', AUTH)
+    await send('GET', '/v1/pets', { authorization: `bearer ${KEY}` }) // the scheme is case-insensitive
+    await send('GET', '/v1/pets', { ...AUTH, prefer: 'code=401' }) // a 401 asked for is no refused key
     await send('POST', '/v1/pets', JSON_AUTH, '{"name":"Rex","categoryId":1}')
     const report = stub.clientReport()
     expect(report.findings).toEqual([])
-    expect(report.requests).toBe(2)
-    expect(report.calls).toEqual({ listPets: 1, createPet: 1 })
+    expect(report.requests).toBe(4)
+    expect(report.calls).toEqual({ listPets: 3, createPet: 1 })
     const never = report.notExercised.map((n) => `${n.operationId} ${n.status}`)
-    expect(never).toEqual(expect.arrayContaining(['listPets 401', 'listPets 429', 'createPet 400', 'getPet 404']))
+    expect(never).toEqual(expect.arrayContaining(['createPet 401', 'listPets 429', 'createPet 400', 'getPet 404']))
+    expect(never).not.toContain('listPets 401') // received, when asked for
     expect(never).not.toContain('listPets 200')
     expect(() => assertCleanClient(stub)).not.toThrow()
   })

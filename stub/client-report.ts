@@ -165,9 +165,11 @@ export class ClientReporter {
     ]
     const header = headerOf(request.headers, 'authorization')
     if (header === undefined) seen('missing-credentials', 'a request without Authorization', basis, operationId)
-    else if (!/^Bearer [\x21-\x7e]+$/.test(header))
+    // The scheme is a case-insensitive token (RFC 9110 §11.1): `bearer` is no misuse.
+    else if (!/^Bearer [\x21-\x7e]+$/i.test(header))
       seen('malformed-credentials', 'Authorization not in the form `Bearer <API_KEY>`', basis, operationId)
-    else if (response?.status === 401) seen('invalid-key', 'a key the service does not accept', basis, operationId)
+    else if (response?.status === 401 && !/\bcode=401\b/.test(response.applied ?? ''))
+      seen('invalid-key', 'a key the service does not accept', basis, operationId)
   }
 
   #retry(

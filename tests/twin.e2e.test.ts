@@ -6,14 +6,20 @@
  * Fastify 5, Go net/http, FastAPI, and the independent implementation with random ids, newest first, clamping,
  * default status pending, extra fields, UPPER_CASE codes and only application/json.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { RunResult } from '../model/index.js'
 import { compareObservations, type ReportData } from '../stub/index.js'
 import { FRAMEWORKS } from '../test-support/frameworks/index.js'
-import { brokenChecks, failedChecks, startCommand, type ConformanceRun } from '../test-support/run-command.js'
+import {
+  brokenChecks,
+  failedChecks,
+  runCommand,
+  startCommand,
+  type ConformanceRun,
+} from '../test-support/run-command.js'
 import { startStack } from '../test-support/stacks.js'
 import { startTarget } from '../test-support/targets/server.js'
 import { judge, runsUpFront } from '../test-support/up-front.js'
@@ -116,6 +122,53 @@ describe('the stub as a twin of a service, through both commands', () => {
       expect(pair.banner).toMatch(/^Like: the service at http:\/\/127\.0\.0\.1:\d+\/v1 /m)
     })
   }
+})
+
+describe('a report that cannot make a twin, and the client report at shutdown, through the command', () => {
+  it('stops the start with one line and exit 2 on a report of an older kit or another spec revision', async () => {
+    const older = join(await scratch, 'older.json')
+    await writeFile(
+      older,
+      JSON.stringify({
+        tool: { name: 'petstore-conformance', version: '0.9.1' },
+        specVersion: '1.0.0',
+        observations: [],
+      }),
+    )
+    const run = await runCommand('stub', ['--like', older, '--port', '0'], { timeoutMs: 60_000 })
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    expect(run.stderr).toMatch(/written by petstore-conformance 0\.9\.1; this stub reads reports of 1\.0\.x/)
+    const revision = join(await scratch, 'revision.json')
+    await writeFile(
+      revision,
+      JSON.stringify({
+        tool: { name: 'petstore-conformance', version: '1.0.0' },
+        specVersion: '2.0.0',
+        observations: [],
+      }),
+    )
+    const other = await runCommand('stub', ['--like', revision, '--port', '0'], { timeoutMs: 60_000 })
+    expect([other.code, other.stderr]).toEqual([
+      2,
+      expect.stringMatching(/judged version 2\.0\.0 of the interface; this stub serves 1\.0\.0/),
+    ])
+  })
+
+  it('writes the client report to --client-report FILE when it stops', async () => {
+    const file = join(await scratch, 'client-report.json')
+    const stub = startCommand('stub', ['--port', '0', '--quiet', '--client-report', file], { timeoutMs: 60_000 })
+    try {
+      const [, url] = await stub.waitFor(/listening on (http:\/\/\S+\/v1)/)
+      await (await fetch(`${url}/pets/1`, { headers: { authorization: 'Bearer petstore-dev-key' } })).text()
+      await (await fetch(`${url}/pets?limit=500`, { headers: { authorization: 'Bearer petstore-dev-key' } })).text()
+    } finally {
+      stub.stop()
+    }
+    expect((await stub.exited).code).toBe(0)
+    const report = JSON.parse(await readFile(file, 'utf8')) as { findings: { id: string; count: number }[] }
+    expect(report.findings.map((f) => f.id)).toEqual(['deprecated-operation', 'limit-out-of-range'])
+  })
 })
 
 export type { RunResult }
