@@ -46,6 +46,9 @@ describe('a twin of a service that chooses differently, in-process', () => {
       (d) => !named.some((n) => n.checkId === d.checkId && (n.subject === undefined || n.subject === d.subject)),
     )
     expect(unnamed).toEqual([])
+    // The measure has teeth: the stub without the report is observed unlike this service.
+    const plain = await runConformance({ apiKey: KEY, fetch: createStub({ apiKeys: [KEY] }).fetch, ...EFFORT })
+    expect(compareObservations(report, plain as unknown as ReportData).ratio).toBeLessThan(0.75)
     // The choices that differ from the stub's own are among those seen alike.
     const alike = (id: string) => !fidelity.differences.some((d) => d.checkId === id)
     for (const id of [
