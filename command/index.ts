@@ -14,6 +14,17 @@ export {
   type InProcessStub,
   type Stub,
   type StubOptions,
+  assertCleanClient,
+  ClientReportError,
+  clientReportMarkdown,
+  type ClientFinding,
+  type ClientReport,
+  type NotExercised,
+  compareObservations,
+  LikeError,
+  readLikeness,
+  type Fidelity,
+  type Likeness,
 } from '../stub/index.js'
 export { exitCode, verdictOf } from '../model/index.js'
 /** The interface's own types, generated from the spec's schemas at build time: what a client sends and reads. */

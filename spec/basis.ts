@@ -16,6 +16,7 @@ export const RFC_SECTIONS = {
   'RFC 9110 §15.5.6': '405 Method Not Allowed: the server MUST send Allow with the methods the resource supports',
   'RFC 9745 §2': 'Deprecation: @<unix-seconds>, when the resource was or will be deprecated',
   'RFC 8594 §3': 'Sunset: the HTTP-date at which the resource is expected to become unresponsive',
+  'RFC 9110 §10.2.3': 'Retry-After: how long the client ought to wait before making a follow-up request',
 } as const
 
 /** An RFC section a basis may name: `RFC <number> §<section>`, one of {@link RFC_SECTIONS}. */

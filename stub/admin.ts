@@ -37,6 +37,10 @@ export interface AdminOptions {
   spec?: Spec
   /** Origins whose pages may use the admin API (`https://app.example:3000`); none but the stub's own by default. */
   origins?: readonly string[]
+  /** More endpoints under the prefix, by path (`/like`, `/client-report`): what a twin adopted, the client report. */
+  more?: Record<string, { summary: string; methods: Record<string, (request: AppRequest, query: string) => Routed> }>
+  /** Called by a reset (`POST /reset`), after the pets are back to the seed. */
+  onReset?: () => void
 }
 
 type Operation = (request: AppRequest, query: string) => Routed
@@ -84,6 +88,7 @@ export class Admin {
         { summary: "the interface's OpenAPI document", methods: { GET: () => document(this.#read().petstore) } },
       ],
       ['/admin.yaml', { summary: "this API's OpenAPI document", methods: { GET: () => document(this.#read().admin) } }],
+      ...Object.entries(options.more ?? {}),
     ])
   }
 
@@ -180,6 +185,7 @@ export class Admin {
 
   #reset(): AppResponse {
     this.#options.store.replace(this.#options.seed)
+    this.#options.onReset?.()
     return json(200, { pets: this.#options.store.size })
   }
 
@@ -276,6 +282,16 @@ function withHeaders(response: AppResponse, extra: string[]): AppResponse {
 
 function raw(status: number, body: string): AppResponse {
   return { status, headers: headersFor(JSON_TYPE, body), body }
+}
+
+/** A JSON answer of the admin API. */
+export function adminJson(status: number, value: unknown): AppResponse {
+  return json(status, value)
+}
+
+/** A text answer of the admin API in another media type (Markdown, say). */
+export function adminText(status: number, type: string, text: string): AppResponse {
+  return { status, headers: headersFor(type, text), body: text }
 }
 
 function json(status: number, value: unknown): AppResponse {

@@ -16,6 +16,8 @@ const READ = [
   'content-encoding',
   'prefer',
   'access-control-request-headers',
+  'access-control-request-method',
+  'accept',
 ] as const
 
 /** Statuses whose responses can have no body (Fetch refuses to build them with one). */

@@ -51,3 +51,24 @@ export {
   type Stub,
   type StubOptions,
 } from './stub.js'
+export {
+  compareObservations,
+  KIT_VERSION,
+  LikeError,
+  likenessLines,
+  likenessSummary,
+  readLikeness,
+  type Fidelity,
+  type Likeness,
+  type ReportData,
+} from './like/index.js'
+export {
+  assertCleanClient,
+  ClientReporter,
+  ClientReportError,
+  clientReportMarkdown,
+  ReportingJournal,
+  type ClientFinding,
+  type ClientReport,
+  type NotExercised,
+} from './client-report.js'

@@ -454,6 +454,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   let corsHeaders: string | undefined
   let host: string | string[] | undefined
   let origin: string | undefined
+  let accept: string | undefined
+  let corsMethod: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
@@ -468,6 +470,10 @@ function pickHeaders(raw: string[]): RequestHeaders {
       contentEncoding = raw[i + 1]
     else if (length === 30 && corsHeaders === undefined && named(name, 'access-control-request-headers'))
       corsHeaders = raw[i + 1]
+    // Read by the admin API (a Markdown client report) and the client report (a browser's preflight is not the client's).
+    else if (length === 6 && accept === undefined && named(name, 'accept')) accept = raw[i + 1]
+    else if (length === 29 && corsMethod === undefined && named(name, 'access-control-request-method'))
+      corsMethod = raw[i + 1]
   }
   const headers: RequestHeaders = {
     authorization,
@@ -479,6 +485,8 @@ function pickHeaders(raw: string[]): RequestHeaders {
   if (corsHeaders !== undefined) headers['access-control-request-headers'] = corsHeaders
   if (host !== undefined) headers.host = host
   if (origin !== undefined) headers.origin = origin
+  if (accept !== undefined) headers.accept = accept
+  if (corsMethod !== undefined) headers['access-control-request-method'] = corsMethod
   return headers
 }
 

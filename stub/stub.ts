@@ -3,7 +3,8 @@
  * journal, as a Fetch handler or on a port.
  */
 import { specFrom, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
-import { Admin } from './admin.js'
+import { Admin, adminJson, adminText, type AdminOptions } from './admin.js'
+import { ClientReporter, clientReportMarkdown, ReportingJournal, type ClientReport } from './client-report.js'
 import { isAdmin } from './admin-path.js'
 import {
   App,
@@ -23,6 +24,7 @@ import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, serve } from './server.js'
 import { withCredentials } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
+import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
 
 /** The key accepted when none is configured. */
 export const DEFAULT_API_KEY = 'petstore-dev-key'
@@ -63,6 +65,12 @@ export interface CreateStubOptions {
    * of this interface throws SpecError.
    */
   spec?: Spec | string
+  /**
+   * Make the stub a twin of a real service: a conformance report of it (report.json's path, its parsed JSON, or a
+   * likeness read with readLikeness), whose choices where the interface is silent the stub adopts. A report of
+   * another kit version or spec revision throws LikeError.
+   */
+  like?: string | ReportData | Likeness
 }
 
 /** A stub with no socket. */
@@ -76,7 +84,7 @@ export interface InProcessStub {
   /** What the node server drives: the admin API and the app, with the fault (if any) around the app. */
   readonly handler: Handler
   readonly journal: Journal
-  /** Puts the pets back to the seed (`POST /__stub/reset`). */
+  /** Puts the pets back to the seed and empties the client report (`POST /__stub/reset`). */
   reset(): void
   /** Every pet and the next id (`GET /__stub/state`). */
   snapshot(): StoreState
@@ -88,6 +96,13 @@ export interface InProcessStub {
   clearRequests(): number
   /** Folds the data file's log into its snapshot, if there is one, and stops keeping the store there. */
   close(): void
+  /**
+   * The traffic received since the start or the last reset, judged against the interface (`GET /__stub/client-report`):
+   * misuses with their basis, count, first time and an example, and the documented answers never received.
+   */
+  clientReport(): ClientReport
+  /** What the stub adopted from a report (`like`), and what it could not mimic; `undefined` when it is no twin. */
+  readonly like: Likeness | undefined
 }
 
 /** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file, SpecError on a bad spec. */
@@ -98,20 +113,64 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
-  const journal = new Journal(options.journal === false ? { entries: 0 } : options.journal)
+  const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
+  const journal = new ReportingJournal(options.journal === false ? { entries: 0 } : options.journal, reporter)
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
-  const appStore = wrappers.store?.(store) ?? store
+  const like = options.like === undefined ? undefined : readLikeness(options.like, spec)
+  const twin = like && likeWrappers(like, spec)
+  const faultStore = wrappers.store?.(store) ?? store
+  const appStore = twin ? twin.store(faultStore) : faultStore
   const app = new App({
     store: appStore,
     apiKeys,
-    maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    maxBody: options.maxBody ?? twin?.maxBody ?? DEFAULT_MAX_BODY,
     chaos: options.chaos,
     random: options.random,
     spec,
   })
+  const faultApp = wrappers.app?.(app, { apiKeys, store: appStore }) ?? app
+  const more: AdminOptions['more'] = {
+    '/like': {
+      summary: 'what this twin adopted from a report, and what it could not mimic',
+      methods: {
+        GET: () =>
+          like
+            ? adminJson(200, likenessSummary(like))
+            : adminJson(404, { code: 'not_a_twin', message: 'the stub was started without --like', status: 404 }),
+      },
+    },
+  }
+  more['/client-report'] = {
+    summary: 'the traffic received, judged against the interface (JSON, or Markdown with Accept: text/markdown)',
+    methods: {
+      GET: (request, query) => {
+        const accept = request.headers.accept
+        const report = reporter.report()
+        const markdown =
+          /\btext\/markdown\b/.test(Array.isArray(accept) ? accept.join(',') : (accept ?? '')) ||
+          /(^|&)format=markdown(&|$)/.test(query)
+        return markdown
+          ? adminText(200, 'text/markdown; charset=utf-8', clientReportMarkdown(report))
+          : adminJson(200, report)
+      },
+      DELETE: () => {
+        reporter.reset()
+        return adminJson(200, { cleared: true })
+      },
+    },
+  }
   const handler = new StubHandler(
-    wrappers.app?.(app, { apiKeys, store: appStore }) ?? app,
-    new Admin({ store, seed, journal, adminKey: options.adminKey, spec, origins: options.adminOrigins }),
+    twin ? twin.app(faultApp) : faultApp,
+    new Admin({
+      store,
+      seed,
+      journal,
+      adminKey: options.adminKey,
+      spec,
+      origins: options.adminOrigins,
+      more,
+      onReset: () => reporter.reset(),
+    }),
   )
   return {
     store,
@@ -119,7 +178,10 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     handler,
     journal,
     fetch: (request) => fetchWith(handler, request, journal),
-    reset: () => store.replace(seed),
+    reset: () => {
+      store.replace(seed)
+      reporter.reset()
+    },
     snapshot: () => store.state(),
     restore: (snapshot) => {
       const { pets, nextId } = readSnapshot(snapshot as JsonValue, 'the snapshot', spec)
@@ -128,6 +190,8 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     requests: (filter) => journal.read(filter),
     clearRequests: () => journal.clear(),
     close: () => persistence?.close(),
+    like,
+    clientReport: () => reporter.report(),
   }
 }
 

@@ -1,5 +1,5 @@
 /** What the stub command prints when it listens: where, with which keys, what is on, and three lines to try. */
-import { ADMIN_PREFIX, type Chaos } from '../../stub/index.js'
+import { ADMIN_PREFIX, likenessLines, type Chaos } from '../../stub/index.js'
 import type { StubConfig } from './config.js'
 
 /** Keys printed one by one up to this many; beyond, only how many and where they came from. */
@@ -27,6 +27,7 @@ export function banner(config: StubConfig, url: string, pets: number, petsFrom: 
     lines.push(
       `Data file: ${config.data} (every change on disk before its answer; changes logged in ${config.data}.log)`,
     )
+  if (config.like) lines.push(...likenessLines(config.like), `  (the same at ${origin}${ADMIN_PREFIX}/like)`)
   // Double quotes only: these lines work as printed in sh, cmd.exe and PowerShell alike.
   const auth = `-H "Authorization: Bearer ${key}"`
   lines.push(

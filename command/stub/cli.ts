@@ -1,8 +1,9 @@
 /** The `petstore-stub` command: resolves its config, starts the stub, and stops it on SIGINT or SIGTERM. */
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import {
   bufferedLog,
+  clientReportMarkdown,
   createStub,
   DEFAULT_SEED_PATH,
   type BufferedLog,
@@ -49,6 +50,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     void running
       .close(SHUTDOWN_GRACE_MS)
       .then(() => stub?.close()) // the data file's last write
+      .then(() => writeClientReport())
       .then(() => log?.flush()) // the last log lines
       .then(() => new Promise((resolve) => setImmediate(resolve)))
       .then(() => process.exit(0))
@@ -58,9 +60,22 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     log?.flush()
     process.stderr.write(text)
   }
+  /** The client report at shutdown, when asked for; a file that cannot be written is said, not thrown. */
+  const writeClientReport = () => {
+    const file = config?.clientReport
+    if (!file || !stub) return
+    try {
+      const report = stub.clientReport()
+      writeFileSync(file, file.endsWith('.md') ? clientReportMarkdown(report) : JSON.stringify(report, null, 2) + '\n')
+    } catch (error) {
+      report(
+        `${COMMAND}: cannot write the client report to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`,
+      )
+    }
+  }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
-  let config
+  let config: ReturnType<typeof resolveConfig> | undefined
   try {
     config = resolveConfig(argv, env)
   } catch (error) {
@@ -86,6 +101,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       onDataError: (message) => report(`${COMMAND}: ${message}\n`),
       fault: config.fault,
       ...(config.spec ? { spec: config.spec } : {}),
+      ...(config.like ? { like: config.like } : {}),
     })
   } catch (error) {
     if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)

@@ -11,8 +11,11 @@ import {
   specExamples,
   type Chaos,
   type FaultName,
+  LikeError,
+  readLikeness,
+  type Likeness,
 } from '../../stub/index.js'
-import { loadSpec, SpecError, type Spec } from '../../spec/index.js'
+import { loadSpec, spec as bundledSpec, SpecError, type Spec } from '../../spec/index.js'
 import { integerFlag, parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
 
@@ -47,6 +50,10 @@ export interface StubConfig {
   allowHosts: string[]
   /** Origins whose pages may use the admin API (`--admin-origin`). */
   adminOrigins: string[]
+  /** Where to write the client report at shutdown (`--client-report FILE`: Markdown for `.md`, else JSON). */
+  clientReport?: string
+  /** The service this stub is a twin of (`--like report.json`), read and checked against the spec served. */
+  like?: Likeness
 }
 
 /** The `--help` text. */
@@ -64,6 +71,12 @@ Options:
                       (comma-separated), else ${DEFAULT_API_KEY}
   --spec FILE         serve this revision of the interface (OpenAPI 3.1, the same three operations) instead of
                       the bundled spec/petstore.yaml: its enums, bounds, dates and pet properties
+  --like REPORT       be a twin of the service a conformance run judged: adopt the choices its report.json
+                      observed where the interface is silent (default status, order, ids, out-of-range
+                      queries, undeclared fields, unknown paths and methods, media types, Error codes);
+                      prints what it adopted and what it could not mimic (also at GET ${ADMIN_PREFIX}/like)
+  --client-report FILE  at shutdown, write the client report (the traffic received, judged against the
+                      interface) to FILE: Markdown when it ends in .md, else JSON; live at GET ${ADMIN_PREFIX}/client-report
   --seed FILE         JSON array of pets to start with (default fixtures/seed-pets.json)
   --no-seed           start with no pets
   --data FILE         keep the pets in FILE across restarts: read at start (it wins over the seed),
@@ -123,6 +136,8 @@ const OPTIONS = {
   journal: { type: 'string' },
   quiet: { type: 'boolean' },
   fault: { type: 'string' },
+  like: { type: 'string' },
+  'client-report': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -215,15 +230,27 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     if (error instanceof SpecError) throw new UsageError(`--spec: ${error.message}`)
     throw error
   }
+  if (flags['client-report'] === '') throw new UsageError('--client-report needs a file name')
+  if (flags.like === '') throw new UsageError('--like needs a report.json')
+  let like: Likeness | undefined
+  try {
+    like = flags.like === undefined ? undefined : readLikeness(flags.like, spec ?? bundledSpec())
+  } catch (error) {
+    if (error instanceof LikeError) throw new UsageError(`--like: ${error.message}`)
+    throw error
+  }
   return Object.freeze({
     ...(spec ? { spec } : {}),
+    ...(like ? { like } : {}),
+    ...(flags['client-report'] ? { clientReport: flags['client-report'] } : {}),
     help: flags.help === true,
     port,
     host,
     apiKeys,
     keySource,
     seed: flags['no-seed'] ? false : (flags.seed ?? DEFAULT_SEED_PATH),
-    maxBody,
+    // A twin of a service that took larger bodies takes them too, unless --max-body says otherwise.
+    maxBody: flags['max-body'] === undefined && like?.traits.maxBody ? like.traits.maxBody : maxBody,
     quiet: flags.quiet === true,
     chaos,
     adminKey,

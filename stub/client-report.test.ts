@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import { createStub } from './stub.js'
+import { assertCleanClient, ClientReportError, type ClientReport } from './client-report.js'
+
+const KEY = 'client-key-1'
+const AUTH = { authorization: `Bearer ${KEY}` }
+const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' }
+
+function stubAndClient() {
+  const stub = createStub({ apiKeys: [KEY] })
+  const send = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+    const response = await stub.fetch(new Request(`http://stub.test${path}`, { method, headers, body }))
+    await response.arrayBuffer()
+    return response
+  }
+  return { stub, send }
+}
+
+const ids = (stub: ReturnType<typeof createStub>) => stub.clientReport().findings.map((f) => f.id)
+
+describe('the client report', () => {
+  it('is clean for a client that uses the interface as documented, and lists what it never received', async () => {
+    const { stub, send } = stubAndClient()
+    await send('GET', '/v1/pets?limit=5&status=sold', AUTH)
+    await send('GET', '/v1/pets', { authorization: `bearer ${KEY}` }) // the scheme is case-insensitive
+    await send('GET', '/v1/pets', { ...AUTH, prefer: 'code=401' }) // a 401 asked for is no refused key
+    await send('POST', '/v1/pets', JSON_AUTH, '{"name":"Rex","categoryId":1}')
+    const report = stub.clientReport()
+    expect(report.findings).toEqual([])
+    expect(report.requests).toBe(4)
+    expect(report.calls).toEqual({ listPets: 3, createPet: 1 })
+    const never = report.notExercised.map((n) => `${n.operationId} ${n.status}`)
+    expect(never).toEqual(expect.arrayContaining(['createPet 401', 'listPets 429', 'createPet 400', 'getPet 404']))
+    expect(never).not.toContain('listPets 401') // received, when asked for
+    expect(never).not.toContain('listPets 200')
+    expect(() => assertCleanClient(stub)).not.toThrow()
+  })
+
+  it('finds each misuse, with its basis in the spec, a count, the first time and a redacted example', async () => {
+    const { stub, send } = stubAndClient()
+    await send('GET', '/v1/pets/1', AUTH)
+    await send('GET', '/v1/pets/2', AUTH)
+    await send('GET', '/v1/pets?limit=500', AUTH)
+    await send('GET', '/v1/pets?status=lost', AUTH)
+    await send('POST', '/v1/pets', JSON_AUTH, '{"name":"Rex"}')
+    await send('POST', '/v1/pets', JSON_AUTH, '{"name":"Rex","categoryId":1,"nickname":"R"}')
+    await send('POST', '/v1/pets', { ...AUTH, 'content-type': 'text/plain' }, '{"name":"Rex","categoryId":1}')
+    await send('GET', '/v1/pets')
+    await send('GET', '/v1/pets', { authorization: KEY })
+    await send('GET', '/v1/pets', { authorization: 'Bearer not-the-key' })
+    await send('GET', '/v1/pets', { ...AUTH, prefer: 'code=429' })
+    await send('GET', '/v1/pets', AUTH) // at once, though Retry-After said to wait
+    await send('DELETE', '/v1/pets', AUTH)
+    await send('GET', '/v2/animals', AUTH)
+    const report = stub.clientReport()
+    expect(ids(stub).sort()).toEqual(
+      [
+        'deprecated-operation',
+        'early-retry',
+        'invalid-key',
+        'invalid-new-pet',
+        'limit-out-of-range',
+        'malformed-credentials',
+        'missing-credentials',
+        'status-out-of-range',
+        'undocumented-method',
+        'unknown-fields',
+        'unknown-path',
+        'wrong-content-type',
+      ].sort(),
+    )
+    const deprecated = report.findings.find((f) => f.id === 'deprecated-operation')!
+    expect(deprecated).toMatchObject({
+      operationId: 'getPet',
+      count: 2,
+      example: { method: 'GET', target: '/v1/pets/1' },
+    })
+    expect(deprecated.title).toMatch(/removed on 2030-12-05; use GET \/pets instead/)
+    expect(deprecated.basis[0]).toMatchObject({ ref: '#/paths/~1pets~1{petId}/get/deprecated' })
+    expect(Date.parse(deprecated.firstSeen)).toBeGreaterThan(Date.parse(report.since) - 1)
+    const limit = report.findings.find((f) => f.id === 'limit-out-of-range')!
+    expect(limit.basis[0]!.text).toMatch(/minimum 1, maximum 100/)
+    // Keys never leave: the example keeps the scheme only.
+    expect(JSON.stringify(report)).not.toContain(KEY)
+    expect(report.findings.find((f) => f.id === 'invalid-key')!.example.headers.authorization).toBe('Bearer [REDACTED]')
+    expect(() => assertCleanClient(stub)).toThrow(ClientReportError)
+    expect(() => assertCleanClient(stub)).toThrow(
+      /listPets: limit outside 1\.\.100 \(1x; e\.g\. GET \/v1\/pets\?limit=500/,
+    )
+  })
+
+  it('serves JSON and Markdown at GET /__stub/client-report, and starts over with a reset of the journal or the pets', async () => {
+    const { stub, send } = stubAndClient()
+    await send('GET', '/v1/pets/1', AUTH)
+    const json = await stub.fetch(new Request('http://stub.test/__stub/client-report'))
+    expect(((await json.json()) as ClientReport).findings[0]!.id).toBe('deprecated-operation')
+    const markdown = await stub.fetch(
+      new Request('http://stub.test/__stub/client-report', { headers: { accept: 'text/markdown' } }),
+    )
+    expect(markdown.headers.get('content-type')).toMatch(/^text\/markdown/)
+    expect(await markdown.text()).toMatch(
+      /^# Client report\n[\s\S]*### getPet: calls GET \/pets\/\{petId\}, which is deprecated/,
+    )
+    await stub.fetch(new Request('http://stub.test/__stub/requests', { method: 'DELETE' }))
+    expect(stub.clientReport().findings).toEqual([])
+    await send('GET', '/v1/pets/1', AUTH)
+    await stub.fetch(new Request('http://stub.test/__stub/reset', { method: 'POST' }))
+    expect(stub.clientReport()).toMatchObject({ findings: [], requests: 0 })
+    // The admin API's own requests are not the client's.
+    expect(stub.clientReport().calls).toEqual({})
+  })
+
+  it('keeps one example per kind of misuse however many come (bounded memory)', async () => {
+    const { stub, send } = stubAndClient()
+    for (let i = 0; i < 50; i++) await send('GET', `/v1/pets?limit=${1000 + i}`, AUTH)
+    const [finding] = stub.clientReport().findings
+    expect(stub.clientReport().findings).toHaveLength(1)
+    expect(finding).toMatchObject({ count: 50, example: { target: '/v1/pets?limit=1000' } })
+  })
+})

@@ -1,0 +1,442 @@
+/**
+ * A report on the client: the traffic the stub received, judged against the interface. Fed beside the journal with
+ * every request and its answer, it keeps a count, the first time and one example per finding (bounded memory, keys
+ * redacted), and which documented statuses the client received, so it can say what the client never exercised.
+ */
+import {
+  operationPointer,
+  parameterPointer,
+  parseJson,
+  pointer,
+  renderBasis,
+  type BasisLine,
+  type JsonValue,
+  type OperationId,
+  type BasisRef,
+  type Spec,
+} from '../spec/index.js'
+import { basePathOf, type AppRequest, type AppResponse } from './http.js'
+import { Journal, type JournalOptions } from './journal.js'
+import { headerOf, isJsonMediaType, readQuery, splitTarget } from './request.js'
+
+/** One way the client used the interface wrongly, seen `count` times. */
+export interface ClientFinding {
+  /** What kind of misuse: `deprecated-operation`, `invalid-new-pet`, `limit-out-of-range`, ... */
+  id: string
+  operationId?: OperationId
+  /** What the client did, in one sentence. */
+  title: string
+  /** Where the interface says so, in its own words. */
+  basis: BasisLine[]
+  count: number
+  /** ISO time of the first one. */
+  firstSeen: string
+  /** The first request that showed it, credentials redacted and the body cut short. */
+  example: { method: string; target: string; headers: Record<string, string>; body?: string }
+}
+
+/** A documented answer the client never received: code it may never have run. */
+export interface NotExercised {
+  operationId: OperationId
+  /** A documented status, or 429 (rate limiting, which the stub gives on request). */
+  status: string
+  /** How to make the stub give it. */
+  hint: string
+  basis: BasisLine[]
+}
+
+/** The client report: what the stub saw since it started or was last reset. */
+export interface ClientReport {
+  since: string
+  requests: number
+  findings: ClientFinding[]
+  notExercised: NotExercised[]
+  /** Operations the client called, with how many times. */
+  calls: Partial<Record<OperationId, number>>
+}
+
+/** What documents a finding: places of the spec (or an RFC), or lines written from it. */
+type Basis = (BasisRef | BasisLine)[]
+
+/** Distinct findings kept; more are counted under the last one's id only. */
+const MAX_FINDINGS = 100
+/** Characters of a request body an example keeps. */
+const BODY_KEPT = 512
+/** Clients remembered for their Retry-After (the oldest are forgotten first). */
+const MAX_WAITING = 1000
+
+/** What the aggregator needs from the stub: which operation a request is for, and its spec. */
+export interface ClientReportOptions {
+  spec: Spec
+  operationOf: (request: Pick<AppRequest, 'method' | 'url'>) => OperationId | undefined
+}
+
+/** Gathers the client report from each request and its answer; `reset` starts over. */
+export class ClientReporter {
+  readonly #spec: Spec
+  readonly #operationOf: ClientReportOptions['operationOf']
+  readonly #base: string
+  #since = new Date()
+  #requests = 0
+  #findings = new Map<string, ClientFinding>()
+  #received = new Set<string>()
+  #calls: Partial<Record<OperationId, number>> = {}
+  /** Until when each client (by its credentials and operation) was asked to wait, in ms since the epoch. */
+  #waiting = new Map<string, number>()
+
+  constructor(options: ClientReportOptions) {
+    this.#spec = options.spec
+    this.#operationOf = options.operationOf
+    this.#base = basePathOf(options.spec)
+  }
+
+  /** Empties the report, as a reset of the journal does. */
+  reset(): void {
+    this.#since = new Date()
+    this.#requests = 0
+    this.#findings.clear()
+    this.#received.clear()
+    this.#calls = {}
+    this.#waiting.clear()
+  }
+
+  /** Judges one request and its answer (`undefined` when none was sent). */
+  record(request: AppRequest, response: AppResponse | undefined, body?: Uint8Array | string): void {
+    // A CORS preflight is the browser's, not the client's.
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return
+    this.#requests++
+    const now = Date.now()
+    const operationId = this.#operationOf(request)
+    const text = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8')
+    const seen = (id: string, title: string, basis: Basis, op?: OperationId) =>
+      this.#found(id, title, basis, op, request, text, now)
+    if (operationId === undefined) {
+      const { path } = splitTarget(request.url)
+      const ops = Object.values(this.#spec.operations)
+      const on = ops.filter((op) => this.#operationOf({ method: op.method, url: path }) === op.operationId)
+      if (on.length)
+        seen(
+          `undocumented-method`,
+          `${request.method} on ${on[0]!.path}, which documents only ${on.map((op) => op.method).join(', ')}`,
+          [
+            {
+              ref: pointer('paths', on[0]!.path),
+              text: `${on[0]!.path}: ${on.map((op) => `${op.method} (${op.operationId})`).join(', ')}`,
+            },
+          ],
+        )
+      else
+        seen('unknown-path', 'a request to a path the interface does not have', [
+          {
+            ref: pointer('paths'),
+            text: `the interface's paths, under ${this.#base || '/'}: ${ops.map((op) => `${op.method} ${op.path}`).join(', ')}`,
+          },
+        ])
+      return
+    }
+    this.#calls[operationId] = (this.#calls[operationId] ?? 0) + 1
+    if (response) this.#received.add(`${operationId} ${response.status}`)
+    const op = this.#spec.operation(operationId)
+    if (op.deprecated) {
+      const successor: unknown = this.#spec.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
+      const removal = op.sunset ? `, removed on ${op.sunset.toISOString().slice(0, 10)}` : ''
+      seen(
+        'deprecated-operation',
+        `calls ${op.method} ${op.path}, which is deprecated${removal}${typeof successor === 'string' ? `; use ${successor} instead` : ''}`,
+        [{ spec: operationPointer(this.#spec, operationId, 'deprecated') }],
+        operationId,
+      )
+    }
+    this.#credentials(request, response, operationId, seen)
+    this.#retry(request, response, operationId, now, seen)
+    if (operationId === 'listPets') this.#query(request, seen)
+    if (operationId === 'createPet') this.#newPet(request, text, seen)
+  }
+
+  #credentials(
+    request: AppRequest,
+    response: AppResponse | undefined,
+    operationId: OperationId,
+    seen: (id: string, title: string, basis: Basis, op?: OperationId) => void,
+  ): void {
+    const basis: Basis = [
+      { spec: pointer('security') },
+      { spec: operationPointer(this.#spec, operationId, 'responses', '401') },
+    ]
+    const header = headerOf(request.headers, 'authorization')
+    if (header === undefined) seen('missing-credentials', 'a request without Authorization', basis, operationId)
+    // The scheme is a case-insensitive token (RFC 9110 §11.1): `bearer` is no misuse.
+    else if (!/^Bearer [\x21-\x7e]+$/i.test(header))
+      seen('malformed-credentials', 'Authorization not in the form `Bearer <API_KEY>`', basis, operationId)
+    else if (response?.status === 401 && !/\bcode=401\b/.test(response.applied ?? ''))
+      seen('invalid-key', 'a key the service does not accept', basis, operationId)
+  }
+
+  #retry(
+    request: AppRequest,
+    response: AppResponse | undefined,
+    operationId: OperationId,
+    now: number,
+    seen: (id: string, title: string, basis: Basis, op?: OperationId) => void,
+  ): void {
+    const who = `${headerOf(request.headers, 'authorization') ?? ''}\u0000${operationId}`
+    const until = this.#waiting.get(who)
+    if (until !== undefined && now < until)
+      seen(
+        'early-retry',
+        `retried sooner than the Retry-After it was given (${Math.ceil((until - now) / 1000)} s early at most)`,
+        [{ rfc: 'RFC 9110 §10.2.3' }],
+        operationId,
+      )
+    if (until !== undefined && now >= until) this.#waiting.delete(who)
+    const retryAfter =
+      response && (response.status === 429 || response.status === 503) ? retryAfterOf(response) : undefined
+    if (retryAfter !== undefined) {
+      this.#waiting.delete(who)
+      this.#waiting.set(who, now + retryAfter * 1000)
+      if (this.#waiting.size > MAX_WAITING) this.#waiting.delete(this.#waiting.keys().next().value!)
+    }
+  }
+
+  #query(request: AppRequest, seen: (id: string, title: string, basis: Basis, op?: OperationId) => void): void {
+    const { query } = splitTarget(request.url)
+    const params = readQuery(query, ['limit', 'status'])
+    const limit = this.#spec.parameter('listPets', 'limit')
+    const values = params.get('limit')
+    if (values !== undefined) {
+      const text = values[0] ?? ''
+      const value = /^[0-9]{1,10}$/.test(text) ? Number(text) : NaN
+      const step = limit.multipleOf ?? 1
+      if (
+        values.length > 1 ||
+        !(value >= Number(limit.minimum) && value <= Number(limit.maximum) && value % step === 0)
+      )
+        seen(
+          'limit-out-of-range',
+          `limit outside ${limit.minimum}..${limit.maximum}${step > 1 ? ` (a multiple of ${step})` : ''}`,
+          [{ spec: parameterPointer(this.#spec, 'listPets', 'limit', 'schema') }],
+          'listPets',
+        )
+    }
+    const statuses = params.get('status')
+    const allowed = this.#spec.parameter('listPets', 'status').enum ?? []
+    if (statuses !== undefined && (statuses.length > 1 || !allowed.includes(statuses[0] ?? '')))
+      seen(
+        'status-out-of-range',
+        `status not one of ${allowed.join(', ')}`,
+        [{ spec: parameterPointer(this.#spec, 'listPets', 'status', 'schema') }],
+        'listPets',
+      )
+  }
+
+  #newPet(
+    request: AppRequest,
+    text: string | undefined,
+    seen: (id: string, title: string, basis: Basis, op?: OperationId) => void,
+  ): void {
+    const body = operationPointer(this.#spec, 'createPet', 'requestBody')
+    if (!isJsonMediaType(headerOf(request.headers, 'content-type'))) {
+      seen('wrong-content-type', 'a createPet body not sent as application/json', [{ spec: body }], 'createPet')
+      return
+    }
+    let value: JsonValue
+    try {
+      value = parseJson(text?.charCodeAt(0) === 0xfeff ? text.slice(1) : (text ?? ''))
+    } catch {
+      seen('invalid-new-pet', 'a createPet body that is not JSON', [{ spec: body }], 'createPet')
+      return
+    }
+    const problems = this.#spec.schema('NewPet')(value)
+    if (problems.length)
+      seen(
+        'invalid-new-pet',
+        'a NewPet the interface refuses (required fields, types, values)',
+        [{ spec: body }],
+        'createPet',
+      )
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const declared = Object.keys(this.#spec.propertiesOf('NewPet'))
+      const unknown = Object.keys(value).filter((name) => !declared.includes(name))
+      if (unknown.length)
+        seen(
+          'unknown-fields',
+          'a NewPet with fields the interface does not describe (the service may drop, keep or refuse them)',
+          [{ spec: pointer('components', 'schemas', 'NewPet') }],
+          'createPet',
+        )
+    }
+  }
+
+  #found(
+    id: string,
+    title: string,
+    basis: Basis,
+    operationId: OperationId | undefined,
+    request: AppRequest,
+    body: string | undefined,
+    now: number,
+  ): void {
+    const key = `${id}\u0000${operationId ?? ''}`
+    const known = this.#findings.get(key)
+    if (known) {
+      known.count++
+      return
+    }
+    if (this.#findings.size >= MAX_FINDINGS) return
+    this.#findings.set(key, {
+      id,
+      ...(operationId ? { operationId } : {}),
+      title,
+      basis: basis.flatMap((b) => ('ref' in b ? [b] : renderBasis(this.#spec, [b]))),
+      count: 1,
+      firstSeen: new Date(now).toISOString(),
+      example: exampleOf(request, body),
+    })
+  }
+
+  /** The report so far. */
+  report(): ClientReport {
+    const findings = [...this.#findings.values()].map((f) => ({ ...f, example: { ...f.example } }))
+    const notExercised: NotExercised[] = []
+    for (const op of Object.values(this.#spec.operations)) {
+      for (const status of [...op.statuses, '429']) {
+        if (status.startsWith('2') || this.#received.has(`${op.operationId} ${status}`)) continue
+        notExercised.push({
+          operationId: op.operationId,
+          status,
+          hint: `send Prefer: code=${status} to ${op.method} ${this.#base}${op.path}${status === '429' ? ' (it comes with Retry-After)' : ''}`,
+          basis:
+            status === '429'
+              ? renderBasis(this.#spec, [{ rfc: 'RFC 9110 §10.2.3' }])
+              : renderBasis(this.#spec, [{ spec: operationPointer(this.#spec, op.operationId, 'responses', status) }]),
+        })
+      }
+    }
+    return {
+      since: this.#since.toISOString(),
+      requests: this.#requests,
+      findings,
+      notExercised,
+      calls: { ...this.#calls },
+    }
+  }
+}
+
+/** Seconds of a `Retry-After` given as delay-seconds or an HTTP-date. */
+function retryAfterOf(response: AppResponse): number | undefined {
+  const at = response.headers.findIndex((item, i) => i % 2 === 0 && item.toLowerCase() === 'retry-after')
+  const value = at < 0 ? undefined : response.headers[at + 1]!.trim()
+  if (value === undefined) return undefined
+  if (/^[0-9]+$/.test(value)) return Number(value)
+  const date = Date.parse(value)
+  return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : undefined
+}
+
+/** The request as an example: credentials redacted to their scheme, the body cut short. */
+function exampleOf(request: AppRequest, body: string | undefined): ClientFinding['example'] {
+  const headers: Record<string, string> = {}
+  for (const name of ['authorization', 'content-type', 'prefer']) {
+    const value = headerOf(request.headers, name)
+    if (value === undefined) continue
+    headers[name] = name === 'authorization' ? redactCredentials(value) : value.slice(0, 200)
+  }
+  return {
+    method: request.method,
+    target: request.url.slice(0, 500),
+    headers,
+    ...(body ? { body: body.length > BODY_KEPT ? body.slice(0, BODY_KEPT) + '…' : body } : {}),
+  }
+}
+
+/** `Bearer [REDACTED]`: the scheme a client used, never its credentials. */
+function redactCredentials(value: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9-]{0,19})[ \t]/.exec(value.trim())?.[1]
+  return scheme ? `${scheme} [REDACTED]` : '[REDACTED]'
+}
+
+/** The report as Markdown, for a person. */
+export function clientReportMarkdown(report: ClientReport): string {
+  const lines = [
+    '# Client report',
+    '',
+    `${report.requests} requests since ${report.since}; ${report.findings.length === 0 ? 'no finding' : `${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`}.`,
+    '',
+  ]
+  if (report.findings.length) {
+    lines.push('## Findings', '')
+    for (const f of report.findings) {
+      lines.push(
+        `### ${f.operationId ? `${f.operationId}: ` : ''}${f.title}`,
+        '',
+        `- ${f.count} time${f.count === 1 ? '' : 's'}, first at ${f.firstSeen}`,
+        `- example: \`${f.example.method} ${f.example.target}\`${Object.entries(f.example.headers)
+          .map(([k, v]) => ` \`${k}: ${v}\``)
+          .join('')}${f.example.body ? ` body \`${f.example.body.replaceAll('`', "'")}\`` : ''}`,
+        ...f.basis.map((b) => `- basis: ${b.text} (\`${b.ref}\`)`),
+        '',
+      )
+    }
+  }
+  if (report.notExercised.length) {
+    lines.push(
+      '## Never exercised',
+      '',
+      'Documented answers the client never received (is the code that handles them tested?):',
+      '',
+    )
+    for (const n of report.notExercised) lines.push(`- ${n.operationId} ${n.status}: ${n.hint}`)
+    lines.push('')
+  }
+  return lines.join('\n')
+}
+
+/** A journal that feeds a client report beside it: emptying the journal empties the report too. */
+export class ReportingJournal extends Journal {
+  readonly #reporter: ClientReporter
+
+  constructor(options: JournalOptions | undefined, reporter: ClientReporter) {
+    super(options)
+    this.#reporter = reporter
+  }
+
+  override record(
+    request: AppRequest,
+    response: AppResponse | undefined,
+    ms: number,
+    body?: Uint8Array | string,
+  ): void {
+    this.#reporter.record(request, response, body)
+    super.record(request, response, ms, body)
+  }
+
+  override clear(): number {
+    this.#reporter.reset()
+    return super.clear()
+  }
+}
+
+/** Thrown by {@link assertCleanClient}: the client report has findings. */
+export class ClientReportError extends Error {
+  override name = 'ClientReportError'
+  constructor(readonly report: ClientReport) {
+    super(
+      `the client used the interface wrongly:\n${report.findings
+        .map(
+          (f) =>
+            `- ${f.operationId ? `${f.operationId}: ` : ''}${f.title} (${f.count}x; e.g. ${f.example.method} ${f.example.target}; basis: ${f.basis.map((b) => b.ref).join(', ')})`,
+        )
+        .join('\n')}`,
+    )
+  }
+}
+
+/**
+ * Throws a {@link ClientReportError} listing the findings when the client report of `stub` (an in-process stub, a
+ * running one's `stub`, or a report) has any: for a client's test suite, after its tests ran against the stub.
+ */
+export function assertCleanClient(
+  from: { clientReport(): ClientReport } | { stub: { clientReport(): ClientReport } } | ClientReport,
+): void {
+  const report = 'findings' in from ? from : 'stub' in from ? from.stub.clientReport() : from.clientReport()
+  if (report.findings.length) throw new ClientReportError(report)
+}
