@@ -74,6 +74,9 @@ const PROBES: Record<FaultName, { seed?: PetRecord[]; holds: (stub: InProcessStu
     holds: async (stub) =>
       spec().schema('Error')((await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).body!).length === 0,
   },
+  'unauthorized-without-status': {
+    holds: async (stub) => ((await call(stub, 'GET', '/v1/pets')).body as { status?: number }).status === 401,
+  },
   'limit-ignored': { holds: async (stub) => (await count(stub, '?limit=5')) === 5 },
   'default-limit-50': { seed: SIXTY, holds: async (stub) => (await count(stub)) === 20 },
   'limit-short': { holds: async (stub) => (await count(stub, '?limit=5')) === 5 },

@@ -18,7 +18,14 @@ import {
   statusDropped,
 } from './create.js'
 import { defaultLimit50, filterIgnored, limitCap50, limitIgnored, limitShort, listWrapped } from './list.js'
-import { errorShape, errorStatusMismatch, getWrongPet, notFoundEmpty, textContentType } from './responses.js'
+import {
+  errorShape,
+  errorStatusMismatch,
+  getWrongPet,
+  notFoundEmpty,
+  textContentType,
+  unauthorizedWithoutStatus,
+} from './responses.js'
 import type { Fault } from './wrap.js'
 
 export type { Fault, FaultContext, FaultWrappers } from './wrap.js'
@@ -33,6 +40,7 @@ export const FAULTS = {
   'wrong-key-accepted': wrongKeyAccepted,
   'error-status-mismatch': errorStatusMismatch,
   'error-shape': errorShape,
+  'unauthorized-without-status': unauthorizedWithoutStatus,
   'limit-ignored': limitIgnored,
   'default-limit-50': defaultLimit50,
   'limit-short': limitShort,

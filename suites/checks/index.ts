@@ -59,7 +59,8 @@ import { wwwAuthenticate } from './www-authenticate.js'
 
 export type { Check, ExchangeCheck, ExchangeInput, Fact, Facts, RunCheck, RunInput, TransportCheck } from './check.js'
 export { appliesTo, exchangeInput, judgeExchange, subjectOf, type PerExchangeCheck } from './applies.js'
-export { credentialKind, listedOperation, onOperation, operationsOn } from './check.js'
+export { credentialKind, isNotJudged, listedOperation, notJudged, onOperation, operationsOn } from './check.js'
+export type { Judgement, NotJudged } from './check.js'
 export { refusedBeyondInterface, undocumentedMediaType } from './beyond.js'
 export { bodyOf, idOf, isObject, listedPets, queryOutsideRange, requestLine, show } from './util.js'
 

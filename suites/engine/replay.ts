@@ -8,6 +8,7 @@
 import type { Exchange, Finding, Request } from '../../model/index.js'
 import { parseJson, stringifyJson, type JsonValue, type Spec } from '../../spec/index.js'
 import { judgeExchange } from '../checks/applies.js'
+import { isNotJudged } from '../checks/check.js'
 import { operationsOn, type Check, type Facts } from '../checks/check.js'
 import { CHECKS } from '../checks/index.js'
 import { idOf, isObject, listedPets, pageSize } from '../checks/util.js'
@@ -62,7 +63,8 @@ function factsOf(text: string | undefined): Facts {
 /** Judges an exchange with one check and the facts given; the messages it finds. */
 function judgeWith(check: Check, exchange: Exchange, facts: Facts, spec: Spec): string[] {
   if (check.scope === 'run') return []
-  return judgeExchange(check, exchange, facts, spec) ?? []
+  const judgement = judgeExchange(check, exchange, facts, spec) ?? []
+  return isNotJudged(judgement) ? [] : judgement
 }
 
 /** Sends a finding's request again through `transport` and judges the answer. */
@@ -89,6 +91,14 @@ export async function replayFinding(
   const gone = await factsGone(check, finding, facts, transport, spec)
   if (gone) return { outcome: 'cannot replay', messages: [gone] }
   const exchange = await transport.send(request)
+  const own = judgeExchange(check, exchange, facts, spec)
+  // The answer lacks what the check judged (a page no longer empty, say): neither fixed nor still failing.
+  if (isNotJudged(own))
+    return {
+      outcome: 'cannot replay',
+      messages: [`the answer no longer shows what was judged: ${own.notJudged}`],
+      exchange,
+    }
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
   const judges = (CHECKS as readonly Check[]).filter(
     (c) =>
