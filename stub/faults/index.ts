@@ -17,7 +17,16 @@ import {
   nameTruncated,
   statusDropped,
 } from './create.js'
-import { defaultLimit50, filterIgnored, limitCap50, limitIgnored, limitShort, listWrapped } from './list.js'
+import {
+  defaultLimit50,
+  emptyListNull,
+  filterIgnored,
+  limitCap50,
+  limitIgnored,
+  limitShort,
+  listKeepsAvailable,
+  listWrapped,
+} from './list.js'
 import {
   errorShape,
   errorStatusMismatch,
@@ -26,6 +35,7 @@ import {
   textContentType,
   unauthorizedWithoutStatus,
 } from './responses.js'
+import { listRedirect, slashRedirect } from './redirects.js'
 import type { Fault } from './wrap.js'
 
 export type { Fault, FaultContext, FaultWrappers } from './wrap.js'
@@ -46,6 +56,8 @@ export const FAULTS = {
   'limit-short': limitShort,
   'limit-cap-50': limitCap50,
   'filter-ignored': filterIgnored,
+  'list-keeps-available': listKeepsAvailable,
+  'empty-list-null': emptyListNull,
   'id-missing': idMissing,
   'int64-precision': int64Precision,
   'status-dropped': statusDropped,
@@ -61,6 +73,8 @@ export const FAULTS = {
   'drops-connection': dropsConnection,
   'large-body-500': largeBody500,
   'refused-media-type-stored': refusedMediaTypeStored,
+  'list-redirect': listRedirect,
+  'slash-redirect': slashRedirect,
 } as const satisfies Record<string, Fault>
 
 /** The name of one injectable fault. */

@@ -226,7 +226,7 @@ export class Recorder {
     }
     if (isNotJudged(messages)) {
       // Not a pass: the check stays skipped, saying why, unless an exchange judged it after all.
-      if (state.result.exchanges === 0)
+      if (state.result.exchanges === 0 && state.result.reason === undefined)
         state.result = { ...state.result, outcome: 'skipped', reason: `not judged: ${messages.notJudged}` }
       return
     }
