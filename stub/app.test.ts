@@ -709,6 +709,37 @@ describe('routing', () => {
   })
 })
 
+describe('undeclared fields', () => {
+  it('are dropped alike at every depth: top level, nested objects, arrays of objects', async () => {
+    const doc = structuredClone(spec().doc)
+    const owner = { type: 'object', properties: { name: { type: 'string' } } }
+    doc.components.schemas.NewPet.properties.owner = owner
+    doc.components.schemas.NewPet.properties.vets = { type: 'array', items: owner }
+    doc.components.schemas.NewPet.properties.labels = { type: 'object', additionalProperties: { type: 'string' } }
+    const app = makeApp({ spec: new Spec(doc) })
+    const sent = {
+      name: 'Rex',
+      categoryId: 1,
+      extra: 1,
+      owner: { name: 'Ann', extra: 2 },
+      vets: [{ name: 'Bo', extra: 3 }],
+      labels: { colour: 'red' },
+    }
+    const created = await create(app, sent)
+    expect(created.status).toBe(201)
+    const { id, ...pet } = created.body as Record<string, JsonValue>
+    expect(pet).toEqual({
+      name: 'Rex',
+      categoryId: 1,
+      owner: { name: 'Ann' },
+      vets: [{ name: 'Bo' }],
+      labels: { colour: 'red' },
+    })
+    const got = await call(app, 'GET', `/v1/pets/${String(id)}`, { headers: AUTH })
+    expect(got.body).toEqual(created.body)
+  })
+})
+
 describe('response headers a revision declares', () => {
   const revised = (headers: Record<string, unknown>) => {
     const doc = structuredClone(spec().doc)
