@@ -51,6 +51,28 @@ describe('teeth, in-process', () => {
     expect(outcome('listPets.unfiltered-lists-all')).toBe('passed')
   })
 
+  it('passes a busy staging (more pets than a page, every status held), saying which premises its state rules out', async () => {
+    const statuses = ['available', 'pending', 'sold']
+    const seed = Array.from({ length: 150 }, (_, i) => ({
+      id: i + 1,
+      name: `held ${i}`,
+      categoryId: 1,
+      status: statuses[i % 3]!,
+    }))
+    const run = await runConformance({ apiKey: KEY, fetch: createStub({ apiKeys: [KEY], seed }).fetch, ...EFFORT })
+    expect(run.verdict).toBe('conformant')
+    expect(run.checks.filter((c) => c.outcome === 'skipped').map((c) => [c.id, c.reason])).toEqual([
+      [
+        'listPets.empty-is-array',
+        'every status held pets before the run created one (a shared or seeded target): no empty result to judge',
+      ],
+      [
+        'listPets.unfiltered-lists-all',
+        'the target holds at least 100 pets, a full page: an unfiltered page has no room to show every pet',
+      ],
+    ])
+  })
+
   it('names, for every fault, a check of the table', () => {
     const ids = new Set<string>(CHECKS.map((c) => c.id))
     for (const [name, fault] of Object.entries(FAULTS)) expect(ids.has(fault.catches), name).toBe(true)
