@@ -160,8 +160,10 @@ function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
     if (into.outcome === undefined || OUTCOME_RANK[check.outcome] > OUTCOME_RANK[into.outcome]) {
       into.outcome = check.outcome
       into.reason = check.reason
-    } else if (check.outcome === into.outcome && into.reason === undefined) {
-      into.reason = check.reason
+    } else if (check.outcome === into.outcome && (into.reason === undefined || byExchange(into.reason))) {
+      // A premise a scenario found missing says more than one exchange that lacked it.
+      if (check.reason !== undefined && !byExchange(check.reason)) into.reason = check.reason
+      else into.reason ??= check.reason
     }
   }
   for (const finding of list<Finding>(check.findings)) {
@@ -185,6 +187,9 @@ function mergeCheck(merged: Map<string, Merged>, check: CheckResult): void {
     }
   }
 }
+
+/** True for a reason a check gave on one exchange that lacked its premise (`not judged: GET /pets ...`). */
+const byExchange = (reason: string): boolean => reason.startsWith('not judged: ')
 
 interface Context {
   stopped: string | undefined

@@ -89,6 +89,8 @@ export interface ResponseHeader {
   schema: Record<string, any>
   /** The header's own `example`, when it has one. */
   example?: JsonValue
+  /** What the header says, in the spec's words, when it says. */
+  description?: string
 }
 
 type Doc = Record<string, any>
@@ -352,6 +354,7 @@ export class Spec {
         validate: this.#compile(pointer, `${name} header`),
         schema: resolved.schema ?? {},
         ...(resolved.example !== undefined ? { example: resolved.example as JsonValue } : {}),
+        ...(typeof resolved.description === 'string' ? { description: resolved.description } : {}),
       }
     })
     this.#headers.set(key, headers)

@@ -709,6 +709,72 @@ describe('routing', () => {
   })
 })
 
+describe('undeclared fields', () => {
+  it('are dropped alike at every depth: top level, nested objects, arrays of objects', async () => {
+    const doc = structuredClone(spec().doc)
+    const owner = { type: 'object', properties: { name: { type: 'string' } } }
+    doc.components.schemas.NewPet.properties.owner = owner
+    doc.components.schemas.NewPet.properties.vets = { type: 'array', items: owner }
+    doc.components.schemas.NewPet.properties.labels = { type: 'object', additionalProperties: { type: 'string' } }
+    const app = makeApp({ spec: new Spec(doc) })
+    const sent = {
+      name: 'Rex',
+      categoryId: 1,
+      extra: 1,
+      owner: { name: 'Ann', extra: 2 },
+      vets: [{ name: 'Bo', extra: 3 }],
+      labels: { colour: 'red' },
+    }
+    const created = await create(app, sent)
+    expect(created.status).toBe(201)
+    const { id, ...pet } = created.body as Record<string, JsonValue>
+    expect(pet).toEqual({
+      name: 'Rex',
+      categoryId: 1,
+      owner: { name: 'Ann' },
+      vets: [{ name: 'Bo' }],
+      labels: { colour: 'red' },
+    })
+    const got = await call(app, 'GET', `/v1/pets/${String(id)}`, { headers: AUTH })
+    expect(got.body).toEqual(created.body)
+  })
+})
+
+describe('response headers a revision declares', () => {
+  const revised = (headers: Record<string, unknown>) => {
+    const doc = structuredClone(spec().doc)
+    doc.paths['/pets'].get.responses['200'].headers = headers
+    return makeApp({ spec: new Spec(doc) })
+  }
+  const list = async (app: ReturnType<typeof makeApp>, query = '') =>
+    (await call(app, 'GET', `/v1/pets${query}`, { headers: AUTH })).headers
+
+  it('a format: uuid header differs between answers, also for the same page asked again', async () => {
+    const app = revised({ 'X-Request-Id': { required: true, schema: { type: 'string', format: 'uuid' } } })
+    const ids = [await list(app), await list(app), await list(app, '?limit=5')].map((h) => h['x-request-id'])
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(new Set(ids).size).toBe(3)
+  })
+
+  it('a count header of a list says how many pets the query matches, as pets are added', async () => {
+    const app = revised({
+      'X-Total-Count': { required: true, description: 'The number of pets held.', schema: { type: 'integer' } },
+    })
+    const held = app.store.size
+    expect((await list(app))['x-total-count']).toBe(String(held))
+    expect((await list(app, '?status=sold&limit=1'))['x-total-count']).toBe(String(app.store.count('sold')))
+    await create(app, { name: 'x', categoryId: 1 })
+    expect((await list(app))['x-total-count']).toBe(String(held + 1))
+  })
+
+  it('a header with nothing documented to send gets a value generated from its schema, per answer', async () => {
+    const app = revised({ 'X-Trace': { required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } } })
+    const traces = await Promise.all([1, 2, 3].map(async () => (await list(app))['x-trace']))
+    for (const trace of traces) expect(trace).toMatch(/^[0-9a-f]{32}$/)
+    expect(new Set(traces).size).toBeGreaterThan(1)
+  })
+})
+
 describe('the catch-all', () => {
   class BrokenStore extends PetStore {
     override page(): string[] {

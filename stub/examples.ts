@@ -20,12 +20,18 @@ type Node = Record<string, any>
 /** The examples and body schemas of every operation's responses. */
 export class SpecExamples {
   readonly doc: Node
+  /** The spec the stub serves: what `code=` may name is read from it. */
+  readonly spec: Spec
   readonly #examples = new Map<OperationId, ResponseExample[]>()
   readonly #schemas = new Map<string, Node | undefined>()
 
   constructor(spec: Spec = specInUse()) {
-    const text = spec.text ?? readFileSync(SPEC_PATH, 'utf8')
-    this.doc = exact(parseYaml(text, { intAsBigInt: true }) as Node) as Node
+    this.spec = spec
+    // Read again from its text, so int64 examples keep every digit; a spec built from a document has only that.
+    this.doc =
+      spec.text === undefined && spec.doc !== undefined
+        ? spec.doc
+        : (exact(parseYaml(spec.text ?? readFileSync(SPEC_PATH, 'utf8'), { intAsBigInt: true }) as Node) as Node)
     for (const op of Object.values(spec.operations)) {
       const responses = this.doc.paths[op.path][op.method.toLowerCase()].responses as Node
       const examples: ResponseExample[] = []

@@ -24,7 +24,7 @@ export class NewPetReader {
   readonly #required: string[]
   readonly #fields: FieldRule[]
   /** The properties kept: all NewPet declares but write-only ones, which no answer may show. */
-  readonly #kept: { name: string }[]
+  readonly #kept: Declared[]
   readonly #validate: (value: JsonValue) => string[]
   /** The properties Pet requires that a NewPet may lack (the service's own, or optional in NewPet): the stub makes them. */
   readonly #made: Assigned[]
@@ -37,7 +37,7 @@ export class NewPetReader {
       format: p.format,
       enum: p.enum,
     }))
-    this.#kept = spec.shownOf('NewPet').map((name) => ({ name }))
+    this.#kept = declaredOf(spec, 'NewPet')
     this.#validate = spec.schema('NewPet')
     this.#made = requiredMakers(spec).filter(({ name }) => !this.#required.includes(name))
   }
@@ -120,18 +120,70 @@ export function requiredMakers(spec: Spec): Assigned[] {
     .map((name) => ({ name, value: valueMaker(spec, properties[name]!) }))
 }
 
-/** The declared properties present in `fields`, in the order of `declared`, integers as exact {@link Int64}s. */
-export function keepDeclared(
-  declared: readonly { name: string }[],
-  fields: { [key: string]: JsonValue },
-): NewPetRecord {
+/** A property an object schema declares: its name, and its schema with the document's `$ref`s resolved on demand. */
+export interface Declared {
+  name: string
+  schema?: Node
+  resolve?: (node: Node) => Node
+}
+
+type Node = Record<string, any>
+
+/** The properties of a component schema that are kept: all it declares but write-only ones, which no answer shows. */
+export function declaredOf(spec: Spec, schemaName: string): Declared[] {
+  const properties = spec.propertiesOf(schemaName)
+  const resolve = (node: Node) => spec.resolve<Node>(node)
+  return spec.shownOf(schemaName).map((name) => ({ name, schema: properties[name], resolve }))
+}
+
+/**
+ * The declared properties present in `fields`, in the order of `declared`, integers as exact {@link Int64}s. One rule
+ * at every depth: what the schema does not declare is dropped, at the top level and inside nested objects and arrays
+ * of objects alike (an object's `additionalProperties` or `patternProperties`, when given, declare what they allow).
+ */
+export function keepDeclared(declared: readonly Declared[], fields: { [key: string]: JsonValue }): NewPetRecord {
   const record: NewPetRecord = {}
-  for (const { name } of declared) {
+  for (const { name, schema, resolve } of declared) {
     if (!Object.hasOwn(fields, name)) continue
-    const value = fields[name]!
+    const value = schema && resolve ? declaredOnly(schema, fields[name]!, resolve) : fields[name]!
     record[name] = typeof value === 'number' || typeof value === 'bigint' ? toInt64(value) : value
   }
   return record
+}
+
+/** The value with what `schema` does not declare left out, at every depth. */
+function declaredOnly(schema: Node, value: JsonValue, resolve: (node: Node) => Node, depth = 0): JsonValue {
+  if (depth > 32 || value === null || typeof value !== 'object') return value
+  const parts = objectParts(resolve(schema), resolve)
+  if (Array.isArray(value)) {
+    const items = parts.find((part) => part.items && typeof part.items === 'object')?.items as Node | undefined
+    return items ? value.map((item) => declaredOnly(items, item, resolve, depth + 1)) : value
+  }
+  const properties: Record<string, Node> = Object.assign({}, ...parts.map((part) => part.properties ?? {}))
+  const open = parts.some((part) => part.additionalProperties === true || typeof part.additionalProperties === 'object')
+  const patterns = parts.flatMap((part) => Object.keys(part.patternProperties ?? {}))
+  // A schema that says nothing of an object's properties declares none to keep apart: the value stays as sent.
+  if (!Object.keys(properties).length && !parts.some((part) => part.type === 'object')) return value
+  const kept: { [key: string]: JsonValue } = {}
+  for (const [key, item] of Object.entries(value)) {
+    const declared = properties[key]
+    if (declared) kept[key] = declaredOnly(declared, item, resolve, depth + 1)
+    else if (open || patterns.some((pattern) => matches(pattern, key))) kept[key] = item
+  }
+  return kept
+}
+
+/** A schema and its `allOf` parts, each resolved. */
+function objectParts(node: Node, resolve: (node: Node) => Node): Node[] {
+  return [node, ...((node.allOf as Node[] | undefined) ?? []).flatMap((part) => objectParts(resolve(part), resolve))]
+}
+
+function matches(pattern: string, key: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(key)
+  } catch {
+    return false
+  }
 }
 
 /** An integer's digits for a message, cut short so that no message grows with the input. */

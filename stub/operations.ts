@@ -62,12 +62,12 @@ export class Operations {
     if (denied) return denied
     this.#forgetOldPages()
     const known = this.#byQuery.get(query)
-    if (known) return known
+    if (known) return this.#responder.fresh(known, 'listPets')
     const params = readQuery(query, this.#queryNames)
     const limit = this.#readLimit(params.get('limit'))
     const response = this.#list(limit, this.#readStatus(params.get('status')))
     if (this.#byQuery.size < QUERIES_KEPT) this.#byQuery.set(query, response)
-    return response
+    return this.#responder.fresh(response, 'listPets')
   }
 
   /** Drops the prepared pages once the store changed. */
@@ -87,7 +87,9 @@ export class Operations {
     const cached = pages?.[count]
     if (cached) return cached
     const list = '[' + this.store.page(count, filter).join(',') + ']'
-    const response = this.#responder.respond(200, list, 'listPets')
+    // The number of pets the query matches, for a count header a revision declares: it stays true while the page is kept.
+    const total = this.store.count(filter)
+    const response = this.#responder.respond(200, list, 'listPets', undefined, undefined, { total })
     if (count > this.#limit.maximum) return response // only the pages the spec allows are worth keeping
     if (!pages) this.#pages.set(filter, (pages = []))
     pages[count] = response

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { spec, type OperationId } from '../spec/index.js'
+import { Spec, spec, type OperationId } from '../spec/index.js'
 import { JSON_TYPE } from './app.js'
 import { specExamples } from './examples.js'
 import { generate } from './generate.js'
@@ -59,6 +59,24 @@ describe('Prefer: code=', () => {
       expect(stub.store.state()).toEqual(before) // forced answers never touch the pets
     },
   )
+
+  it('answers every status a revised spec documents (403 on createPet), and lists them when refusing', async () => {
+    const doc = structuredClone(spec().doc)
+    doc.paths['/pets'].post.responses['403'] = {
+      description: 'Forbidden.',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    }
+    const stub = stubWith({ spec: new Spec(doc) })
+    const answer = await send(stub, 'createPet', 'code=403')
+    expect(answer.status).toBe(403)
+    expect(spec().schema('Error')(answer.body!)).toEqual([])
+    expect((answer.body as { status: number }).status).toBe(403)
+    const refused = await send(stub, 'createPet', 'code=402')
+    expect(refused.status).toBe(400)
+    expect((refused.body as { message: string }).message).toMatch(/code=201\|400\|401\|403\|429\|503/)
+    // The bundled spec documents no 403: there it is refused.
+    expect((await send(stubWith(), 'createPet', 'code=403')).status).toBe(400)
+  })
 
   it('checks credentials first, unless the client asks for the 401 itself', async () => {
     const stub = stubWith()

@@ -2,7 +2,7 @@
  * Per-request control with `Prefer` (RFC 7240), Prism-compatible: `code=`, `example=`, `dynamic=`, plus
  * `delay=` and `fault=`. A preference the stub cannot honour is a 400 that lists what it can.
  */
-import { spec, type OperationId } from '../spec/index.js'
+import { spec as specInUse, type OperationId, type Spec } from '../spec/index.js'
 import { SOCKET_DIRECTIVES, type SocketDirective } from './socket.js'
 import { ApiError } from './errors.js'
 import { quote } from './request.js'
@@ -56,7 +56,7 @@ export function readPreferences(header: string, operationId: OperationId, exampl
     switch (name) {
       case 'code':
         code = Number(value)
-        if (!/^[0-9]{3}$/.test(value ?? '') || !statusesOf(operationId).includes(code))
+        if (!/^[0-9]{3}$/.test(value ?? '') || !statusesOf(operationId, examples.spec).includes(code))
           refuse(`${quote(shown)} names no status of ${operationId}`)
         break
       case 'example':
@@ -84,31 +84,35 @@ export function readPreferences(header: string, operationId: OperationId, exampl
   if (example && code !== undefined && example.status !== code)
     refuse(`example=${example.name} is a ${example.status} answer, not ${code}`)
   if (code !== undefined || example || dynamic || preferences.socket) {
-    preferences.forced = { status: code ?? example?.status ?? successOf(operationId), example: example?.name, dynamic }
+    preferences.forced = {
+      status: code ?? example?.status ?? successOf(operationId, examples.spec),
+      example: example?.name,
+      dynamic,
+    }
   }
   preferences.applied = applied.join(', ')
   return preferences
 }
 
-/** The statuses `code=` may name for an operation: the documented ones, and the chaos opt-ins. */
-export function statusesOf(operationId: OperationId): number[] {
-  return [...spec().statuses(operationId).map(Number), ...CHAOS_STATUSES]
+/** The statuses `code=` may name for an operation: every one the served spec documents, and the chaos opt-ins. */
+export function statusesOf(operationId: OperationId, spec: Spec = specInUse()): number[] {
+  const documented = spec
+    .statuses(operationId)
+    .filter((status) => /^[0-9]{3}$/.test(status))
+    .map(Number)
+  return [...new Set([...documented, ...CHAOS_STATUSES])]
 }
 
 /** The operation's documented success status (its first 2xx). */
-export function successOf(operationId: OperationId): number {
-  return Number(
-    spec()
-      .statuses(operationId)
-      .find((status) => status.startsWith('2')),
-  )
+export function successOf(operationId: OperationId, spec: Spec = specInUse()): number {
+  return Number(spec.statuses(operationId).find((status) => status.startsWith('2')))
 }
 
 /** Every preference an operation takes, in one line, for messages and help. */
 export function available(operationId: OperationId, examples: SpecExamples): string {
   const names = examples.of(operationId).map((example) => example.name)
   return [
-    `code=${statusesOf(operationId).join('|')}`,
+    `code=${statusesOf(operationId, examples.spec).join('|')}`,
     `example=${names.length ? names.join('|') : '(none in the spec)'}`,
     'dynamic=true|false',
     `delay=0..${MAX_DELAY_MS} (ms)`,

@@ -1,4 +1,5 @@
 /** How the stub's answers are made: the JSON headers every answer carries, Error bodies, and the catch-all. */
+import { randomUUID } from 'node:crypto'
 import type { JsonValue, OperationId, ResponseHeader, Spec } from '../spec/index.js'
 import { generate } from './generate.js'
 import { ApiError, ErrorWriter } from './errors.js'
@@ -19,7 +20,7 @@ export class Responder {
   readonly #deprecatedHead = new Map<OperationId, string[]>()
   readonly #fallback: Map<OperationId | undefined, 400 | 404>
   /** Required headers a revision of the spec declares beyond the ones above, by `operationId status`. */
-  readonly #declared = new Map<string, string[]>()
+  readonly #declared = new Map<string, DeclaredHeader[]>()
   readonly #errors: ErrorWriter
 
   constructor(s: Spec, maxBody: number) {
@@ -52,10 +53,7 @@ export class Responder {
         const added = s
           .responseHeaders(op.operationId, status)
           .filter((h) => h.required && !sent.has(h.name.toLowerCase()))
-          .flatMap((h) => {
-            const value = headerValue(h, s)
-            return value === undefined ? [] : [h.name, value]
-          })
+          .flatMap((h) => declaredHeader(h, s, op.operationId, status) ?? [])
         if (added.length) this.#declared.set(`${op.operationId} ${status}`, added)
       }
     }
@@ -65,7 +63,14 @@ export class Responder {
    * A JSON answer with the operation's headers and `extra` after them, those a page could not read otherwise named
    * in `Access-Control-Expose-Headers`.
    */
-  respond(status: number, body: string, operationId?: OperationId, extra?: string[], code?: string): AppResponse {
+  respond(
+    status: number,
+    body: string,
+    operationId?: OperationId,
+    extra?: string[],
+    code?: string,
+    facts: AnswerFacts = {},
+  ): AppResponse {
     // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
     let headers = ((operationId && this.#deprecatedHead.get(operationId)) || this.#head).slice()
     headers[LENGTH_AT] = String(Buffer.byteLength(body))
@@ -74,15 +79,33 @@ export class Responder {
       const declared = this.#declared.get(`${operationId} ${status}`)
       // Unless the answer says it already (a 401's WWW-Authenticate, say).
       if (declared)
-        for (let i = 0; i < declared.length; i += 2)
-          if (!extra?.some((item, at) => at % 2 === 0 && item.toLowerCase() === declared[i]!.toLowerCase())) {
-            headers.push(declared[i]!, declared[i + 1]!)
+        for (const header of declared)
+          if (!extra?.some((item, at) => at % 2 === 0 && item.toLowerCase() === header.name.toLowerCase())) {
+            const value = header.value(facts)
+            if (value === undefined) continue
+            headers.push(header.name, value)
             added = true
           }
     }
     if (extra) for (const item of extra) headers.push(item)
     if (added || extra) headers = exposing(headers)
     return { status, headers, body, code }
+  }
+
+  /**
+   * A prepared answer handed out again (a cached list page) with fresh values for the headers a revision declares
+   * that differ per answer (a `format: uuid` request id); the same answer when there are none.
+   */
+  fresh(response: AppResponse, operationId: OperationId): AppResponse {
+    const declared = this.#declared.get(`${operationId} ${response.status}`)?.filter((h) => h.perAnswer)
+    if (!declared?.length) return response
+    const headers = response.headers.slice()
+    for (const header of declared) {
+      const at = headers.findIndex((item, i) => i % 2 === 0 && item === header.name)
+      const value = header.value({})
+      if (at >= 0 && value !== undefined) headers[at + 1] = value
+    }
+    return { ...response, headers }
   }
 
   /** The Error response of an ApiError. */
@@ -131,23 +154,79 @@ export class Responder {
   }
 }
 
+/** What an answer knows that a declared header may say: the number of pets its query matches (listPets). */
+export interface AnswerFacts {
+  total?: number
+}
+
+/** A required header a revision declares: its name, and its value for one answer. */
+interface DeclaredHeader {
+  name: string
+  value: (facts: AnswerFacts) => string | undefined
+  /** Its value differs per answer (generated from a format), so a prepared answer handed out again gets a new one. */
+  perAnswer: boolean
+}
+
+/** Formats whose values the stub makes anew for each answer. */
+const PER_ANSWER: Record<string, () => string> = {
+  uuid: () => randomUUID(),
+  'date-time': () => new Date().toISOString(),
+  date: () => new Date().toISOString().slice(0, 10),
+}
+
+/**
+ * How the stub fills a required header a revision declares. An integer header of a list whose name or description
+ * speaks of a count or total says how many pets the query matches (the stub knows that much, so it says it truly); a
+ * header of a format the stub can make (uuid, date-time, date) gets a new value per answer; any other its documented
+ * value or one generated from its schema ({@link headerValue}). Undefined when none validates.
+ */
+function declaredHeader(
+  h: ResponseHeader,
+  s: Spec,
+  operationId: OperationId,
+  status: string,
+): DeclaredHeader | undefined {
+  const schema = s.resolve(h.schema) as Record<string, any>
+  const words = `${h.name} ${h.description ?? ''}`
+  if (schema.type === 'integer' && isArraySchema(s, operationId, status) && /count|total|number of/i.test(words)) {
+    const fallback = headerValue(h, s, () => 0.5)
+    return {
+      name: h.name,
+      perAnswer: false,
+      value: ({ total }) => (total !== undefined && h.validate(total).length === 0 ? String(total) : fallback),
+    }
+  }
+  const make = typeof schema.format === 'string' ? PER_ANSWER[schema.format] : undefined
+  if (make && h.validate(make()).length === 0) return { name: h.name, perAnswer: true, value: make }
+  const documented = headerValue(h, s)
+  if (documented !== undefined) return { name: h.name, perAnswer: false, value: () => documented }
+  // Nothing documented to send: a value generated from the schema, anew for each answer.
+  const steady = headerValue(h, s, () => 0.5)
+  if (steady === undefined) return undefined
+  return { name: h.name, perAnswer: true, value: () => headerValue(h, s, Math.random) ?? steady }
+}
+
+/** Whether the documented body of a response is an array (a list of pets). */
+function isArraySchema(s: Spec, operationId: OperationId, status: string): boolean {
+  const op = s.operation(operationId)
+  const ref = s.doc.paths[op.path][op.method.toLowerCase()].responses?.[status]
+  const schema = ref && s.resolve(ref).content?.['application/json']?.schema
+  return schema !== undefined && (s.resolve(schema) as { type?: unknown }).type === 'array'
+}
+
 /**
  * A value for a required response header the spec declares and the stub has no meaning for (a revision's
- * `X-Request-Id`, say): its example, its schema's example or default, else one generated from its schema; undefined
- * when none of them validates against the schema.
+ * `X-Request-Id`, say): its example, its schema's example or default, else (given a source of chance) one generated
+ * from its schema; undefined when none of them validates against the schema.
  */
-function headerValue(header: ResponseHeader, s: Spec): string | undefined {
+function headerValue(header: ResponseHeader, s: Spec, random?: () => number): string | undefined {
   const schema = s.resolve(header.schema) as Record<string, any>
   const candidates: (JsonValue | undefined)[] = [
     header.example,
     schema.example as JsonValue | undefined,
     ...(Array.isArray(schema.examples) ? (schema.examples as JsonValue[]) : []),
     schema.default as JsonValue | undefined,
-    generate(
-      header.schema,
-      (node) => s.resolve(node),
-      () => 0.5,
-    ),
+    random && generate(header.schema, (node) => s.resolve(node), random),
   ]
   for (const value of candidates) {
     if (value === undefined || value === null || typeof value === 'object') continue
@@ -206,7 +285,7 @@ function inDocumentedForm(
   const header = documentedHeader(s, operationId, name)
   if (header === undefined) return value
   const taken = [value, ...alternatives].find((candidate) => header.validate(candidate).length === 0)
-  return taken ?? headerValue(header, s) ?? value
+  return taken ?? headerValue(header, s, () => 0.5) ?? value
 }
 
 /** A structured-field date (RFC 9651 §3.3.7). */

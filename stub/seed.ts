@@ -1,7 +1,7 @@
 /** Reads and checks the pets a stub starts with, and the snapshots it restores: every error names where. */
 import { readFileSync } from 'node:fs'
 import { isInt64, packageFile, parseJson, spec as specInUse, type JsonValue, type Spec } from '../spec/index.js'
-import { keepDeclared, requiredMakers } from './new-pet.js'
+import { declaredOf, keepDeclared, requiredMakers } from './new-pet.js'
 import { StoreError, toInt64, type Int64, type PetRecord } from './store.js'
 
 /** A pet to start with: a Pet of the spec (every property its Pet schema declares). */
@@ -182,7 +182,7 @@ function checkPets(value: JsonValue, where: string, spec: Spec, fit = false): Pe
   if (!Array.isArray(value)) throw new StoreError(`${where}: pets must be a JSON array of pets`)
   const validate = spec.schema('Pet')
   const plain = plainPetTests(spec)
-  const declared = spec.shownOf('Pet').map((name) => ({ name })) // a write-only value is never shown, so never kept
+  const declared = declaredOf(spec, 'Pet') // a write-only value is never shown, so never kept
   const required = new Set(spec.requiredOf('Pet'))
   const seen = new Map<Int64, number>()
   // A seed written before a revision made Pet require a property gets a value for it: the moment of creation for a

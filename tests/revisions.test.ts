@@ -470,7 +470,7 @@ describe('a spec that is not a revision of this interface', () => {
 
   it('--spec on both commands: a revision is taken, anything else is one line of UsageError', () => {
     expect(conformanceConfig(['--spec', REVISIONS.reserved], {}).spec.enumOf('PetStatus')).toContain('reserved')
-    expect(conformanceConfig(['--spec', REVISIONS.limit], {}).allowances.list).toBe(200 + 2 * 3 + 5)
+    expect(conformanceConfig(['--spec', REVISIONS.limit], {}).allowances.list).toBe(200 + 3 * 3 + 5)
     expect(stubConfig(['--spec', REVISIONS.tag], {}).spec?.propertiesOf('NewPet')).toHaveProperty('tag')
     const missing = revision('no-list-pets', (doc) => doc.deleteIn(['paths', '/pets', 'get']))
     for (const resolve of [conformanceConfig, stubConfig]) {

@@ -17,6 +17,7 @@ import { REPORT_FILES, toConsole, writeReports, WRITERS } from '../reporters/ind
 import { createStub, type FaultName } from '../stub/index.js'
 import { CHECKS } from '../suites/index.js'
 import * as target from '../test-support/misbehaving.js'
+import { skippedForState } from '../test-support/premises.js'
 
 // Mixed case, and characters that JSON, URLs and HTML each escape differently.
 const KEY = 'Echo.Key-7f3A9c1D_e2~b8+Q'
@@ -28,7 +29,7 @@ const failed = (run: RunResult) =>
   run.checks.filter((c) => c.outcome === 'failed' && c.severity === 'fail').map((c) => c.id)
 const notJudged = (run: RunResult) =>
   run.checks
-    .filter((c) => c.outcome !== 'passed' && c.outcome !== 'failed')
+    .filter((c) => c.outcome !== 'passed' && c.outcome !== 'failed' && !skippedForState(c))
     .map((c) => `${c.id}: ${c.outcome} (${c.reason ?? ''})`)
 
 /** Every text the kit writes for a run: the console, and each report file as `writeReports` writes it. */

@@ -27,7 +27,11 @@ const runOf = runsUpFront(
   TARGETS,
   ([name]) => name,
   async ([name, fault]) => {
-    const stub = await startStub({ apiKeys: [KEY], fault })
+    const stub = await startStub({
+      apiKeys: [KEY],
+      fault,
+      ...(fault && FAULTS[fault].emptyStore ? { seed: false } : {}),
+    })
     try {
       // The key from the environment, as the printed replay lines expect it.
       return await judge(stub.url, KEY, [...EFFORT, ...(name === CORRECT ? ALL_REPORTERS : ['--reporter', 'json'])])

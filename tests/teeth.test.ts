@@ -28,9 +28,49 @@ describe('teeth, in-process', () => {
     expect(broken(run)).toEqual([])
     expect(failed(run)).toEqual([])
     expect(run.verdict).toBe('conformant')
-    expect(run.checks.filter((c) => c.outcome === 'skipped').map((c) => c.id)).toEqual([])
+    // Its fixture pets hold every status: no listing can be empty, and the report says so rather than passing it.
+    expect(run.checks.filter((c) => c.outcome === 'skipped').map((c) => [c.id, c.reason])).toEqual([
+      [
+        'listPets.empty-is-array',
+        'every status held pets before the run created one (a shared or seeded target): no empty result to judge',
+      ],
+    ])
     expect(run.recordsCreated).toBeLessThanOrEqual(run.recordBudget)
     expect(JSON.stringify(run)).not.toContain(KEY)
+  })
+
+  it('passes an empty stub, judging the empty result too', async () => {
+    const run = await runConformance({
+      apiKey: KEY,
+      fetch: createStub({ apiKeys: [KEY], seed: false }).fetch,
+      ...EFFORT,
+    })
+    expect(run.verdict).toBe('conformant')
+    const outcome = (id: string) => run.checks.find((c) => c.id === id)?.outcome
+    expect(outcome('listPets.empty-is-array')).toBe('passed')
+    expect(outcome('listPets.unfiltered-lists-all')).toBe('passed')
+  })
+
+  it('passes a busy staging (more pets than a page, every status held), saying which premises its state rules out', async () => {
+    const statuses = ['available', 'pending', 'sold']
+    const seed = Array.from({ length: 150 }, (_, i) => ({
+      id: i + 1,
+      name: `held ${i}`,
+      categoryId: 1,
+      status: statuses[i % 3]!,
+    }))
+    const run = await runConformance({ apiKey: KEY, fetch: createStub({ apiKeys: [KEY], seed }).fetch, ...EFFORT })
+    expect(run.verdict).toBe('conformant')
+    expect(run.checks.filter((c) => c.outcome === 'skipped').map((c) => [c.id, c.reason])).toEqual([
+      [
+        'listPets.empty-is-array',
+        'every status held pets before the run created one (a shared or seeded target): no empty result to judge',
+      ],
+      [
+        'listPets.unfiltered-lists-all',
+        'the target holds at least 100 pets, a full page: an unfiltered page has no room to show every pet',
+      ],
+    ])
   })
 
   it('names, for every fault, a check of the table', () => {
@@ -43,7 +83,7 @@ describe('teeth, in-process', () => {
     it(`fails the fault "${name}" with ${catches}`, async () => {
       const run = await runConformance({
         apiKey: KEY,
-        fetch: createStub({ apiKeys: [KEY], fault: name }).fetch,
+        fetch: createStub({ apiKeys: [KEY], fault: name, ...(FAULTS[name].emptyStore ? { seed: false } : {}) }).fetch,
         ...EFFORT,
       })
       expect(failed(run)).toContain(catches)

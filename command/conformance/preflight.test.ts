@@ -190,6 +190,20 @@ describe('preflight: targets that answer, however badly, are for the checks to j
     expect(await verdict(s.url)).toBe('passes')
   })
 
+  it('every documented GET redirected to its path with a trailing slash: it serves the interface, wrongly', async () => {
+    const s = await serve(target.serveFetch(createStub({ apiKeys: [KEY], fault: 'slash-redirect' }).fetch))
+    expect(await verdict(s.url)).toBe('passes')
+  })
+
+  it('a redirect out of the base URL (a login page) on everything: cannot run, the Location named', async () => {
+    const s = await serve(
+      target.serveFetch(async () => new Response('', { status: 302, headers: { location: '/login' } })),
+    )
+    expect(await verdict(s.url)).toBe(
+      `the base URL does not serve the interface: GET ${s.url}/pets answered 302 with a body that is not JSON (text/plain;charset=UTF-8) (a redirect to /login); check --base-url (or PETSTORE_BASE_URL)`,
+    )
+  })
+
   it('a body over the 16 MiB cap: the target answered, the checks judge it', async () => {
     const s = await serve(target.endlessBody())
     expect(await verdict(s.url)).toBe('passes')

@@ -3,7 +3,8 @@
  * an unreachable target, a wrong key (authenticated requests get 401) and a base URL that does not serve the
  * interface (404, HTML, no JSON) each end the command with exit 2 and one line saying what to check. A service
  * that answers the interface on the same origin without the documented version prefix (`/pets` for `/v1/pets`)
- * can be judged: it breaks the documented base address, one failing check.
+ * can be judged: it breaks the documented base address, one failing check. So can one that redirects a documented
+ * operation to another path under the base URL (a trailing slash): it serves the interface, wrongly.
  */
 import {
   recorded,
@@ -25,6 +26,23 @@ const saysJson = (exchange: Exchange) => /\bjson\b/i.test(exchange.response?.hea
 const answered = (exchange: Exchange) =>
   exchange.response !== undefined || /^response body larger than/.test(exchange.error ?? '')
 const refused = (exchange: Exchange) => exchange.response?.status === 401 || exchange.response?.status === 403
+
+const isRedirect = (exchange: Exchange) =>
+  exchange.response !== undefined && exchange.response.status >= 300 && exchange.response.status < 400
+
+/** True for a redirect whose `Location` stays under the base URL (same origin, a path below the base path). */
+function redirectsWithin(exchange: Exchange, baseUrl: string): boolean {
+  const location = exchange.response?.headers['location']
+  if (!isRedirect(exchange) || location === undefined) return false
+  try {
+    const base = new URL(baseUrl)
+    const to = new URL(location, exchange.request.url)
+    const path = base.pathname.replace(/\/+$/, '')
+    return to.origin === base.origin && (to.pathname === path || to.pathname.startsWith(`${path}/`))
+  } catch {
+    return false
+  }
+}
 
 /** The statuses of a gateway or proxy whose service is not answering (RFC 9110 §15.6.3, §15.6.4, §15.6.5). */
 const GATEWAY_DOWN = new Map([
@@ -52,8 +70,12 @@ export function cannotRun(list: Exchange, get: Exchange, baseUrl: string, prefix
     const statuses = [...new Set([list.response!.status, get.response!.status])].join(' and ')
     return `the target refused the API key: GET ${baseUrl}/pets and GET ${baseUrl}/pets/1 both answered ${statuses} with the key given; check --api-key (or PETSTORE_API_KEY)`
   }
+  // A documented operation redirected within the base URL (`301 Location: /v1/pets/`): the service serves the
+  // interface, wrongly; the checks fail it (response.no-redirect), with the status and Location.
+  if (redirectsWithin(list, baseUrl) || redirectsWithin(get, baseUrl)) return undefined
   const hint =
-    prefix === undefined || baseUrl.endsWith(prefix) ? '' : ` (it does not end with the version prefix ${prefix})`
+    (prefix === undefined || baseUrl.endsWith(prefix) ? '' : ` (it does not end with the version prefix ${prefix})`) +
+    (list.response && isRedirect(list) ? ` (a redirect to ${list.response.headers['location'] ?? 'no Location'})` : '')
   // A pet found where the list was not: the list is broken, the base URL right; the checks judge it.
   if (
     list.response &&

@@ -74,6 +74,17 @@ const PROBES: Record<FaultName, { seed?: PetRecord[]; holds: (stub: InProcessStu
     holds: async (stub) =>
       spec().schema('Error')((await call(stub, 'GET', '/v1/pets/999', { headers: AUTH })).body!).length === 0,
   },
+  'unauthorized-without-status': {
+    holds: async (stub) => ((await call(stub, 'GET', '/v1/pets')).body as { status?: number }).status === 401,
+  },
+  'list-redirect': { holds: async (stub) => (await call(stub, 'GET', '/v1/pets', { headers: AUTH })).status === 200 },
+  'slash-redirect': {
+    holds: async (stub) => (await call(stub, 'GET', '/v1/pets/1', { headers: AUTH })).status === 200,
+  },
+  'list-keeps-available': {
+    holds: async (stub) => ((await list(stub, '?limit=100')) as { status?: string }[]).some((p) => p.status === 'sold'),
+  },
+  'empty-list-null': { seed: [], holds: async (stub) => Array.isArray(await list(stub)) },
   'limit-ignored': { holds: async (stub) => (await count(stub, '?limit=5')) === 5 },
   'default-limit-50': { seed: SIXTY, holds: async (stub) => (await count(stub)) === 20 },
   'limit-short': { holds: async (stub) => (await count(stub, '?limit=5')) === 5 },

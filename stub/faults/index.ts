@@ -17,8 +17,25 @@ import {
   nameTruncated,
   statusDropped,
 } from './create.js'
-import { defaultLimit50, filterIgnored, limitCap50, limitIgnored, limitShort, listWrapped } from './list.js'
-import { errorShape, errorStatusMismatch, getWrongPet, notFoundEmpty, textContentType } from './responses.js'
+import {
+  defaultLimit50,
+  emptyListNull,
+  filterIgnored,
+  limitCap50,
+  limitIgnored,
+  limitShort,
+  listKeepsAvailable,
+  listWrapped,
+} from './list.js'
+import {
+  errorShape,
+  errorStatusMismatch,
+  getWrongPet,
+  notFoundEmpty,
+  textContentType,
+  unauthorizedWithoutStatus,
+} from './responses.js'
+import { listRedirect, slashRedirect } from './redirects.js'
 import type { Fault } from './wrap.js'
 
 export type { Fault, FaultContext, FaultWrappers } from './wrap.js'
@@ -33,11 +50,14 @@ export const FAULTS = {
   'wrong-key-accepted': wrongKeyAccepted,
   'error-status-mismatch': errorStatusMismatch,
   'error-shape': errorShape,
+  'unauthorized-without-status': unauthorizedWithoutStatus,
   'limit-ignored': limitIgnored,
   'default-limit-50': defaultLimit50,
   'limit-short': limitShort,
   'limit-cap-50': limitCap50,
   'filter-ignored': filterIgnored,
+  'list-keeps-available': listKeepsAvailable,
+  'empty-list-null': emptyListNull,
   'id-missing': idMissing,
   'int64-precision': int64Precision,
   'status-dropped': statusDropped,
@@ -54,6 +74,8 @@ export const FAULTS = {
   'large-body-500': largeBody500,
   'refused-media-type-stored': refusedMediaTypeStored,
   'trailing-data-stored': trailingDataStored,
+  'list-redirect': listRedirect,
+  'slash-redirect': slashRedirect,
 } as const satisfies Record<string, Fault>
 
 /** The name of one injectable fault. */

@@ -1,6 +1,6 @@
 /** Faults in listPets: the array's shape, the limit and the status filter. */
 import { readQuery, splitTarget } from '../request.js'
-import { mapResponses, withBody, wrapApp, wrapStore } from './wrap.js'
+import { mapResponses, withBody, wrapApp, wrapStore, type Fault } from './wrap.js'
 
 export const listWrapped = mapResponses(
   'listPets answers {"pets": [...]} instead of a bare array',
@@ -45,3 +45,22 @@ export const limitCap50 = wrapStore(
 export const filterIgnored = wrapStore('listPets ignores the status filter', 'listPets.status.filter', (store) => ({
   page: (limit) => store.page(limit),
 }))
+
+export const listKeepsAvailable = wrapStore(
+  'listPets without status lists only available pets (a default filter nobody asked for)',
+  'listPets.unfiltered-lists-all',
+  (store) => ({
+    page: (limit, status) => store.page(limit, status ?? 'available'),
+  }),
+)
+
+/** listPets answers `null` for an empty result: Go's nil slice, serialised as is. */
+export const emptyListNull: Fault = {
+  ...mapResponses(
+    'listPets answers null instead of [] for an empty result',
+    'listPets.empty-is-array',
+    (response, _, op) =>
+      op === 'listPets' && response.status === 200 && response.body === '[]' ? withBody(response, 'null') : response,
+  ),
+  emptyStore: true,
+}

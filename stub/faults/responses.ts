@@ -15,6 +15,17 @@ export const errorStatusMismatch = mapResponses(
   },
 )
 
+export const unauthorizedWithoutStatus = mapResponses(
+  'the 401 Error body has no status field',
+  'error.status-echoed',
+  (response) => {
+    const error = errorOf(response)
+    return error && response.status === 401
+      ? withBody(response, JSON.stringify({ code: error.code, message: error.message }))
+      : response
+  },
+)
+
 export const errorShape = mapResponses('Error bodies are {"error": "<message>"}', 'response.schema', (response) => {
   const error = errorOf(response)
   return error ? withBody(response, JSON.stringify({ error: error.message })) : response

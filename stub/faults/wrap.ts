@@ -14,6 +14,8 @@ export interface Fault {
   readonly catches: string
   /** Builds the wrappers for one stub; state they share lives in this call, never in the module. */
   readonly wrap: () => FaultWrappers
+  /** It shows only on a store that starts empty (an empty result must occur): tests start such a stub without seed pets. */
+  readonly emptyStore?: true
 }
 
 /** The wrappers one fault puts around a stub's store (before the app is built on it) and its app. */

@@ -1,6 +1,6 @@
 import { spec, operationPointer, type JsonValue, type Spec } from '../../spec/index.js'
 import { refusedBeyondInterface, requestContentBasis, undocumentedMediaType } from './beyond.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { isObject, requestLine, show, undescribedFields, utf8Bytes } from './util.js'
 
 /**
@@ -49,8 +49,12 @@ export const acceptsValid = exchangeCheck({
   },
   run: ({ exchange, response, facts: { sent } }, spec) => {
     if (response.status === 201) return []
-    if ((response.status === 400 || response.status === 413) && mayHitSizeLimit(sent, spec)) return []
-    if (refusedBeyondInterface(exchange, spec) !== undefined) return []
+    if ((response.status === 400 || response.status === 413) && mayHitSizeLimit(sent, spec))
+      return notJudged(
+        `${requestLine(exchange)} answered ${response.status} to a name past the size floor: a size limit`,
+      )
+    const beyond = refusedBeyondInterface(exchange, spec)
+    if (beyond !== undefined) return notJudged(`${requestLine(exchange)}: ${beyond}`)
     return [
       `${requestLine(exchange)} with the valid NewPet ${show(sent).slice(0, 200)} answered ${response.status}; documented: 201 Pet`,
     ]

@@ -10,6 +10,7 @@ import {
   type ExchangeInput,
   type Fact,
   type Facts,
+  type Judgement,
   onOperation,
   type TransportCheck,
 } from './check.js'
@@ -48,13 +49,13 @@ export function appliesTo(check: PerExchangeCheck, exchange: Exchange, facts: Fa
   return !on.when || on.when(exchangeInput(check, exchange, facts), spec)
 }
 
-/** The check's messages for this exchange, or undefined when it does not apply. */
+/** The check's messages for this exchange (or why it is not judged there), or undefined when it does not apply. */
 export function judgeExchange(
   check: PerExchangeCheck,
   exchange: Exchange,
   facts: Facts,
   spec: Spec,
-): string[] | undefined {
+): Judgement | undefined {
   if (!appliesTo(check, exchange, facts, spec)) return undefined
   return check.scope === 'transport' ? check.run(exchange) : check.run(exchangeInput(check, exchange, facts), spec)
 }

@@ -128,8 +128,8 @@ describe(`${acceptsValid.id} and the media type`, () => {
   it('excuses 413 (and 400) for a name of 1 MiB, never a 5xx', () => {
     const sent = { name: 'x'.repeat(MiB), categoryId: 1n }
     const body = stringifyJson(sent)
-    expect(judge(acceptsValid, create('application/json', 413, { body }), { sent })).toEqual([])
-    expect(judge(acceptsValid, create('application/json', 400, { body }), { sent })).toEqual([])
+    expect(judge(acceptsValid, create('application/json', 413, { body }), { sent })).toMatch(/^not judged: /)
+    expect(judge(acceptsValid, create('application/json', 400, { body }), { sent })).toMatch(/^not judged: /)
     expect(judge(acceptsValid, create('application/json', 500, { body }), { sent })).toHaveLength(1)
     expect(judge(acceptsValid, create('application/json', 413), { sent: pet })).toHaveLength(1)
   })
@@ -208,10 +208,12 @@ describe('HTTP refusals of input beyond the interface are observed, not failed',
   })
 
   it(`${rejectsInvalid.id}: 413 to an invalid body of 1 MiB; 415 only to an undocumented type`, () => {
-    expect(judge(rejectsInvalid, create('application/json', 413, { body: large }), { invalid: 'wrong type' })).toEqual(
-      [],
+    expect(judge(rejectsInvalid, create('application/json', 413, { body: large }), { invalid: 'wrong type' })).toMatch(
+      /^not judged: /,
     )
-    expect(judge(rejectsInvalid, create('text/plain', 415, { body: '{' }), { invalid: 'malformed' })).toEqual([])
+    expect(judge(rejectsInvalid, create('text/plain', 415, { body: '{' }), { invalid: 'malformed' })).toMatch(
+      /^not judged: /,
+    )
     expect(judge(rejectsInvalid, create('application/json', 415, { body: '{' }), { invalid: 'malformed' })).toEqual([
       'POST /pets with the invalid body { answered 415; documented: 400 Error (invalid: malformed)',
     ])
@@ -223,14 +225,16 @@ describe('HTTP refusals of input beyond the interface are observed, not failed',
   it(`${invalidIdRefused.id}: 414 to a petId of 400 digits, not to a short one`, () => {
     const petIdForm = { kind: 'an integer beyond int64' }
     const long = exchangeOf({ operationId: 'getPet', path: `/pets/${'9'.repeat(400)}`, status: 414 })
-    expect(judge(invalidIdRefused, long, { petIdForm })).toEqual([])
+    expect(judge(invalidIdRefused, long, { petIdForm })).toMatch(/^not judged: /)
     const short = exchangeOf({ operationId: 'getPet', path: '/pets/1.5', status: 414 })
     expect(judge(invalidIdRefused, short, { petIdForm: { kind: 'a fraction' } })).toHaveLength(1)
   })
 
   it(`${createPetAuthRequired.id}: 415 to a vendor type sent without a key; 415 to application/json still fails`, () => {
     const parts = { credential: 'none' as const }
-    expect(judge(createPetAuthRequired, create('application/vnd.petstore+json', 415, { parts }))).toEqual([])
+    expect(judge(createPetAuthRequired, create('application/vnd.petstore+json', 415, { parts }))).toMatch(
+      /^not judged: /,
+    )
     expect(judge(createPetAuthRequired, create('application/json', 415, { parts }))).toHaveLength(1)
     expect(judge(createPetAuthRequired, create('application/vnd.petstore+json', 400, { parts }))).toHaveLength(1)
   })

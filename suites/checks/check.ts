@@ -99,6 +99,24 @@ export function listedOperation(operation: OnOperation): OperationId | 'all' {
   return ops !== 'all' && ops !== 'any' && ops.length === 1 ? ops[0]! : 'all'
 }
 
+/** What a check says when the exchange lacks what it judges: it is not judged there, for this reason (never a pass). */
+export interface NotJudged {
+  readonly notJudged: string
+}
+
+/** A check's answer on one exchange: its messages (`[]`: the property holds), or why it could not judge it. */
+export type Judgement = string[] | NotJudged
+
+/** Says that the exchange lacks the premise of the check, and why: the check is not judged on it. */
+export function notJudged(reason: string): NotJudged {
+  return { notJudged: reason }
+}
+
+/** True when a check's answer is {@link notJudged}. */
+export function isNotJudged(judgement: Judgement | undefined): judgement is NotJudged {
+  return judgement !== undefined && !Array.isArray(judgement)
+}
+
 /** Which exchanges a check applies to. */
 export interface Applies<N extends Fact> {
   /**
@@ -140,7 +158,8 @@ interface ExchangeShape<Id extends string, N extends Fact> {
   inapplicable?: (spec: Spec, operations: readonly OperationId[]) => string | undefined
   /** For observed checks: what an observation is about; the request line by default. */
   subject?: (input: ExchangeInput<N>) => string
-  run: (input: ExchangeInput<N>, spec: Spec) => string[]
+  /** Messages (`[]`: the property holds), or {@link notJudged} when the exchange lacks what the check judges. */
+  run: (input: ExchangeInput<N>, spec: Spec) => Judgement
 }
 
 /** A check judged on every exchange it applies to. */

@@ -158,11 +158,24 @@ describe(errorStatusEchoed.id, () => {
     ])
     expect(judge(errorStatusEchoed, exchangeOf({ status: 401, body: errorBody(401) }))).toEqual([])
   })
-  it('does not judge success answers or bodies that say no status', () => {
+  it('fails an Error the interface requires when it says no status: Error requires it', () => {
+    expect(judge(errorStatusEchoed, exchangeOf({ status: 401, body: { code: 'x', message: 'm' } }))).toEqual([
+      'GET /pets answered 401 with an Error without status; documented: status is required and repeats the HTTP status',
+    ])
+    expect(
+      judge(errorStatusEchoed, exchangeOf({ status: 401, body: { code: 'x', message: 'm', status: '401' } })),
+    ).toEqual(['GET /pets answered 401 with Error.status "401"; documented: the HTTP status'])
+  })
+  it('does not judge success answers; says why where there is no status to compare, never passes them', () => {
     expect(
       judge(errorStatusEchoed, exchangeOf({ operationId: 'getPet', status: 200, body: { id: 1, status: 404 } })),
     ).toBe('n/a')
-    expect(judge(errorStatusEchoed, exchangeOf({ status: 400, body: { code: 'x', message: 'm' } }))).toBe('n/a')
+    expect(judge(errorStatusEchoed, exchangeOf({ status: 405, body: { code: 'x', message: 'm' } }))).toBe(
+      'not judged: GET /pets answered 405 with a body that says no status',
+    )
+    expect(judge(errorStatusEchoed, exchangeOf({ status: 401, raw: 'Unauthorized' }))).toBe(
+      'not judged: GET /pets answered 401 with no JSON object to read a status from (error.body judges it)',
+    )
   })
 })
 

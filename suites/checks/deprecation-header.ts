@@ -1,5 +1,5 @@
 import { spec, operationPointer, type OperationId, type Spec } from '../../spec/index.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { parseSfDate } from './http-grammar.js'
 import { deprecatedOperation, requestLine, whileDeprecated } from './util.js'
 
@@ -26,7 +26,8 @@ export const deprecationHeader = exchangeCheck({
       ]
     // A revision that documents another form (an earlier draft's HTTP-date or `true`) is judged by its schema, in
     // response.headers; the grammar below is RFC 9745's.
-    if (!takesSfDate(judged, exchange.operationId, response.status)) return []
+    if (!takesSfDate(judged, exchange.operationId, response.status))
+      return notJudged(`${where}: the spec documents Deprecation in another form (response.headers judges it)`)
     // Repeated field lines arrive joined with ", "; a date never holds a comma.
     if (value.includes(','))
       return [`${where} with Deprecation "${value}": more than one value; RFC 9745 allows exactly one date`]

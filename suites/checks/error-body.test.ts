@@ -27,9 +27,15 @@ describe(errorBodyCheck.id, () => {
       'GET /pets/abc answered 400 with an empty body; documented: every error response carries an Error body',
     ])
   })
-  it('leaves a status the operation documents to response.schema, and passes it here', () => {
-    expect(judge(errorBodyCheck, exchangeOf({ operationId: 'getPet', status: 404, body: { nope: 1 } }))).toEqual([])
-    expect(judge(errorBodyCheck, exchangeOf({ status: 401, raw: 'Unauthorized' }))).toEqual([])
+  it('judges the Error of a status the operation documents too: a 401 without status fails', () => {
+    expect(
+      judge(errorBodyCheck, exchangeOf({ status: 401, body: { code: 'unauthorized', message: 'no key' } })),
+    ).toEqual(["GET /pets answered 401; the body is not an Error: Error must have required property 'status'"])
+    expect(judge(errorBodyCheck, exchangeOf({ operationId: 'getPet', status: 404, body: { nope: 1 } }))).toHaveLength(1)
+    expect(judge(errorBodyCheck, exchangeOf({ status: 401, raw: 'Unauthorized' }))).toEqual([
+      expect.stringMatching(/^GET \/pets answered 401 with a body that is not JSON/),
+    ])
+    expect(judge(errorBodyCheck, exchangeOf({ status: 401, body: errorBody(401) }))).toEqual([])
   })
   it('does not judge statuses the interface does not document as errors, nor requests that call no operation', () => {
     expect(judge(errorBodyCheck, exchangeOf({ status: 422, raw: 'x' }))).toBe('n/a')

@@ -1,4 +1,4 @@
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { errorStatuses, requestLine } from './util.js'
 import { spec } from '../../spec/index.js'
 
@@ -6,7 +6,7 @@ import { spec } from '../../spec/index.js'
  * An answer with an error status the interface documents (400, 401, 404) carries an Error body, on every operation
  * ("All error responses carry an Error body"), also where the spec gives the operation no such status: a 400 for
  * an out-of-range `limit`, a 400 for a petId that is no integer. Where the spec documents the status for the
- * operation, `response.schema` judges the body, and this check lets it.
+ * operation with another body than Error (a revision's), `response.schema` judges it, and this check does not.
  */
 export const errorBody = exchangeCheck({
   id: 'error.body',
@@ -15,7 +15,11 @@ export const errorBody = exchangeCheck({
   basis: [{ spec: '#/components/schemas/Error/description' }, { spec: '#/components/schemas/Error/required' }],
   on: { operation: 'all', statuses: errorStatuses(spec()) },
   run: ({ exchange, response, operationId }, spec) => {
-    if (spec.response(operationId, response.status)) return [] // response.schema's to judge
+    const documented = spec.responseSchemaName(operationId, response.status)
+    if (spec.response(operationId, response.status) && documented !== 'Error')
+      return notJudged(
+        `the spec documents another body than Error for ${operationId} ${response.status} (response.schema judges it)`,
+      )
     const where = `${requestLine(exchange)} answered ${response.status}`
     const { json } = exchange
     if (json.kind === 'empty')

@@ -70,6 +70,19 @@ describe('the deprecated operation', () => {
       expect(judge(check, deprecated(GOOD, 404))).toEqual([])
     }
   })
+  it("wants the successor link under the judged spec's server path: /v1.1/pets once a revision moves there", () => {
+    const doc = structuredClone(spec().doc)
+    doc.servers = [{ url: 'http://127.0.0.1:4010/v1.1' }]
+    const revised = new Spec(doc)
+    const at = (link: string) => judgeExchange(successorLink, deprecated({ ...GOOD, link }), {}, revised)
+    expect(at('</v1.1/pets>; rel="successor-version"')).toEqual([])
+    expect(at('<http://127.0.0.1:4010/v1.1/pets?status=available>; rel="successor-version"')).toEqual([])
+    expect(at('</v1/pets>; rel="successor-version"')).toEqual([
+      'GET /pets/1 answered 200 with Link "</v1/pets>; rel="successor-version"", whose successor-version target /v1/pets is not /v1.1/pets; documented: GET /pets under the server path /v1.1',
+    ])
+    expect(judge(successorLink, deprecated({ ...GOOD, link: '</v2/pets>; rel="successor-version"' }))).toHaveLength(1)
+  })
+
   it('does not judge a 401 (no header is documented there) nor another operation', () => {
     for (const check of [deprecationHeader, sunsetHeader, successorLink]) {
       expect(judge(check, deprecated({}, 401))).toBe('n/a')
@@ -101,7 +114,9 @@ describe(deprecationHeader.id, () => {
       const doc = structuredClone(spec().doc)
       doc.components.headers.Deprecation = { schema, example: value }
       const revised = new Spec(doc)
-      expect(judgeExchange(deprecationHeader, deprecated({ ...GOOD, deprecation: value }), {}, revised)).toEqual([])
+      expect(judgeExchange(deprecationHeader, deprecated({ ...GOOD, deprecation: value }), {}, revised)).toHaveProperty(
+        'notJudged',
+      )
       // Still there: what it holds is judged against the revision's schema by response.headers.
       expect(judgeExchange(deprecationHeader, deprecated({}), {}, revised)).toHaveLength(1)
       expect(judgeExchange(deprecationHeader, deprecated({ ...GOOD, deprecation: 'true' }), {}, spec())).toHaveLength(1)

@@ -1,5 +1,5 @@
 import { spec, operationPointer, parameterPointer } from '../../spec/index.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { bodyOf, canonicalInt64, idOf, lastSegment, requestLine } from './util.js'
 
 /** The id a getPet asks for, as decimal text: the canonical petId, or the integer a non-canonical one spells. */
@@ -25,8 +25,9 @@ export const idMatches = exchangeCheck({
   run: ({ exchange, facts }) => {
     const asked = askedId(exchange.request.url, facts.petIdForm?.spells, facts.petIdForm !== undefined)!
     const shown = idOf(bodyOf(exchange))
-    // A body that is no Pet is response.schema's to judge.
-    if (shown === undefined || shown === asked) return []
+    // A body that is no Pet is response.schema's to judge: it shows no id to compare.
+    if (shown === undefined) return notJudged(`${requestLine(exchange)} answered 200 with a body that shows no id`)
+    if (shown === asked) return []
     return [
       `${requestLine(exchange)} answered 200 with the pet of id ${shown}; documented: the animal with id ${asked}`,
     ]

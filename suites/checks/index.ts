@@ -13,6 +13,7 @@ import { documentedStatusesSeen } from './coverage.js'
 import { deprecationHeader } from './deprecation-header.js'
 import { deprecationScoped } from './deprecation-scoped.js'
 import { echoesNewPet } from './echo.js'
+import { emptyIsArray } from './empty-is-array.js'
 import { errorBody } from './error-body.js'
 import { errorStatusEchoed } from './error-status-echoed.js'
 import { extraFields } from './extra-fields.js'
@@ -34,6 +35,7 @@ import { longName } from './long-name.js'
 import { mediaType } from './media-type.js'
 import { methodsAllow } from './methods-allow.js'
 import { noDataWithoutKey } from './no-data-without-key.js'
+import { noRedirect } from './no-redirect.js'
 import { noServerError } from './no-server-error.js'
 import { noStackTrace } from './no-stack-trace.js'
 import { ordering } from './ordering.js'
@@ -53,13 +55,15 @@ import { transportOk } from './transport-ok.js'
 import { uniqueInPage } from './unique-in-page.js'
 import { unknown404 } from './unknown-404.js'
 import { undocumentedMethod } from './undocumented-method.js'
+import { unfilteredListsAll } from './unfiltered-lists-all.js'
 import { unknownField } from './unknown-field.js'
 import { validQueryAccepted } from './valid-query-accepted.js'
 import { wwwAuthenticate } from './www-authenticate.js'
 
 export type { Check, ExchangeCheck, ExchangeInput, Fact, Facts, RunCheck, RunInput, TransportCheck } from './check.js'
 export { appliesTo, exchangeInput, judgeExchange, subjectOf, type PerExchangeCheck } from './applies.js'
-export { credentialKind, listedOperation, onOperation, operationsOn } from './check.js'
+export { credentialKind, isNotJudged, listedOperation, notJudged, onOperation, operationsOn } from './check.js'
+export type { Judgement, NotJudged } from './check.js'
 export { refusedBeyondInterface, undocumentedMediaType } from './beyond.js'
 export { bodyOf, idOf, isObject, listedPets, queryOutsideRange, requestLine, show } from './util.js'
 
@@ -68,6 +72,7 @@ export const CHECKS = [
   transportOk, // any request: a complete HTTP response, no timeout or reset
   noServerError, // any request: never a 5xx
   statusDocumented, // the status is listed for the operation
+  noRedirect, // a documented operation is answered, never redirected
   contentTypeJson, // application/json
   responseSchema, // the body validates against the documented schema
   responseHeaders, // documented response headers match their schemas
@@ -116,6 +121,8 @@ export const CHECKS = [
   limitDefault, // the default page without limit
   statusFilter, // only that status
   findsCreated, // created pets listed as created when the page has room
+  unfilteredListsAll, // without status, a page with room lists a pet of each status
+  emptyIsArray, // an empty result is []
   ordering, // observed: order of the list
   limitOutOfRange, // observed: limit outside its range
   statusOutOfRange, // observed: status outside the enum

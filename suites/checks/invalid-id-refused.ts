@@ -1,6 +1,6 @@
 import { spec, operationPointer, parameterPointer } from '../../spec/index.js'
 import { refusedBeyondInterface } from './beyond.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { bodyOf, idOf, requestLine } from './util.js'
 
 /** Where a petId outside its documented form is answered, on which grounds. */
@@ -24,7 +24,8 @@ export const invalidIdRefused = exchangeCheck({
   run: ({ exchange, response, facts: { petIdForm } }, spec) => {
     const { status } = response
     if (status === 400 || status === 404) return []
-    if (refusedBeyondInterface(exchange, spec) !== undefined) return []
+    const beyond = refusedBeyondInterface(exchange, spec)
+    if (beyond !== undefined) return notJudged(`${requestLine(exchange)}: ${beyond}`)
     if (status === 200 && petIdForm.spells !== undefined && idOf(bodyOf(exchange)) === petIdForm.spells) return []
     const read = petIdForm.spells === undefined ? '' : `, or 200 with the pet whose id it spells (${petIdForm.spells})`
     return [`${requestLine(exchange)} (${petIdForm.kind}) answered ${status}; documented: ${GROUNDS}${read}`]

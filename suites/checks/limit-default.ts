@@ -1,5 +1,5 @@
 import { spec, parameterPointer } from '../../spec/index.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { listedPets, pageSize, requestLine, withinDocumentedInput } from './util.js'
 
 /** Without `limit`, listPets returns the documented default number of pets: at most that, exactly that when there are more. */
@@ -21,6 +21,8 @@ export const limitDefault = exchangeCheck({
     const size = pageSize(spec, undefined)
     if (count > size)
       return [`${requestLine(exchange)} without limit returned ${count} pets; documented default: ${size}`]
+    if (count < size && !(atLeast! > 0))
+      return notJudged(`${requestLine(exchange)} returned ${count} pets before the run knew of any: no page to fill`)
     if (atLeast !== undefined && count < Math.min(size, atLeast)) {
       return [
         `${requestLine(exchange)} without limit returned ${count} pets while the target holds at least ${atLeast}; documented default: ${size}`,

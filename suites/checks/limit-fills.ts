@@ -1,5 +1,5 @@
 import { spec, operationPointer, parameterPointer } from '../../spec/index.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { listedPets, requestLine, withinDocumentedInput } from './util.js'
 
 /** listPets fills the page: min(limit, pets held) pets, not fewer. */
@@ -19,6 +19,7 @@ export const limitFills = exchangeCheck({
   },
   run: ({ exchange, facts: { limit, atLeast } }) => {
     const count = listedPets(exchange)!.length
+    if (atLeast === 0) return notJudged(`${requestLine(exchange)} was sent before the run knew of any pet`)
     const expected = Math.min(limit, atLeast)
     if (count >= expected) return []
     return [

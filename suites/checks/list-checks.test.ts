@@ -17,8 +17,11 @@ const pets = (n: number, status = 'available'): JsonValue[] =>
 const page = (body: JsonValue, path = '/pets') => exchangeOf({ body, path })
 
 describe(limitMax.id, () => {
-  it('wants at most `limit` pets', () => {
+  it('wants at most `limit` pets; a page short of it is not judged (nothing was cut)', () => {
     expect(judge(limitMax, page(pets(5)), { limit: 5 })).toEqual([])
+    expect(judge(limitMax, page(pets(4)), { limit: 5 })).toBe(
+      'not judged: GET /pets returned 4 pets, fewer than limit: nothing beyond it to cut',
+    )
     expect(judge(limitMax, page(pets(6), '/pets?limit=5'), { limit: 5 })).toEqual([
       'GET /pets?limit=5 returned 6 pets; documented: at most 5',
     ])
@@ -37,6 +40,9 @@ describe(limitFills.id, () => {
       'GET /pets returned 4 pets while the target holds at least 100; documented: 5 (min of limit and pets held)',
     ])
     expect(judge(limitFills, page(pets(3)), { limit: 5, atLeast: 3 })).toEqual([])
+    expect(judge(limitFills, page([]), { limit: 5, atLeast: 0 })).toBe(
+      'not judged: GET /pets was sent before the run knew of any pet',
+    )
   })
   it('does not judge without both facts', () => {
     expect(judge(limitFills, page(pets(1)), { limit: 5 })).toBe('n/a')
@@ -52,6 +58,7 @@ describe(limitDefault.id, () => {
     ])
     expect(judge(limitDefault, page(pets(DEFAULT - 1)), { atLeast: 100 })).toHaveLength(1)
     expect(judge(limitDefault, page(pets(7)), { atLeast: 7 })).toEqual([])
+    expect(judge(limitDefault, page([]), { atLeast: 0 })).toMatch(/^not judged: /)
   })
   it('does not judge a request that sent a limit, documented or not', () => {
     expect(judge(limitDefault, page(pets(DEFAULT + 30)), { limit: 50 })).toBe('n/a')
@@ -71,7 +78,10 @@ describe(statusFilter.id, () => {
       'GET /pets returned 1 pets of another status, e.g. {"id":9,"name":"x","categoryId":1}; documented: only status "sold"',
     ])
   })
-  it('does not judge without a documented status', () => {
+  it('does not judge without a documented status, nor an empty page (it shows no filtering)', () => {
+    expect(judge(statusFilter, page([]), { status: 'sold' })).toBe(
+      'not judged: GET /pets listed no pet: nothing shows how it filters',
+    )
     expect(judge(statusFilter, page(pets(3, 'sold')))).toBe('n/a')
     expect(judge(statusFilter, page(pets(3, 'sold')), { status: 'pending', outOfRange: ['limit'] })).toBe('n/a')
   })
@@ -91,9 +101,14 @@ describe(findsCreated.id, () => {
       'GET /pets lists pet 1000 differently from how it was created: name "other"; expected "mine"',
     ])
   })
-  it('asks nothing of a full page (ordering is not described) or of pets of another status', () => {
-    expect(judge(findsCreated, page(pets(5, 'sold')), { status: 'sold', limit: 5, created: mine })).toEqual([])
-    expect(judge(findsCreated, page(pets(2, 'pending')), { status: 'pending', limit: max, created: mine })).toEqual([])
+  it('does not judge a full page that shows none of them (ordering is not described), nor a query none of them matches', () => {
+    expect(judge(findsCreated, page(pets(5, 'sold')), { status: 'sold', limit: 5, created: mine })).toBe(
+      'not judged: GET /pets returned a full page: it need not show them',
+    )
+    expect(judge(findsCreated, page(pets(2, 'pending')), { status: 'pending', limit: max, created: mine })).toBe(
+      'not judged: GET /pets was sent before the run created a pet it matches',
+    )
+    expect(judge(findsCreated, page(pets(2)), { limit: max, created: [] })).toMatch(/^not judged: /)
   })
   it('does not judge without the created pets', () => {
     expect(judge(findsCreated, page(pets(3, 'sold')), { status: 'sold' })).toBe('n/a')
@@ -137,6 +152,7 @@ describe(uniqueInPage.id, () => {
       'GET /pets listed 1 pet(s) more than once, e.g. id 1; documented: an array of pets',
     ])
     expect(judge(uniqueInPage, page(pets(3)))).toEqual([])
+    expect(judge(uniqueInPage, page(pets(1)))).toBe('not judged: GET /pets listed 1 pet(s): none to repeat')
   })
   it('judges listPets 200 lists only', () => {
     expect(judge(uniqueInPage, page({ pets: pets(2) }))).toBe('n/a')

@@ -1,6 +1,6 @@
 import { spec, operationPointer } from '../../spec/index.js'
 import { refusedBeyondInterface } from './beyond.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { requestLine } from './util.js'
 
 /**
@@ -19,7 +19,9 @@ export const rejectsInvalid = exchangeCheck({
   // Without a valid key the answer is 401 whatever the body: createPet.auth.required judges that.
   on: { operation: 'createPet', needs: ['invalid'], credential: 'valid' },
   run: ({ exchange, response, facts }, spec) => {
-    if (response.status === 400 || refusedBeyondInterface(exchange, spec) !== undefined) return []
+    if (response.status === 400) return []
+    const beyond = refusedBeyondInterface(exchange, spec)
+    if (beyond !== undefined) return notJudged(`${requestLine(exchange)}: ${beyond}`)
     const body = exchange.request.body === undefined ? 'no body' : `body ${exchange.request.body.slice(0, 200)}`
     // Why the body is invalid names what of NewPet it breaks (a closed NewPet's undeclared field, say).
     return [

@@ -19,7 +19,7 @@ describe(responseHeaders.id, () => {
   it('passes documented headers that match their schemas, and optional ones left out', () => {
     expect(judge(responseHeaders, getPet(GOOD))).toEqual([])
     expect(judge(responseHeaders, getPet(GOOD, 404))).toEqual([])
-    expect(judge(responseHeaders, getPet({}))).toEqual([])
+    expect(judge(responseHeaders, getPet({}))).toMatch(/^not judged: /)
     expect(
       judge(
         responseHeaders,

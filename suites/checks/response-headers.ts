@@ -1,5 +1,5 @@
 import { spec, basisOf, operationPointer, parseJson, type JsonValue, type Spec } from '../../spec/index.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { requestLine } from './util.js'
 
 /**
@@ -24,7 +24,10 @@ export const responseHeaders = exchangeCheck({
   },
   run: ({ exchange, response, operationId }, spec) => {
     const where = `${requestLine(exchange)} answered ${response.status}`
-    return spec.responseHeaders(operationId, response.status).flatMap(({ name, required, validate, schema }) => {
+    const described = spec.responseHeaders(operationId, response.status)
+    if (described.every(({ name, required }) => !required && response.headers[name.toLowerCase()] === undefined))
+      return notJudged(`${where} with none of the headers the spec describes for it (all optional)`)
+    return described.flatMap(({ name, required, validate, schema }) => {
       // Headers are recorded by lower-case name; repeated field lines arrive joined with ", ".
       const value = response.headers[name.toLowerCase()]
       if (value === undefined) return required ? [`${where} without ${name}; documented: required`] : []

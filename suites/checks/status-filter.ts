@@ -1,5 +1,5 @@
 import { spec, parameterPointer } from '../../spec/index.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { isObject, listedPets, requestLine, show, withinDocumentedInput } from './util.js'
 
 /** With `status`, listPets returns only pets of that status. */
@@ -15,7 +15,9 @@ export const statusFilter = exchangeCheck({
     when: ({ exchange, facts }) => withinDocumentedInput(facts) && listedPets(exchange) !== undefined,
   },
   run: ({ exchange, facts: { status } }) => {
-    const others = listedPets(exchange)!.filter((pet) => !isObject(pet) || pet.status !== status)
+    const listed = listedPets(exchange)!
+    if (!listed.length) return notJudged(`${requestLine(exchange)} listed no pet: nothing shows how it filters`)
+    const others = listed.filter((pet) => !isObject(pet) || pet.status !== status)
     if (!others.length) return []
     const sample = others
       .slice(0, 3)

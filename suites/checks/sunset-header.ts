@@ -1,5 +1,5 @@
 import { spec, operationPointer } from '../../spec/index.js'
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { parseImfFixdate, parseSfDate } from './http-grammar.js'
 import { deprecatedOperation, requestLine, whileDeprecated } from './util.js'
 
@@ -18,7 +18,8 @@ export const sunsetHeader = exchangeCheck({
     const documented = sunset ? sunset.toUTCString() : 'the removal date'
     const value = response.headers['sunset']
     // A revision that names no removal date (no x-sunset) asks for no Sunset; one that comes must still be a date.
-    if (value === undefined && !sunset) return []
+    if (value === undefined && !sunset)
+      return notJudged(`${where} without Sunset, and the spec names no removal date (no x-sunset)`)
     if (value === undefined)
       return [`${where} without a Sunset header; the operation is removed on ${documented} (RFC 8594)`]
     const date = parseImfFixdate(value)

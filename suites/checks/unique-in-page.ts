@@ -1,4 +1,4 @@
-import { exchangeCheck } from './check.js'
+import { exchangeCheck, notJudged } from './check.js'
 import { idOf, listedPets, requestLine } from './util.js'
 
 /** A page of listPets holds each pet once. */
@@ -12,9 +12,11 @@ export const uniqueInPage = exchangeCheck({
   ],
   on: { operation: 'listPets', statuses: [200], when: ({ exchange }) => listedPets(exchange) !== undefined },
   run: ({ exchange }) => {
+    const listed = listedPets(exchange)!
+    if (listed.length < 2) return notJudged(`${requestLine(exchange)} listed ${listed.length} pet(s): none to repeat`)
     const seen = new Set<string>()
     const repeated = new Set<string>()
-    for (const id of listedPets(exchange)!.map(idOf)) {
+    for (const id of listed.map(idOf)) {
       if (id === undefined) continue
       if (seen.has(id)) repeated.add(id)
       seen.add(id)

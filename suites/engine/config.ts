@@ -62,9 +62,9 @@ export function recordAllowances(runs: number, spec: Spec = specInUse()): Allowa
     // 11 valid fixtures, probes, 20 concurrent creates, 4 sentinels, one pet per valid-payload run, and
     // a margin of 22 for shrinking a failure and for a target that stores what it should refuse.
     create: 60 + runs,
-    // Enough to hold a full page (limit's maximum) plus two pets of each status, and five created one at a time
+    // Enough to hold a full page (limit's maximum) plus three pets of each status, and five created one at a time
     // between listings of the same query.
-    list: pageMaximum + 2 * statuses + ONE_AT_A_TIME,
+    list: pageMaximum + 3 * statuses + ONE_AT_A_TIME,
     get: 2,
     // 2 sentinels; nothing else on a conformant target, room for a target that stores unauthenticated creates.
     auth: 10,

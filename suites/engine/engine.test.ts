@@ -206,8 +206,27 @@ describe('judging', () => {
     expect(outcomeOf(s.recorder.record(), 'createPet.invalid-stores-nothing')).toBe('passed')
   })
 
+  it('a check whose premise the answers lack is skipped with the reason, never passed, and leaves the run complete', async () => {
+    const run = runOver(emptyStub().fetch, { checks: ['listPets.limit.max'] })
+    const record = await runScenario(
+      run,
+      scenario({
+        name: 'an empty store',
+        area: 'list',
+        operations: ['listPets'],
+        run: async (s) => void (await s.listPets([['limit', '3']])),
+      }),
+    )
+    const check = record.checks.find((c) => c.id === 'listPets.limit.max')!
+    expect(check.outcome).toBe('skipped')
+    expect(check.reason).toBe(
+      'not judged: GET /pets?limit=3 returned 0 pets, fewer than limit: nothing beyond it to cut',
+    )
+    expect(resultOf(run, [record]).verdict).toBe('conformant')
+  })
+
   it('a scenario that throws: an error outcome of its own, and the checks it judged before keep their verdicts', async () => {
-    const run = runOver(emptyStub().fetch, { checks: ['listPets.limit.max', 'response.schema'] })
+    const run = runOver(emptyStub().fetch, { checks: ['listPets.valid-query-accepted', 'response.schema'] })
     const record = await runScenario(
       run,
       scenario({
@@ -223,7 +242,7 @@ describe('judging', () => {
     expect(record.checks.find((c) => c.outcome === 'error')?.reason).toMatch(
       /^the suite itself failed: TypeError: the scenario itself is broken/,
     )
-    expect(outcomeOf(record, 'listPets.limit.max')).toBe('passed')
+    expect(outcomeOf(record, 'listPets.valid-query-accepted')).toBe('passed')
     expect(outcomeOf(record, 'response.schema')).toBe('passed')
     // A run with a broken scenario is never conformant.
     expect(resultOf(run, [record]).verdict).toBe('incomplete')

@@ -19,8 +19,10 @@ import { stringifyJson, type JsonValue } from '../../spec/index.js'
 import { appliesTo, exchangeInput, subjectOf } from '../checks/applies.js'
 import { requestLine } from '../checks/util.js'
 import {
+  isNotJudged,
   listedOperation,
   type Check,
+  type Judgement,
   type ExchangeCheck,
   type Fact,
   type Facts,
@@ -208,18 +210,24 @@ export class Recorder {
 
   #verdict(
     check: AnyCheck,
-    run: () => string[],
+    run: () => Judgement,
     exchange: Exchange | undefined,
     subject?: () => string,
     facts?: Facts,
   ): void {
     const state = this.#state(check)
-    let messages: string[]
+    let messages: Judgement
     try {
       messages = run()
     } catch (error) {
       // A broken check is reported as such; it must not hide the other checks' results.
       state.error ??= `the check itself failed: ${(error as Error)?.stack ?? String(error)}`
+      return
+    }
+    if (isNotJudged(messages)) {
+      // Not a pass: the check stays skipped, saying why, unless an exchange judged it after all.
+      if (state.result.exchanges === 0 && state.result.reason === undefined)
+        state.result = { ...state.result, outcome: 'skipped', reason: `not judged: ${messages.notJudged}` }
       return
     }
     state.result = {

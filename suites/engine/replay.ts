@@ -8,7 +8,7 @@
 import type { Exchange, Finding, Request } from '../../model/index.js'
 import { parseJson, stringifyJson, type JsonValue, type Spec } from '../../spec/index.js'
 import { judgeExchange } from '../checks/applies.js'
-import { operationsOn, type Check, type Facts } from '../checks/check.js'
+import { isNotJudged, operationsOn, type Check, type Facts } from '../checks/check.js'
 import { CHECKS } from '../checks/index.js'
 import { idOf, isObject, listedPets, pageSize } from '../checks/util.js'
 import type { Transport } from '../transport/transport.js'
@@ -62,7 +62,9 @@ function factsOf(text: string | undefined): Facts {
 /** Judges an exchange with one check and the facts given; the messages it finds. */
 function judgeWith(check: Check, exchange: Exchange, facts: Facts, spec: Spec): string[] {
   if (check.scope === 'run') return []
-  return judgeExchange(check, exchange, facts, spec) ?? []
+  const judgement = judgeExchange(check, exchange, facts, spec) ?? []
+  // An answer that lacks the premise (a page now full) no longer shows the failure judged on it.
+  return isNotJudged(judgement) ? [] : judgement
 }
 
 /** Sends a finding's request again through `transport` and judges the answer. */

@@ -13,7 +13,7 @@ import { CREATE, invalidExamplesRefused } from './create.js'
 import { EDGES } from './edges.js'
 import { GET } from './get.js'
 import { KEPT, LAST } from './kept.js'
-import { LIST } from './list.js'
+import { LIST, listSemantics } from './list.js'
 import { METHODS } from './methods.js'
 import { PARAMETERS } from './parameters.js'
 import { PATHS } from './paths.js'
@@ -42,6 +42,8 @@ export const PHASES: readonly (readonly ScenarioSpec[])[] = [
   // First, while the store still holds only what the target held before the run: refused creates, then one
   // listing that shows the whole store (whatever the ids) unless it already held a full page.
   FIRST,
+  // Then, alone while the store is still small: a status with no pet yet, and an unfiltered page with room.
+  [listSemantics],
   [
     ...AUTH.filter((s) => !FIRST.includes(s)),
     ...CREATE.filter((s) => !FIRST.includes(s)),

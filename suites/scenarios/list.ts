@@ -93,4 +93,46 @@ export const outOfRange = scenario({
   },
 })
 
+/**
+ * The state the list semantics need, set up on every run rather than left to the random phase, while the store is
+ * still small: each status listed before the run creates a pet of it (a status with none must list `[]`), then one
+ * pet of each status, then the unfiltered page at `limit`'s maximum, which must list them all when it has room.
+ */
+export const listSemantics = scenario({
+  name: 'listPets lists [] for a status with no pet, and, without a filter, a pet of each status once one exists',
+  area: 'list',
+  operations: ['listPets'],
+  uses: ['createPet'],
+  states: ['sent'],
+  async run(s) {
+    const statuses = s.spec.parameter('listPets', 'status').enum ?? []
+    const maximum = String(s.spec.parameter('listPets', 'limit').maximum)
+    const before = await Promise.all([
+      s.listPets([['limit', maximum]]),
+      ...statuses.map((status) =>
+        s.listPets([
+          ['status', status],
+          ['limit', maximum],
+        ]),
+      ),
+    ])
+    if (before.every((page) => (listedPets(page)?.length ?? 0) > 0))
+      s.premiseMissing(
+        ['listPets.empty-is-array'],
+        'every status held pets before the run created one (a shared or seeded target): no empty result to judge',
+      )
+    if (!s.mayCreate(statuses.length)) return
+    await Promise.all(
+      statuses.map((status) => s.createValid({ name: `${s.prefix}each-${status}`, categoryId: 13n, status })),
+    )
+    const page = await s.listPets([['limit', maximum]])
+    const listed = listedPets(page)
+    if (listed && listed.length >= Number(maximum))
+      s.premiseMissing(
+        ['listPets.unfiltered-lists-all'],
+        `the target holds at least ${maximum} pets, a full page: an unfiltered page has no room to show every pet`,
+      )
+  },
+})
+
 export const LIST = [limitEdges, defaultPage, statusFilter, outOfRange]

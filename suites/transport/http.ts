@@ -2,7 +2,8 @@
  * Live HTTP to a target, with node:http. It tolerates what a server may legally do: close an idle
  * connection at any time, compress, chunk, send 1xx interim answers. It bounds what a server may send:
  * the body (decompressed too), the time a request takes. A GET that meets a connection closed under it is
- * sent again on a fresh one; a POST always goes on a fresh connection, so it is never replayed blindly.
+ * sent again on a fresh one; a POST always goes on a fresh connection, so it is never replayed blindly. It never
+ * follows a redirect: a 3xx is the target's answer, recorded with its `Location` for the checks to judge.
  */
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'

@@ -82,6 +82,8 @@ export class MountedTransport implements Transport {
         headers: prepared.headers,
         // As bytes: a string body would get a `text/plain` Content-Type the request did not ask for.
         ...(request.body !== undefined ? { body: new TextEncoder().encode(request.body) } : {}),
+        // A redirect is the target's answer, judged as such: a handler that is a real fetch must not follow it.
+        redirect: 'manual',
         signal,
       })
       // The timeout covers the handler's answer and its whole body: a handler may hang at either.
