@@ -1,4 +1,11 @@
-import { standing, type CheckResult, type Finding, type RunResult, type Standing } from '../model/index.js'
+import {
+  selectionText,
+  standing,
+  type CheckResult,
+  type Finding,
+  type RunResult,
+  type Standing,
+} from '../model/index.js'
 import { CELL_LABEL, matrixOf, type CellOutcome, type MatrixCell } from './matrix.js'
 import {
   basisLines,
@@ -14,6 +21,7 @@ import {
   replayOf,
   requestLine,
   responseSummary,
+  throttlingText,
   visible,
 } from './text.js'
 
@@ -101,15 +109,16 @@ export function toHtml(run: RunResult): string {
   const verdictText = VERDICT_TEXT[run.verdict]
   const body = [
     verdictBlock(run, verdictText),
+    cannotRunBlock(run),
     ...run.notices.map((n) => `<p class="notice" role="note"><strong>Notice:</strong> ${inlineHtml(n)}</p>`),
-    run.stopped !== undefined
+    run.stopped !== undefined && !run.cannotRun
       ? `<p class="notice" role="note"><strong>Stopped early:</strong> ${esc(run.stopped)}</p>`
       : '',
     totalsBlock(run),
     // What needs reading first comes first: failures and the kit's errors, before the matrix and every passing check.
     findingsBlock(run, 'failures', 'Failures', checksIn(run, 'failed')),
     findingsBlock(run, 'errors', 'Errors: the kit broke, so these checks were not judged', checksIn(run, 'errors')),
-    matrixBlock(run),
+    run.cannotRun ? '' : matrixBlock(run),
     checksBlock(run),
     findingsBlock(run, 'warnings', 'Warnings: good practice the interface does not require', checksIn(run, 'warned')),
     notJudgedBlock(run),
@@ -137,6 +146,21 @@ export function toHtml(run: RunResult): string {
   ].join('\n')
 }
 
+// Why the run could not be done, what it tried and what the user can do.
+function cannotRunBlock(run: RunResult): string {
+  const cannot = run.cannotRun
+  if (!cannot) return ''
+  return [
+    '<section id="could-not-run" class="check errors">',
+    '<h2>Could not run: no check was judged</h2>',
+    `<p class="message">${esc(cannot.reason)}</p>`,
+    ...(cannot.tried.length ? ['<h4>Tried</h4>', `<pre>${esc(cannot.tried.join('\n'))}</pre>`] : []),
+    '<h4>What to do</h4>',
+    `<p>${esc(cannot.advice)}</p>`,
+    '</section>',
+  ].join('\n')
+}
+
 const VERDICT_TEXT: Record<RunResult['verdict'], string> = {
   conformant: 'Conformant',
   'non-conformant': 'Non-conformant',
@@ -145,17 +169,19 @@ const VERDICT_TEXT: Record<RunResult['verdict'], string> = {
 
 function verdictBlock(run: RunResult, verdictText: string): string {
   const failed = run.totals.failed
+  const subset = run.selection ? `${esc(selectionText(run)!)}: ` : ''
   const detail =
     run.verdict === 'conformant'
-      ? 'every check judged, none failed'
+      ? `${subset}every ${run.selection ? 'selected ' : ''}check judged, none failed`
       : run.verdict === 'incomplete'
         ? esc((run.incomplete ?? 'incomplete').replace(/^incomplete: /, ''))
-        : `${failed} check${failed === 1 ? '' : 's'} failed`
+        : `${subset}${failed} check${failed === 1 ? '' : 's'} failed`
   const target = `${esc(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''}`
   return [
     `<header class="verdict ${run.verdict}">`,
     '<h1>Pet Store conformance report</h1>',
-    `<p class="verdict-line" data-verdict="${run.verdict}">${verdictText}: ${detail}</p>`,
+    `<p class="verdict-line" data-verdict="${run.verdict}">Verdict: ${esc(run.verdictLine)}</p>`,
+    `<p>${detail}</p>`,
     `<p>Target <code>${target}</code> · spec ${esc(run.specVersion)} · seed ${run.seed}</p>`,
     '</header>',
   ].join('\n')
@@ -372,6 +398,8 @@ function factsBlock(run: RunResult): string {
     ['Started', run.startedAt],
     ['Duration', formatDuration(run.durationMs)],
     ['Requests sent', String(run.requestsSent)],
+    ['Throttled', throttlingText(run)],
+    ...(run.selection ? [['Selection', selectionText(run)!] as [string, string]] : []),
     ['Records created', `${run.recordsCreated} of a budget of ${run.recordBudget}`],
     ['Strict', run.strict ? 'yes: advice counts as failure' : 'no: advice only warns'],
     ['Replay', replayCommand(run)],
