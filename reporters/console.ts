@@ -116,15 +116,24 @@ interface Counts {
   broke: number
 }
 
-function countChecks(records: readonly ScenarioRecord[], strict: boolean): Counts {
-  const counts = { judged: 0, failing: 0, warned: 0, broke: 0 }
+// Each check once, however many scenarios judged it; a failing check counts only where `owns` says it belongs.
+function countChecks(
+  records: readonly ScenarioRecord[],
+  strict: boolean,
+  owns: (check: CheckResult) => boolean = () => true,
+): Counts {
+  const judged = new Set<string>()
+  const failing = new Set<string>()
+  const warned = new Set<string>()
+  const broke = new Set<string>()
   for (const check of records.flatMap((r) => r.checks ?? [])) {
-    if (check.outcome === 'passed' || check.outcome === 'failed') counts.judged += 1
-    if (breaksConformance(check, strict)) counts.failing += 1
-    else if (standing(check, strict) === 'warned') counts.warned += 1
-    if (check.outcome === 'error') counts.broke += 1
+    if (check.outcome === 'passed' || check.outcome === 'failed') judged.add(check.id)
+    if (breaksConformance(check, strict)) {
+      if (owns(check)) failing.add(check.id)
+    } else if (standing(check, strict) === 'warned' && owns(check)) warned.add(check.id)
+    if (check.outcome === 'error') broke.add(check.id)
   }
-  return counts
+  return { judged: judged.size, failing: failing.size, warned: warned.size, broke: broke.size }
 }
 
 // `✓` all judged checks hold, `•` some fail or warn, `!` stopped early.
@@ -163,7 +172,9 @@ export function progressLine(scenario: ScenarioProgress, strict: boolean, { colo
 
 /**
  * One line per finished area of the run (list, create, get, auth, ...), for logs without a terminal: its
- * scenarios, the checks they judged and how many fail, its requests, and the run's time when it finished.
+ * scenarios, the checks they judged and how many fail, its requests, and the run's time when it finished. A failing
+ * check counts in the area `owns` gives it (listPets' checks in the list area, though auth's scenarios list pets
+ * too); by default in every area that found it.
  */
 export function areaLine(
   area: string,
@@ -171,10 +182,11 @@ export function areaLine(
   elapsedMs: number,
   strict: boolean,
   { color }: ConsoleOptions,
+  owns?: (check: CheckResult) => boolean,
 ): string {
   const p = palette(color)
   const records = scenarios.flatMap((s) => (s.record ? [s.record] : []))
-  const counts = countChecks(records, strict)
+  const counts = countChecks(records, strict, owns)
   counts.broke += scenarios.filter((s) => !s.record && s.state === 'failed').length
   const stopped = records.find((r) => r.stopped)?.stopped
   const { mark, parts } = summary(counts, stopped, p)

@@ -168,6 +168,12 @@ export function areaOf(testCase: Pick<TestCase, 'meta' | 'name'>): string {
   return typeof area === 'string' && area ? area : testCase.name
 }
 
+/** The operations a test case's scenario exercises (its `operations` meta), none when it has none. */
+export function operationsOf(testCase: Pick<TestCase, 'meta'>): string[] {
+  const operations = (testCase.meta() as { operations?: unknown }).operations
+  return Array.isArray(operations) ? operations.filter((o): o is string => typeof o === 'string') : []
+}
+
 /** A finished test case as its progress line sees it. */
 export function scenarioOf(testCase: Pick<TestCase, 'meta' | 'name' | 'result'>): ScenarioProgress {
   const record = recordOf(testCase)
@@ -234,6 +240,8 @@ export default class ConformanceReporter implements Reporter {
   #drawn = false
   /** Scenarios of each area, for the line an area gets once all of them are done. */
   readonly #areas = new Map<string, { total: number; done: ScenarioProgress[] }>()
+  /** For each operation, how many scenarios of each area exercise it. */
+  readonly #exercising = new Map<string, Map<string, number>>()
   #live: {
     timer?: ReturnType<typeof setInterval>
     scenario: string
@@ -283,7 +291,22 @@ export default class ConformanceReporter implements Reporter {
       const area = this.#areas.get(name) ?? { total: 0, done: [] }
       area.total += 1
       this.#areas.set(name, area)
+      for (const operation of operationsOf(testCase)) {
+        const areas = this.#exercising.get(operation) ?? new Map<string, number>()
+        areas.set(name, (areas.get(name) ?? 0) + 1)
+        this.#exercising.set(operation, areas)
+      }
     }
+  }
+
+  /**
+   * The area an operation's checks belong to: the one with the most scenarios that exercise the operation (the list
+   * area for listPets), so a failing listPets check is not blamed on auth, whose scenarios list pets to find an id.
+   */
+  #homeOf(operationId: string): string | undefined {
+    const areas = this.#exercising.get(operationId)
+    if (!areas) return undefined
+    return [...areas].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0]
   }
 
   /** The run's worker tells of each wait for a throttling answer as a console line: shown as progress, never printed. */
@@ -372,7 +395,12 @@ export default class ConformanceReporter implements Reporter {
     area.done.push(scenario)
     this.#areas.set(name, area)
     if (area.done.length === area.total && ran(area.done)) {
-      this.#out.write(areaLine(name, area.done, performance.now() - this.#start, strict, options))
+      // A check of one operation fails in the area of that operation; a cross-cutting one wherever it was found.
+      const owns = (check: { operationId: string }) => {
+        const home = check.operationId === 'all' ? undefined : this.#homeOf(check.operationId)
+        return home === undefined || home === name
+      }
+      this.#out.write(areaLine(name, area.done, performance.now() - this.#start, strict, options, owns))
     }
   }
 

@@ -14,6 +14,7 @@ import { check, sample, sampleRedactor } from './test-support/results.js'
 interface FakeCase {
   name: string
   area?: string
+  operations?: string[]
   record?: ScenarioRecord
   state?: 'passed' | 'failed' | 'skipped' | 'pending'
   errors?: { name?: string; message: string }[]
@@ -26,7 +27,11 @@ function testCase(fake: FakeCase): TestCase {
     name: fake.name,
     fullName: `scenarios > ${fake.name}`,
     module: { relativeModuleId: MODULE_ID },
-    meta: () => ({ ...(fake.record ? { conformance: fake.record } : {}), ...(fake.area ? { area: fake.area } : {}) }),
+    meta: () => ({
+      ...(fake.record ? { conformance: fake.record } : {}),
+      ...(fake.area ? { area: fake.area } : {}),
+      ...(fake.operations ? { operations: fake.operations } : {}),
+    }),
     result: () => ({ state: fake.state ?? 'passed', errors: fake.errors ?? [] }),
   } as unknown as TestCase
 }
@@ -211,7 +216,7 @@ describe('progress', () => {
     const { out } = await report(cases, { formats: [] })
     const lines = out.split('\n').filter((l) => / checks? judged/.test(l))
     expect(lines.map((l) => l.replace(/ · \d+ s$/, ''))).toEqual([
-      '• listPets  2 scenarios · 8 checks judged, 2 failing · 35 requests',
+      '• listPets  2 scenarios · 7 checks judged, 2 failing · 35 requests', // each check once, though two judged one
       '• createPet  2 scenarios · 5 checks judged, 3 failing · 28 requests',
       '• getPet  1 scenario · 4 checks judged, 1 warning · 4 requests',
     ])
@@ -229,6 +234,31 @@ describe('progress', () => {
     const lines = out.split('\n').filter((l) => l.startsWith('✗') || l.includes('scenarios'))
     expect(lines[0]).toBe('✗ listPets: broke  did not finish: TypeError: x is undefined')
     expect(lines[1]).toMatch(/^• list  2 scenarios · 5 checks judged, 1 broke · 32 requests · \d+ s$/)
+  })
+
+  it("blames a failing check on its operation's area, not on another area whose scenarios also sent its requests", async () => {
+    // Auth's scenario lists pets to find an id; listPets.limit.max fails on that listing and on the list area's own.
+    const failing = check('listPets.limit.max', { outcome: 'failed' })
+    const record = (scenario: string, requestsSent: number): ScenarioRecord => ({
+      scenario,
+      checks: [failing, check('listPets.body.schema')],
+      observations: [],
+      statusesSeen: ['listPets 200'],
+      requestsSent,
+      recordsCreated: 0,
+    })
+    const cases: FakeCase[] = [
+      { name: 'auth: no key', area: 'auth', operations: ['listPets', 'getPet'], record: record('auth: no key', 3) },
+      { name: 'list: limit', area: 'list', operations: ['listPets'], record: record('list: limit', 5) },
+      { name: 'list: filter', area: 'list', operations: ['listPets'], record: record('list: filter', 4) },
+    ]
+    const { out } = await report(cases, { formats: [] })
+    const lines = out.split('\n').filter((l) => / checks? judged/.test(l))
+    expect(lines.map((l) => l.replace(/ · \d+ s$/, ''))).toEqual([
+      '✓ auth  1 scenario · 2 checks judged · 3 requests',
+      // Each check once per area, however many of its scenarios found it.
+      '• list  2 scenarios · 2 checks judged, 1 failing · 9 requests',
+    ])
   })
 
   it('rewrites one live line on a terminal and clears it before the report', async () => {

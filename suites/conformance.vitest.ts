@@ -19,6 +19,8 @@ declare module 'vitest' {
     conformance?: ScenarioRecord
     /** The area of the run it belongs to (list, create, get, auth, ...): progress without a terminal is a line per area. */
     area?: string
+    /** The operations its scenario exercises: progress blames a failing check on the area of its operation. */
+    operations?: readonly string[]
   }
 }
 
@@ -46,15 +48,19 @@ for (const [i, phase] of PHASES.entries()) {
   // A plain describe per phase keeps the phases in order; `test.concurrent` lets a phase's scenarios overlap.
   describe(`phase ${i + 1}`, () => {
     for (const spec of phase) {
-      test.concurrent(spec.name, { meta: { area: spec.area } }, async ({ task, signal }) => {
-        // Cancelled (the command was interrupted): what the scenario judged so far is its record, kept at once.
-        task.meta.conformance = withThrottling(
-          await runScenario(run, spec, {
-            signal,
-            record: (record) => (task.meta.conformance = withThrottling(record)),
-          }),
-        )
-      })
+      test.concurrent(
+        spec.name,
+        { meta: { area: spec.area, operations: spec.operations } },
+        async ({ task, signal }) => {
+          // Cancelled (the command was interrupted): what the scenario judged so far is its record, kept at once.
+          task.meta.conformance = withThrottling(
+            await runScenario(run, spec, {
+              signal,
+              record: (record) => (task.meta.conformance = withThrottling(record)),
+            }),
+          )
+        },
+      )
     }
   })
 }
