@@ -14,7 +14,7 @@ import {
   type ScenarioRecord,
   type Standing,
 } from '../model/index.js'
-import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
+import { CELL_LABEL, cellLabel, matrixOf, type CellOutcome } from './matrix.js'
 import {
   basisLines,
   byteSize,
@@ -30,6 +30,7 @@ import {
   replayNote,
   replayOf,
   requestLine,
+  shortest,
   throttlingText,
   totalsLine,
   visible,
@@ -435,6 +436,8 @@ function matrixLines(run: RunResult, p: Palette): string[] {
     (o) => `${CELL_MARK[o]} ${CELL_LABEL[o]}`,
   )
   lines.push(p.dim(`  ${legend.join('  ')}`))
+  for (const cell of matrix.rows.flatMap((r) => r.cells).filter((c) => c.got?.length))
+    lines.push(...wrap(`${cell.operationId} ${cellLabel(cell)}`, '  ✗ ', '    ').map(p.red))
   const unprovokable = run.coverage.filter((c) => !c.seen && !c.provokable)
   if (unprovokable.length) {
     const names = unprovokable.map((c) => `${c.operationId} ${c.status}`).join(', ')
@@ -472,20 +475,6 @@ function checkDetails(run: RunResult, check: CheckResult, p: Palette, verbose: b
   if (more) lines.push(p.dim(`  … ${plural(more, 'more finding')}: ${where}`))
   else if (others.length && shown?.exchange) lines.push(p.dim(`  their exchanges: ${where}`))
   return lines
-}
-
-/** The finding whose exchange is shortest to read (request and response bodies, URL), or the first. */
-export function shortest(findings: readonly Finding[]): Finding | undefined {
-  const size = (f: Finding) =>
-    f.exchange
-      ? f.exchange.request.url.length +
-        (f.exchange.request.body?.length ?? 0) +
-        (f.exchange.response?.rawBody.length ?? 0)
-      : Number.MAX_SAFE_INTEGER
-  return findings.reduce<Finding | undefined>(
-    (best, f) => (best === undefined || size(f) < size(best) ? f : best),
-    undefined,
-  )
 }
 
 function findingLines(run: RunResult, check: CheckResult, finding: Finding, p: Palette, verbose: boolean): string[] {

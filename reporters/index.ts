@@ -46,7 +46,7 @@ export {
   type ConsoleOptions,
   type ScenarioProgress,
 } from './console.js'
-export { matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
+export { cellLabel, matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
 export { replayCommand, replayNote, waitingText } from './text.js'
 export { toHtml, toJson, toJunit, toMarkdown }
 

@@ -1,5 +1,5 @@
 import { selectionText, standing, type CheckResult, type Finding, type RunResult } from '../model/index.js'
-import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
+import { cellLabel, matrixOf, type CellOutcome } from './matrix.js'
 import {
   basisLines,
   BODY_LIMIT,
@@ -160,7 +160,7 @@ function matrixTable(run: RunResult): string[] {
   const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`]
   for (const row of matrix.rows) {
     const cells = row.cells.map((c) =>
-      c.outcome === 'not-applicable' ? '–' : `${CELL_ICON[c.outcome]} ${CELL_LABEL[c.outcome]}`,
+      c.outcome === 'not-applicable' ? '–' : `${CELL_ICON[c.outcome]} ${cellLabel(c)}`,
     )
     const extra = hasUndocumented ? [row.undocumented.map((c) => `${CELL_ICON[c.outcome]} ${c.status}`).join(', ')] : []
     lines.push(`| ${markdownText(row.operationId)} | ${[...cells, ...extra].join(' | ')} |`)

@@ -6,7 +6,7 @@
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { buildRunResult, type RunResult } from '../model/index.js'
-import { toConsole, WRITERS } from './index.js'
+import { cellLabel, matrixOf, toConsole, WRITERS } from './index.js'
 import { check, sample, sampleRedactor, sampleRun } from './test-support/results.js'
 
 /** Every text of a run: each file format and the console. */
@@ -158,5 +158,26 @@ describe('the console', () => {
     const whole = toConsole(green, { color: false, verbose: true })
     expect(whole).toContain('GET /pets?limit=1000  →  400 Error (code "invalid_limit")')
     expect(whole).toContain('listPets.check-55')
+  })
+})
+
+describe('the matrix of documented responses', () => {
+  it('says "asked for 201, got 200 and 500" where a failing check asked for a response the target never gave', () => {
+    const run = structuredClone(sampleRun())
+    for (const c of run.coverage) if (c.operationId === 'createPet' && c.status === '201') c.seen = false
+    const cell = matrixOf(run)
+      .rows.find((r) => r.operationId === 'createPet')!
+      .cells.find((c) => c.status === '201')!
+    expect(cell).toMatchObject({ outcome: 'failed', got: ['200', '500'] })
+    const said = 'asked for 201, got 200 and 500'
+    expect(cellLabel(cell)).toBe(said)
+    expect(WRITERS.markdown(run)).toContain(`❌ ${said}`)
+    expect(WRITERS.html(run)).toContain(`✗ ${said}`)
+    expect(toConsole(run, { color: false })).toContain(`✗ createPet ${said}`)
+    // A response nothing asked for stays "not provoked".
+    const getPet404 = matrixOf(run)
+      .rows.find((r) => r.operationId === 'getPet')!
+      .cells.find((c) => c.status === '404')!
+    expect([getPet404.outcome, cellLabel(getPet404)]).toEqual(['not-provoked', 'not provoked'])
   })
 })

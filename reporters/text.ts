@@ -240,3 +240,17 @@ export function waitingText(wait: { waitMs: number; status: number; times: numbe
   const times = wait.times === 1 ? 'once so far' : `${wait.times} times so far`
   return `waiting ${how}: the target answered ${wait.status}, ${times}`
 }
+
+/** The finding whose exchange is shortest to read (request and response bodies, URL), or the first. */
+export function shortest(findings: readonly Finding[]): Finding | undefined {
+  const size = (f: Finding) =>
+    f.exchange
+      ? f.exchange.request.url.length +
+        (f.exchange.request.body?.length ?? 0) +
+        (f.exchange.response?.rawBody.length ?? 0)
+      : Number.MAX_SAFE_INTEGER
+  return findings.reduce<Finding | undefined>(
+    (best, f) => (best === undefined || size(f) < size(best) ? f : best),
+    undefined,
+  )
+}
