@@ -143,7 +143,9 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
     }),
     ...(verdict === 'incomplete'
       ? {
-          incomplete: cannotRun ? `could not run: ${cannotRun.reason}` : incompleteLine(checks, stoppedLine, runErrors),
+          incomplete: cannotRun
+            ? `incomplete: could not run: ${cannotRun.reason}`
+            : incompleteLine(checks, stoppedLine, runErrors),
         }
       : {}),
     ...(stoppedLine !== undefined ? { stopped: stoppedLine } : {}),

@@ -3,11 +3,26 @@
  * that says when the run judged only some checks, and why a run that could not be done was not; and the console's
  * bounds (lines a failing check takes, columns a line takes, lines a green run takes).
  */
+import { readFileSync } from 'node:fs'
 import { stripVTControlCharacters } from 'node:util'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { buildRunResult, type RunResult } from '../model/index.js'
 import { cellLabel, matrixOf, toConsole, WRITERS } from './index.js'
 import { check, sample, sampleRedactor, sampleRun } from './test-support/results.js'
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+
+/** Whether a run's JSON report holds to reporters/result.schema.json. */
+function valid(run: RunResult): boolean {
+  const ajv = new Ajv2020({ allErrors: true, strict: true })
+  addFormats(ajv)
+  const validate = ajv.compile(JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8')))
+  const ok = validate(JSON.parse(WRITERS.json(run)))
+  if (!ok) throw new Error(JSON.stringify(validate.errors))
+  return ok
+}
 
 /** Every text of a run: each file format and the console. */
 const everyReport = (run: RunResult, written: string[] = []): Record<string, string> => ({
@@ -48,6 +63,7 @@ describe('rate limiting', () => {
 
   it('is the largest count each record carried (the transport is shared, its counts only grow)', () => {
     expect(run.throttling).toEqual({ status429: 37, status503: 2, waitedMs: 41250, longestWaitMs: 2000 })
+    expect(valid(run)).toBe(true)
   })
 
   it.each(['json', 'markdown', 'html', 'junit', 'console'])('shows in %s', (format) => {
@@ -76,6 +92,7 @@ describe('a run narrowed to some checks', () => {
     const run = passingRun(4, 55)
     expect(run.verdict).toBe('conformant')
     expect(run.selection).toEqual({ selected: 4, catalogue: 55 })
+    expect(valid(run)).toBe(true)
     const line = 'conformant for the 4 selected checks (51 not run)'
     expect(run.verdictLine).toBe(line)
     const reports = everyReport(run)
@@ -115,6 +132,7 @@ describe('a run that could not be done', () => {
     expect(run.verdictLine).toBe('COULD NOT RUN')
     expect(run.totals.unjudged).toBe(run.totals.checks)
     expect(run.selection).toBeUndefined()
+    expect(valid(run)).toBe(true)
   })
 
   it.each(['json', 'markdown', 'html', 'junit', 'console'])(
