@@ -262,7 +262,9 @@ export function toConsole(run: RunResult, { color, written = [], verbose = false
   fact('requests', `${run.requestsSent} in ${formatDuration(run.durationMs)}`)
   fact('throttled', throttlingText(run), wasThrottled(run) ? p.yellow : plain)
   if (run.stopped !== undefined && !run.cannotRun) fact('stopped', visible(run.stopped), p.yellow)
-  out.push(...shellLines(replayCommand(run), '  replay      ', ' '.repeat(14)))
+  // A command to copy whole, on any platform: on the fact's line when it fits, else on a line of its own.
+  const replay = replayCommand(run)
+  out.push(...(14 + replay.length <= CONSOLE_WIDTH.max ? [`  replay      ${replay}`] : ['  replay', `    ${replay}`]))
   const note = replayNote(run)
   if (note) out.push(...wrap(`(${note})`, ' '.repeat(14), ' '.repeat(15)).map(p.dim))
   written.forEach((path, i) => out.push(`  ${i === 0 ? 'reports     ' : '            '}${visible(path)}`))
@@ -488,7 +490,14 @@ function findingLines(run: RunResult, check: CheckResult, finding: Finding, p: P
   if (finding.counterexample !== undefined)
     lines.push(...wrap(visible(finding.counterexample), '    counterexample: ', '      ', 2))
   const replay = replayOf(run, finding)
-  if (replay) lines.push(...shellLines(visible(replay), '    replays with ', '      ').map(p.dim))
+  // A command to copy whole, on any platform: beside its label when it fits, else on a line of its own.
+  if (replay)
+    lines.push(
+      ...(17 + replay.length <= CONSOLE_WIDTH.max
+        ? [`    replays with ${visible(replay)}`]
+        : ['    replays with', `    ${visible(replay)}`]
+      ).map(p.dim),
+    )
   if (finding.exchange)
     lines.push(
       ...(verbose

@@ -50,6 +50,8 @@ export interface ReportPlace {
   reporters: readonly string[]
   baseUrl: string | undefined
   apiKey: string | undefined
+  /** The target is the embedded stub (no --base-url). */
+  embedded: boolean
 }
 
 /**
@@ -66,7 +68,13 @@ export function placeOf(argv: readonly string[], env: Record<string, string | un
     )
     const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : env.PETSTORE_BASE_URL
     const apiKey = typeof values['api-key'] === 'string' ? values['api-key'] : env.PETSTORE_API_KEY
-    return { outputDir: resolve(outputDir), reporters: reportersOf(given, false), baseUrl, apiKey }
+    return {
+      outputDir: resolve(outputDir),
+      reporters: reportersOf(given, false),
+      baseUrl,
+      apiKey,
+      embedded: baseUrl === undefined,
+    }
   } catch {
     return undefined
   }
@@ -79,6 +87,7 @@ export function placeOfConfig(config: Config, baseUrl?: string, apiKey?: string)
     reporters: config.reporters,
     baseUrl: baseUrl ?? config.baseUrl,
     apiKey: apiKey ?? config.apiKey,
+    embedded: config.baseUrl === undefined,
   }
 }
 
@@ -118,7 +127,7 @@ export async function writeCannotRun(
       [],
       {
         tool: facts.tool,
-        target: { baseUrl: place.baseUrl ?? 'the embedded stub', embedded: place.baseUrl === undefined },
+        target: { baseUrl: place.baseUrl ?? 'the embedded stub', embedded: place.embedded },
         runId: facts.runId ?? newRunId(),
         seed: facts.seed,
         runs: facts.runs,

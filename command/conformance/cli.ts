@@ -148,9 +148,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
       const { replay } = await import('./replay.js')
       return await replay(config)
     }
-    // The first lines at once, before the target starts and vitest loads: CI logs show the run has begun, and its seed.
-    if (!config.quiet) process.stdout.write(`${startingLine(config)}\n${seedLine(config)}\n\n`)
+    // The first lines at once (the embedded stub starts in a moment), before vitest loads: CI logs show the run has
+    // begun, against what, and the seed that replays it.
     target = await startTarget(config, stoppers)
+    if (!config.quiet) process.stdout.write(`${startingLine(config, target)}\n${seedLine(config)}\n\n`)
     restore()
     restore = redactOutput(new Redactor(keySecrets(target.apiKey)))
     const sendBaseUrl = config.viaPrism ? await startPrism(target, stoppers, config.specPath) : undefined
@@ -197,9 +198,14 @@ export async function main(argv: string[], env: Record<string, string | undefine
 }
 
 /** `running 61 checks against https://staging.example/v1 …`: what the run is about to do. */
-export function startingLine(config: Pick<Config, 'checks' | 'operations' | 'viaPrism' | 'baseUrl'>): string {
+export function startingLine(
+  config: Pick<Config, 'checks' | 'operations' | 'viaPrism' | 'baseUrl'>,
+  started?: Pick<Target, 'baseUrl' | 'embedded'>,
+): string {
   const count = catalogue(config).length
-  const target = config.baseUrl ?? 'the embedded stub'
+  const target = started
+    ? `${started.baseUrl}${started.embedded ? ' (the embedded stub)' : ''}`
+    : (config.baseUrl ?? 'the embedded stub')
   return `running ${count} check${count === 1 ? '' : 's'} against ${target}${config.viaPrism ? ' through Prism' : ''} …`
 }
 
