@@ -275,7 +275,8 @@ async function reportAlone(
   const { buildRunResult } = await import('../../model/index.js')
   const { toConsole, verdictOnly, writeReports } = await import('../../reporters/index.js')
   const redactor = new Redactor(keySecrets(target.apiKey))
-  const facts = reporterFacts(config, target, prefixCatalogue(config.spec))
+  // Its one check is what the run could judge, not a selection: no "selected checks" in its verdict.
+  const { catalogueSize: _, ...facts } = reporterFacts(config, target, prefixCatalogue(config.spec))
   const result = buildRunResult(
     [record],
     { ...facts, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, runErrors: [] },
