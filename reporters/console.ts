@@ -264,7 +264,7 @@ export function toConsole(run: RunResult, { color, written = [], verbose = false
   if (run.stopped !== undefined && !run.cannotRun) fact('stopped', visible(run.stopped), p.yellow)
   // A command to copy whole, on any platform: on the fact's line when it fits, else on a line of its own.
   const replay = replayCommand(run)
-  out.push(...(14 + replay.length <= CONSOLE_WIDTH.max ? [`  replay      ${replay}`] : ['  replay', `    ${replay}`]))
+  out.push(...(14 + replay.length <= CONSOLE_WIDTH.max ? [`  replay      ${replay}`] : ['  replay', `  ${replay}`]))
   const note = replayNote(run)
   if (note) out.push(...wrap(`(${note})`, ' '.repeat(14), ' '.repeat(15)).map(p.dim))
   written.forEach((path, i) => out.push(`  ${i === 0 ? 'reports     ' : '            '}${visible(path)}`))
@@ -490,14 +490,9 @@ function findingLines(run: RunResult, check: CheckResult, finding: Finding, p: P
   if (finding.counterexample !== undefined)
     lines.push(...wrap(visible(finding.counterexample), '    counterexample: ', '      ', 2))
   const replay = replayOf(run, finding)
-  // A command to copy whole, on any platform: beside its label when it fits, else on a line of its own.
-  if (replay)
-    lines.push(
-      ...(17 + replay.length <= CONSOLE_WIDTH.max
-        ? [`    replays with ${visible(replay)}`]
-        : ['    replays with', `    ${visible(replay)}`]
-      ).map(p.dim),
-    )
+  // The run's replay line (under Run) with the finding's seed: said as that, so no second long command is printed.
+  if (replay && finding.seed !== undefined)
+    lines.push(...wrap(`replays with --seed=${finding.seed} in the replay line below`, '    ', '      ').map(p.dim))
   if (finding.exchange)
     lines.push(
       ...(verbose

@@ -156,11 +156,9 @@ describe('the console', () => {
 
   it('keeps every line within 100 columns, and nearly all within 80', () => {
     // Save a command to copy whole (the replay line, on a line of its own), which no wrapping may break.
-    expect(lines.filter((l) => l.length > 100 && !l.startsWith('    npx --no-install petstore-conformance '))).toEqual(
-      [],
-    )
+    expect(lines.filter((l) => l.length > 100 && !l.startsWith('  npx --no-install petstore-conformance '))).toEqual([])
     // Only a body line or a URL too long to wrap goes past 80.
-    expect(lines.filter((l) => l.length > 80).every((l) => /^ {4}[<>!] |^ {2,}\S+$|^ {4}npx /.test(l))).toBe(true)
+    expect(lines.filter((l) => l.length > 80).every((l) => /^ {4}[<>!] |^ {2,}\S+$|^ {2}npx /.test(l))).toBe(true)
   })
 
   it('shows each failing check in at most 20 lines, and says where the rest of its findings are', () => {

@@ -251,7 +251,7 @@ describe('the replay line', () => {
       'npx --no-install petstore-conformance --base-url http://127.0.0.1:4010/v1 --seed=-154020823 --runs 30'
     const text = toConsole(sampleRun(), { color: false })
     // A command to copy whole on any platform: on a line of its own when the fact's line would pass 100 columns.
-    expect(text).toContain(`  replay\n    ${command}\n              (PETSTORE_API_KEY must be set`)
+    expect(text).toContain(`  replay\n  ${command}\n              (PETSTORE_API_KEY must be set`)
     const markdown = WRITERS.markdown(sampleRun())
     expect(markdown).toContain(`Replay: \`${command}\` (PETSTORE\\_API\\_KEY must be set`)
   })
