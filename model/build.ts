@@ -7,6 +7,8 @@ import { LIMITS, boundExchange, boundText, cutText } from './bound.js'
 import { type Redactor, withoutUserinfo } from './redact.js'
 import type {
   BasisLine,
+  CannotRun,
+  Throttling,
   Replayable,
   CatalogueEntry,
   CheckResult,
@@ -19,7 +21,7 @@ import type {
   Source,
   StatusCoverage,
 } from './result.js'
-import { leavesUnjudged, standing, verdictOf } from './verdict.js'
+import { leavesUnjudged, standing, verdictOf, verdictText } from './verdict.js'
 
 /** Everything about a run besides its scenarios' records: from the command, and from whoever ran the scenarios. */
 export interface RunFacts {
@@ -46,6 +48,12 @@ export interface RunFacts {
   runErrors: readonly string[]
   /** Why the run ended early, e.g. `--max-time 30 s reached` or `the target stopped answering`. */
   stopped?: string
+  /** How many checks the whole catalogue holds; a run that selected fewer says it judged a subset. */
+  catalogueSize?: number
+  /** Rate limiting met outside the scenarios (the preflight's requests), added to theirs. */
+  throttling?: Throttling
+  /** Set when the run could not be done at all (exit 2 before any check): why, what was tried, what to do. */
+  cannotRun?: CannotRun
 }
 
 /** Plain code-unit comparison: the same order on every machine, unlike `localeCompare`. */
@@ -78,7 +86,10 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
   }
 
   const stops = unique(ordered.flatMap((r) => (typeof r.stopped === 'string' && r.stopped ? [r.stopped] : [])))
-  const stopped = facts.stopped ?? (stops.length ? stops.join('; ') : undefined)
+  const cannotRun = facts.cannotRun ? boundCannotRun(facts.cannotRun, url) : undefined
+  const stopped = cannotRun
+    ? `could not run: ${cannotRun.reason}`
+    : (facts.stopped ?? (stops.length ? stops.join('; ') : undefined))
   const runErrors = boundList(
     facts.runErrors.map((e) => url(e, LIMITS.message)),
     LIMITS.runErrors,
@@ -104,6 +115,10 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
     stoppedLine ?? (runErrors.length ? `${plural(runErrors.length, 'error')} outside any scenario` : undefined)
   const verdict = verdictOf(checks, facts.strict, couldNotFinish)
 
+  const selection =
+    facts.catalogueSize !== undefined && checks.length < facts.catalogueSize && !cannotRun
+      ? { selected: checks.length, catalogue: facts.catalogueSize }
+      : undefined
   return {
     tool: { name: text(facts.tool.name), version: text(facts.tool.version) },
     target: { baseUrl: url(facts.target.baseUrl), embedded: facts.target.embedded === true },
@@ -119,7 +134,20 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
     viaPrism: facts.viaPrism === true,
     strict: facts.strict === true,
     verdict,
-    ...(verdict === 'incomplete' ? { incomplete: incompleteLine(checks, stoppedLine, runErrors) } : {}),
+    verdictLine: verdictText({
+      verdict,
+      totals,
+      ...(stoppedLine !== undefined ? { stopped: stoppedLine } : {}),
+      ...(selection ? { selection } : {}),
+      ...(cannotRun ? { cannotRun } : {}),
+    }),
+    ...(verdict === 'incomplete'
+      ? {
+          incomplete: cannotRun
+            ? `incomplete: could not run: ${cannotRun.reason}`
+            : incompleteLine(checks, stoppedLine, runErrors),
+        }
+      : {}),
     ...(stoppedLine !== undefined ? { stopped: stoppedLine } : {}),
     totals,
     checks,
@@ -127,6 +155,35 @@ export function buildRunResult(records: readonly ScenarioRecord[], facts: RunFac
     coverage: coverageOf(ordered),
     notices: unique(facts.notices.map((n) => url(n))),
     runErrors,
+    throttling: throttlingOf(ordered, facts.throttling),
+    ...(selection ? { selection } : {}),
+    ...(cannotRun ? { cannotRun } : {}),
+  }
+}
+
+const NO_THROTTLING: Throttling = { status429: 0, status503: 0, waitedMs: 0, longestWaitMs: 0 }
+
+// Each record carries the transport's counts so far (the run's transport is shared): the largest of each is the run's.
+function throttlingOf(records: readonly ScenarioRecord[], outside: Throttling | undefined): Throttling {
+  const count = (value: unknown) => (Number.isFinite(Number(value)) ? Math.max(0, Math.round(Number(value))) : 0)
+  const seen = records.map((r) => r.throttling).filter((t): t is Throttling => t !== null && typeof t === 'object')
+  const most = (key: keyof Throttling) => Math.max(0, ...seen.map((t) => count(t[key])))
+  const before = outside ?? NO_THROTTLING
+  return {
+    status429: most('status429') + count(before.status429),
+    status503: most('status503') + count(before.status503),
+    waitedMs: most('waitedMs') + count(before.waitedMs),
+    longestWaitMs: Math.max(most('longestWaitMs'), count(before.longestWaitMs)),
+  }
+}
+
+function boundCannotRun(cannot: CannotRun, url: Text): CannotRun {
+  return {
+    reason: url(cannot.reason, LIMITS.message),
+    tried: list<string>(cannot.tried)
+      .slice(0, 10)
+      .map((line) => url(line, LIMITS.message)),
+    advice: url(cannot.advice, LIMITS.message),
   }
 }
 

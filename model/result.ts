@@ -104,6 +104,46 @@ export interface ScenarioRecord {
   stopped?: string
   /** The run-level record only: which documented statuses the whole run provoked, computed once by the engine. */
   coverage?: StatusCoverage[]
+  /** The rate limiting the run's transport met so far (cumulative over the run, not this scenario alone). */
+  throttling?: Throttling
+}
+
+/** Rate limiting the target applied and the run waited out: never a finding, but it explains a slow run. */
+export interface Throttling {
+  /** Answers 429 Too Many Requests. */
+  status429: number
+  /** Answers 503 with a `Retry-After` (a proxy's rate limit or a short overload). */
+  status503: number
+  /** Time requests spent waiting to be sent again, added up (waits side by side each count), in ms. */
+  waitedMs: number
+  /** The longest single wait, in ms. */
+  longestWaitMs: number
+}
+
+/** One wait for a throttling answer, as it starts: how long, for which status, and throttling answers so far. */
+export interface WaitNotice {
+  waitMs: number
+  status: number
+  times: number
+}
+
+/** How a wait notice travels from the run's worker to the reporter: a console line of this prefix and JSON. */
+export const WAIT_LOG_PREFIX = 'petstore-conformance:wait '
+
+/** A run that could not be done at all (exit 2 before any check): why, what was tried, what the user can do. */
+export interface CannotRun {
+  /** One line: why, e.g. `the target refused the API key: ...`. */
+  reason: string
+  /** What the command sent or attempted, one line each, e.g. `GET https://host/v1/pets?limit=1 -> 401 (12 ms)`. */
+  tried: string[]
+  /** What the user can do about it. */
+  advice: string
+}
+
+/** A run narrowed by `--check` or `--operation`: how many checks it selected of the whole catalogue. */
+export interface Selection {
+  selected: number
+  catalogue: number
 }
 
 /** One check of the catalogue as a run selected it. */
@@ -139,6 +179,8 @@ export interface RunResult {
   viaPrism: boolean
   strict: boolean
   verdict: Verdict
+  /** The verdict as every report says it (`verdictText`), e.g. `conformant for the 4 selected checks (51 not run)`. */
+  verdictLine: string
   /** When the verdict is `incomplete`: one line saying why, e.g. `incomplete: 3 checks not judged (a, b, c)`. */
   incomplete?: string
   /** Why the run ended early, e.g. `--max-time 30 s reached`; what was found before still stands. */
@@ -159,4 +201,10 @@ export interface RunResult {
   coverage: StatusCoverage[]
   /** Said up front when the run looks misdirected or partial. */
   notices: string[]
+  /** The rate limiting the run met: zeros when the target never throttled. */
+  throttling: Throttling
+  /** Set when the run judged only some checks of the catalogue (`--check`, `--operation`). */
+  selection?: Selection
+  /** Set when the run could not be done at all: every check is unjudged, and this says why. */
+  cannotRun?: CannotRun
 }

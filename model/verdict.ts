@@ -54,3 +54,35 @@ export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
 export function exitCode(run: Pick<RunResult, 'verdict'>): 0 | 1 | 2 {
   return exitCodeOf(run.verdict)
 }
+
+/** How many checks, with the noun: `1 check`, `4 checks`. */
+const checksWord = (count: number) => `${count} check${count === 1 ? '' : 's'}`
+
+/**
+ * The verdict as every report says it, after `Verdict: `: `conformant`, `conformant (2 warnings)`,
+ * `conformant for the 4 selected checks (51 not run)`, `NON-CONFORMANT (1 failed)`, `INCOMPLETE`, `COULD NOT RUN`.
+ * A run narrowed to some checks says so, whatever its verdict: its exit code speaks for those checks only.
+ */
+export function verdictText(
+  run: Pick<RunResult, 'verdict' | 'totals' | 'stopped' | 'selection' | 'cannotRun'>,
+): string {
+  const subset = run.selection
+    ? ` for the ${run.selection.selected === 1 ? 'one selected check' : `${run.selection.selected} selected checks`} (${run.selection.catalogue - run.selection.selected} not run)`
+    : ''
+  if (run.cannotRun) return 'COULD NOT RUN'
+  if (run.verdict === 'conformant') {
+    const warned = run.totals.warned ? ` (${run.totals.warned} warning${run.totals.warned === 1 ? '' : 's'})` : ''
+    return `conformant${subset}${warned}`
+  }
+  if (run.verdict === 'incomplete') return `INCOMPLETE${subset}`
+  const reasons = [`${run.totals.failed} failed`]
+  if (run.stopped !== undefined) reasons.push(`the run stopped early: ${run.stopped}`)
+  return `NON-CONFORMANT (${reasons.join('; ')})${subset}`
+}
+
+/** `4 of 55 checks selected`: a narrowed run's selection in words, or undefined for a whole run. */
+export function selectionText(run: Pick<RunResult, 'selection'>): string | undefined {
+  if (!run.selection) return undefined
+  const { selected, catalogue } = run.selection
+  return `${selected} of ${checksWord(catalogue)} selected (--check, --operation); ${catalogue - selected} not run`
+}

@@ -23,6 +23,7 @@ beforeAll(async () => {
   await writeFile(file, WRITERS.html(sampleRun()))
   browser = await launchChromium()
   page = await browser.context.newPage()
+  await page.setViewportSize({ width: 1280, height: 900 }) // a laptop's browser window
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message())
     void dialog.dismiss()
@@ -90,21 +91,54 @@ describe('the HTML report in Chromium', () => {
       'no-server-error',
       'transport.ok',
     ])
-    const curl = await page.locator('#check-createPet\\.status\\.201 pre.curl').first().textContent()
-    expect(curl).toBe(
+    // The finding with the shortest exchange first, open; the other behind a toggle, closed.
+    const check = page.locator('#check-createPet\\.status\\.201')
+    expect(await check.locator(':scope > .finding pre.curl').textContent()).toBe(
+      `curl -sS -X POST 'http://127.0.0.1:4010/v1/pets' -H "Authorization: Bearer $PETSTORE_API_KEY" -H 'Content-Type: application/json' --data-raw '{"name":"Rex","categoryId":1}'`,
+    )
+    expect(await check.locator(':scope > .finding pre.exchange').isVisible()).toBe(true)
+    const more = check.locator('details.more-findings')
+    expect(await more.locator(':scope > summary').textContent()).toBe('1 more finding')
+    expect(await more.locator('pre.curl').isVisible()).toBe(false)
+    await more.locator(':scope > summary').click()
+    expect(await more.locator('pre.curl').textContent()).toBe(
       `curl -sS -X POST 'http://127.0.0.1:4010/v1/pets' -H "Authorization: Bearer $PETSTORE_API_KEY" -H 'Content-Type: application/json' --data-raw '{"name":"","categoryId":0}' -H 'X-Token: [REDACTED]'`,
     )
-    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').first().textContent()).toContain(
-      '< 500 (12 ms)',
-    )
+    await more.locator('details').first().locator('summary').click() // the exchange of a folded finding is folded too
+    expect(await more.locator('pre.exchange').textContent()).toContain('< 500 (12 ms)')
+  })
+
+  it('opens with an index of the failing checks, each a link to its evidence, and links to the matrix', async () => {
+    const links = page.locator('nav#index ol.index a')
+    const failing = await page.locator('#failures article').evaluateAll((a) => a.map((e) => e.id))
+    const linked = await links.evaluateAll((a) => a.map((e) => e.getAttribute('href')!.slice(1)))
+    expect(linked.slice(0, failing.length)).toEqual(failing)
+    // The index is on the first screen, at 1280 px wide.
+    const box = await page.locator('nav#index').boundingBox()
+    expect(box!.y + box!.height).toBeLessThan(900)
+    await page.locator('nav#index a[href="#matrix"]').click()
+    const matrix = await page.locator('#matrix').boundingBox()
+    expect(matrix!.y).toBeLessThan(100) // scrolled to it
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0))
+  })
+
+  it('keeps every basis line of a finding in the basis cell of its grid', async () => {
+    const basis = page.locator('#check-createPet\\.status\\.201 > .finding dd.basis')
+    expect(await basis.count()).toBe(1)
+    expect(await basis.innerHTML()).toContain('<br>')
+    const [dt, dd] = await Promise.all([
+      page.locator('#check-createPet\\.status\\.201 > .finding dt', { hasText: 'Basis' }).boundingBox(),
+      basis.boundingBox(),
+    ])
+    expect(dd!.x).toBeGreaterThan(dt!.x + dt!.width) // beside its term, not under it
   })
 
   it('shows the target’s HTML as text and runs no script', async () => {
     expect(dialogs).toEqual([])
     expect(await page.evaluate(() => (globalThis as any).document.scripts.length as number)).toBe(0)
-    expect(await page.locator('#check-createPet\\.status\\.201 pre.exchange').first().textContent()).toContain(
-      '<script>alert("pwned")</script>',
-    )
+    expect(
+      await page.locator('#check-createPet\\.status\\.201 details.more-findings pre.exchange').textContent(),
+    ).toContain('<script>alert("pwned")</script>')
   })
 
   it('loads nothing but itself', () => {
@@ -128,6 +162,7 @@ describe('the HTML report in Chromium', () => {
   })
 
   it('takes a screenshot a person can read', async () => {
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0))
     const png = await page.screenshot({ fullPage: false })
     expect(png.subarray(1, 4).toString()).toBe('PNG')
     expect(png.length).toBeGreaterThan(20_000) // a blank page compresses to a few kB

@@ -1,5 +1,12 @@
-import { standing, type CheckResult, type Finding, type RunResult, type Standing } from '../model/index.js'
-import { CELL_LABEL, matrixOf, type CellOutcome, type MatrixCell } from './matrix.js'
+import {
+  selectionText,
+  standing,
+  type CheckResult,
+  type Finding,
+  type RunResult,
+  type Standing,
+} from '../model/index.js'
+import { CELL_LABEL, cellLabel, matrixOf, type CellOutcome, type MatrixCell } from './matrix.js'
 import {
   basisLines,
   STANDING_LABEL,
@@ -14,6 +21,8 @@ import {
   replayOf,
   requestLine,
   responseSummary,
+  shortest,
+  throttlingText,
   visible,
 } from './text.js'
 
@@ -93,23 +102,26 @@ table.matrix th[scope=row] { text-align: left; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
 details { margin: 8px 0; } summary { cursor: pointer; color: var(--muted); font-size: 13px; }
+nav#index { border: 1px solid var(--line); border-radius: 6px; padding: 8px 16px; margin: 12px 0; }
+ol.index { margin: 4px 0; padding-left: 20px; } .sections { margin: 4px 0; font-size: 14px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
 `
 
 /** The HTML report: one self-contained page, no scripts, no network resources. */
 export function toHtml(run: RunResult): string {
-  const verdictText = VERDICT_TEXT[run.verdict]
   const body = [
-    verdictBlock(run, verdictText),
+    verdictBlock(run),
+    cannotRunBlock(run),
     ...run.notices.map((n) => `<p class="notice" role="note"><strong>Notice:</strong> ${inlineHtml(n)}</p>`),
-    run.stopped !== undefined
+    run.stopped !== undefined && !run.cannotRun
       ? `<p class="notice" role="note"><strong>Stopped early:</strong> ${esc(run.stopped)}</p>`
       : '',
     totalsBlock(run),
+    indexBlock(run),
     // What needs reading first comes first: failures and the kit's errors, before the matrix and every passing check.
     findingsBlock(run, 'failures', 'Failures', checksIn(run, 'failed')),
     findingsBlock(run, 'errors', 'Errors: the kit broke, so these checks were not judged', checksIn(run, 'errors')),
-    matrixBlock(run),
+    run.cannotRun ? '' : matrixBlock(run),
     checksBlock(run),
     findingsBlock(run, 'warnings', 'Warnings: good practice the interface does not require', checksIn(run, 'warned')),
     notJudgedBlock(run),
@@ -126,7 +138,7 @@ export function toHtml(run: RunResult): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     // Nothing in this page may load anything: bodies shown here come from the target under test.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    `<title>Pet Store conformance: ${esc(verdictText.toLowerCase())} (${esc(run.target.baseUrl)})</title>`,
+    `<title>Pet Store conformance: ${esc(run.verdictLine.toLowerCase())} (${esc(run.target.baseUrl)})</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
@@ -137,25 +149,36 @@ export function toHtml(run: RunResult): string {
   ].join('\n')
 }
 
-const VERDICT_TEXT: Record<RunResult['verdict'], string> = {
-  conformant: 'Conformant',
-  'non-conformant': 'Non-conformant',
-  incomplete: 'Incomplete',
+// Why the run could not be done, what it tried and what the user can do.
+function cannotRunBlock(run: RunResult): string {
+  const cannot = run.cannotRun
+  if (!cannot) return ''
+  return [
+    '<section id="could-not-run" class="check errors">',
+    '<h2>Could not run: no check was judged</h2>',
+    `<p class="message">${esc(cannot.reason)}</p>`,
+    ...(cannot.tried.length ? ['<h4>Tried</h4>', `<pre>${esc(cannot.tried.join('\n'))}</pre>`] : []),
+    '<h4>What to do</h4>',
+    `<p>${esc(cannot.advice)}</p>`,
+    '</section>',
+  ].join('\n')
 }
 
-function verdictBlock(run: RunResult, verdictText: string): string {
-  const failed = run.totals.failed
+function verdictBlock(run: RunResult): string {
+  const subset = run.selection ? esc(selectionText(run)!) : ''
+  // The verdict line says it all for a failing run; the others say why (what was not judged) or what was.
   const detail =
     run.verdict === 'conformant'
-      ? 'every check judged, none failed'
+      ? `${subset ? `${subset}: ` : ''}every ${run.selection ? 'selected ' : ''}check judged, none failed`
       : run.verdict === 'incomplete'
         ? esc((run.incomplete ?? 'incomplete').replace(/^incomplete: /, ''))
-        : `${failed} check${failed === 1 ? '' : 's'} failed`
+        : subset
   const target = `${esc(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''}`
   return [
     `<header class="verdict ${run.verdict}">`,
     '<h1>Pet Store conformance report</h1>',
-    `<p class="verdict-line" data-verdict="${run.verdict}">${verdictText}: ${detail}</p>`,
+    `<p class="verdict-line" data-verdict="${run.verdict}">Verdict: ${esc(run.verdictLine)}</p>`,
+    ...(detail ? [`<p>${detail}</p>`] : []),
     `<p>Target <code>${target}</code> · spec ${esc(run.specVersion)} · seed ${run.seed}</p>`,
     '</header>',
   ].join('\n')
@@ -174,6 +197,31 @@ function totalsBlock(run: RunResult): string {
   ]
   const li = items.map(([key, n, label]) => `<li data-total="${key}" class="outcome-${key}"><b>${n}</b>${label}</li>`)
   return `<ul class="totals">\n${li.join('\n')}\n</ul>`
+}
+
+// What to read, at the top: each failing check (and warning, and check the kit broke on) linked to its evidence, and
+// the sections below.
+function indexBlock(run: RunResult): string {
+  const entry = (check: CheckResult) => {
+    const s = standing(check, run.strict)
+    const count = findingCount(check)
+    const operation = check.operationId === 'all' ? 'all operations' : esc(check.operationId)
+    return `<li><a href="#check-${esc(slug(check.id))}"><code>${esc(check.id)}</code></a> <span class="muted">· ${operation} · ${count} finding${count === 1 ? '' : 's'} ·</span> <span class="outcome outcome-${s}">${STANDING_LABEL[s]}</span></li>`
+  }
+  const listed = [...checksIn(run, 'failed'), ...checksIn(run, 'errors'), ...checksIn(run, 'warned')]
+  const sections = [
+    ...(run.cannotRun ? [] : [['matrix', 'Documented responses']]),
+    ['checks', 'Every check'],
+    ...(checksIn(run, 'unjudged').length ? [['not-judged', 'Not judged']] : []),
+    ['observations', 'Observed behaviour'],
+    ['run', 'Run'],
+  ]
+  return [
+    '<nav id="index" aria-label="Contents">',
+    ...(listed.length ? [`<ol class="index">\n${listed.map(entry).join('\n')}\n</ol>`] : []),
+    `<p class="sections">${sections.map(([id, label]) => `<a href="#${id}">${label}</a>`).join(' · ')}</p>`,
+    '</nav>',
+  ].join('\n')
 }
 
 function matrixBlock(run: RunResult): string {
@@ -229,7 +277,7 @@ function cellTitle(cell: MatrixCell): string {
   if (cell.outcome === 'not-applicable') return `${cell.operationId} does not document ${cell.status}`
   if (cell.outcome === 'not-provoked')
     return `${cell.operationId} ${cell.status} was not provoked${cell.provokable ? '' : ' (not expected from a conformant target)'}`
-  return `${cell.operationId} ${cell.status}: ${CELL_LABEL[cell.outcome]}`
+  return `${cell.operationId} ${cell.status}: ${cellLabel(cell)}`
 }
 
 function cellAttributes(cell: MatrixCell): string {
@@ -237,7 +285,7 @@ function cellAttributes(cell: MatrixCell): string {
 }
 
 function cellTd(cell: MatrixCell): string {
-  const text = cell.outcome === 'not-applicable' ? '–' : `${CELL_MARK[cell.outcome]} ${CELL_LABEL[cell.outcome]}`
+  const text = cell.outcome === 'not-applicable' ? '–' : `${CELL_MARK[cell.outcome]} ${esc(cellLabel(cell))}`
   return `<td class="cell-${cell.outcome}" ${cellAttributes(cell)}>${text}</td>`
 }
 
@@ -273,7 +321,19 @@ function findingsBlock(run: RunResult, id: string, heading: string, checks: Chec
   if (!checks.length) return ''
   const articles = checks.map((check) => {
     const s = standing(check, run.strict)
-    const shown = check.findings.slice(0, HTML_FINDINGS_SHOWN).map((f, i) => findingHtml(run, check, f, i === 0))
+    // The finding with the shortest exchange in full; the others folded behind one toggle.
+    const first = shortest(check.findings)
+    const others = check.findings.filter((f) => f !== first).slice(0, HTML_FINDINGS_SHOWN - 1)
+    const shown = [
+      ...(first ? [findingHtml(run, check, first, true)] : []),
+      ...(others.length
+        ? [
+            `<details class="more-findings"><summary>${others.length} more finding${others.length === 1 ? '' : 's'}</summary>`,
+            ...others.map((f) => findingHtml(run, check, f, false)),
+            '</details>',
+          ]
+        : []),
+    ]
     const moreLine = moreFindingsLine(check, HTML_FINDINGS_SHOWN)
     const more = moreLine ? [`<p class="muted">${esc(moreLine)}</p>`] : []
     const reason =
@@ -298,7 +358,8 @@ function findingHtml(run: RunResult, check: CheckResult, finding: Finding, first
   const facts: string[] = []
   if (operation) facts.push(`<dt>Operation</dt><dd>${esc(operation)}</dd>`)
   const basis = basisLines(check, finding)
-  if (basis.length) facts.push(`<dt>Basis</dt>${basis.map((line) => `<dd class="basis">${esc(line)}</dd>`).join('')}`)
+  // One cell for every line: a second <dd> would fall into the grid's first column.
+  if (basis.length) facts.push(`<dt>Basis</dt><dd class="basis">${basis.map(esc).join('<br>')}</dd>`)
   if (finding.source === 'prism') facts.push('<dt>Reported by</dt><dd>Prism</dd>')
   if (finding.counterexample !== undefined)
     facts.push(`<dt>Counterexample</dt><dd><code>${esc(finding.counterexample)}</code></dd>`)
@@ -372,6 +433,8 @@ function factsBlock(run: RunResult): string {
     ['Started', run.startedAt],
     ['Duration', formatDuration(run.durationMs)],
     ['Requests sent', String(run.requestsSent)],
+    ['Throttled', throttlingText(run)],
+    ...(run.selection ? [['Selection', selectionText(run)!] as [string, string]] : []),
     ['Records created', `${run.recordsCreated} of a budget of ${run.recordBudget}`],
     ['Strict', run.strict ? 'yes: advice counts as failure' : 'no: advice only warns'],
     ['Replay', replayCommand(run)],

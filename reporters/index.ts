@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
+import type { UserConsoleLog } from 'vitest'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node'
 import {
   buildRunResult,
@@ -16,7 +17,9 @@ import {
   type RunResult,
   type ScenarioRecord,
   type TextSink,
+  type WaitNotice,
   breaksConformance,
+  WAIT_LOG_PREFIX,
 } from '../model/index.js'
 import {
   areaLine,
@@ -31,6 +34,7 @@ import { toHtml } from './html.js'
 import { toJson } from './json.js'
 import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
+import { waitingText } from './text.js'
 
 export {
   areaLine,
@@ -42,8 +46,8 @@ export {
   type ConsoleOptions,
   type ScenarioProgress,
 } from './console.js'
-export { matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
-export { replayCommand, replayNote } from './text.js'
+export { cellLabel, matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
+export { replayCommand, replayNote, waitingText } from './text.js'
 export { toHtml, toJson, toJunit, toMarkdown }
 
 /** A writer turns the run result into the text of one report format. Pure and byte-stable. */
@@ -97,6 +101,8 @@ export interface ReporterOptions {
   verbose?: boolean
   /** Asked when the run ends: why the command stopped it early (e.g. `--max-time 30 s reached`), if it did. */
   stopped?: () => string | undefined
+  /** Print the run's header when the run starts; off when the command printed it already. Default true. */
+  header?: boolean
   /** Called with the result once every report is written; the command takes its exit code from it. */
   onResult?: (run: RunResult) => void
 }
@@ -162,6 +168,12 @@ export function areaOf(testCase: Pick<TestCase, 'meta' | 'name'>): string {
   return typeof area === 'string' && area ? area : testCase.name
 }
 
+/** The operations a test case's scenario exercises (its `operations` meta), none when it has none. */
+export function operationsOf(testCase: Pick<TestCase, 'meta'>): string[] {
+  const operations = (testCase.meta() as { operations?: unknown }).operations
+  return Array.isArray(operations) ? operations.filter((o): o is string => typeof o === 'string') : []
+}
+
 /** A finished test case as its progress line sees it. */
 export function scenarioOf(testCase: Pick<TestCase, 'meta' | 'name' | 'result'>): ScenarioProgress {
   const record = recordOf(testCase)
@@ -197,6 +209,19 @@ export function runErrorsOf(testModules: readonly TestModule[], unhandled: reado
 
 const CLEAR_LINE = '\r\u001b[2K'
 
+/** Without a terminal, a line about waiting for a throttling target at most this often (or for a wait this long). */
+const WAIT_LINE_EVERY_MS = 5000
+
+// An area whose scenarios judged nothing, found nothing and did not break (a run narrowed to other checks) gets no line.
+function ran(scenarios: readonly ScenarioProgress[]): boolean {
+  return scenarios.some(
+    (s) =>
+      (!s.record && s.state === 'failed') ||
+      s.record?.stopped !== undefined ||
+      (s.record?.checks ?? []).some((c) => c.outcome === 'passed' || c.outcome === 'failed' || c.outcome === 'error'),
+  )
+}
+
 /** The vitest reporter of the conformance suite. */
 export default class ConformanceReporter implements Reporter {
   /** The run's result, once the run has ended. */
@@ -210,10 +235,13 @@ export default class ConformanceReporter implements Reporter {
   readonly #progress: Progress
   readonly #columns: number
   #startedAt = new Date()
+  #lastWaitLine = -Infinity
   #start = performance.now()
   #drawn = false
   /** Scenarios of each area, for the line an area gets once all of them are done. */
   readonly #areas = new Map<string, { total: number; done: ScenarioProgress[] }>()
+  /** For each operation, how many scenarios of each area exercise it. */
+  readonly #exercising = new Map<string, Map<string, number>>()
   #live: {
     timer?: ReturnType<typeof setInterval>
     scenario: string
@@ -221,6 +249,8 @@ export default class ConformanceReporter implements Reporter {
     /** Ids of the checks judged so far, and of those failing. */
     judged: Set<string>
     failing: Set<string>
+    /** The wait under way for a throttling answer, and when it ends (performance.now()). */
+    waiting?: { text: string; until: number }
   } = {
     scenario: '',
     requests: 0,
@@ -246,7 +276,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestRunStart(): void {
-    if (this.#options.formats.includes('console') || this.#progress !== 'none') {
+    if ((this.#options.formats.includes('console') || this.#progress !== 'none') && this.#options.header !== false) {
       this.#out.write(runHeader(this.#options.facts, { color: this.#color }) + '\n')
     }
     if (this.#progress === 'live') {
@@ -261,6 +291,46 @@ export default class ConformanceReporter implements Reporter {
       const area = this.#areas.get(name) ?? { total: 0, done: [] }
       area.total += 1
       this.#areas.set(name, area)
+      for (const operation of operationsOf(testCase)) {
+        const areas = this.#exercising.get(operation) ?? new Map<string, number>()
+        areas.set(name, (areas.get(name) ?? 0) + 1)
+        this.#exercising.set(operation, areas)
+      }
+    }
+  }
+
+  /**
+   * The area an operation's checks belong to: the one with the most scenarios that exercise the operation (the list
+   * area for listPets), so a failing listPets check is not blamed on auth, whose scenarios list pets to find an id.
+   */
+  #homeOf(operationId: string): string | undefined {
+    const areas = this.#exercising.get(operationId)
+    if (!areas) return undefined
+    return [...areas].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0]
+  }
+
+  /** The run's worker tells of each wait for a throttling answer as a console line: shown as progress, never printed. */
+  onUserConsoleLog(log: UserConsoleLog): void {
+    const at = log.content.indexOf(WAIT_LOG_PREFIX)
+    if (at === -1) return
+    let wait: WaitNotice
+    try {
+      wait = JSON.parse(log.content.slice(at + WAIT_LOG_PREFIX.length)) as WaitNotice
+    } catch {
+      return
+    }
+    const now = performance.now()
+    const text = waitingText(wait)
+    if (this.#progress === 'live') {
+      this.#live.waiting = { text, until: now + wait.waitMs }
+      this.#drawLive()
+    } else if (
+      this.#progress === 'lines' &&
+      (now - this.#lastWaitLine >= WAIT_LINE_EVERY_MS || wait.waitMs >= WAIT_LINE_EVERY_MS)
+    ) {
+      // A log without a terminal: a line now and then, not one per throttled request.
+      this.#lastWaitLine = now
+      this.#out.write(`${text}\n`)
     }
   }
 
@@ -324,13 +394,20 @@ export default class ConformanceReporter implements Reporter {
     const area = this.#areas.get(name) ?? { total: 1, done: [] }
     area.done.push(scenario)
     this.#areas.set(name, area)
-    if (area.done.length === area.total) {
-      this.#out.write(areaLine(name, area.done, performance.now() - this.#start, strict, options))
+    if (area.done.length === area.total && ran(area.done)) {
+      // A check of one operation fails in the area of that operation; a cross-cutting one wherever it was found.
+      const owns = (check: { operationId: string }) => {
+        const home = check.operationId === 'all' ? undefined : this.#homeOf(check.operationId)
+        return home === undefined || home === name
+      }
+      this.#out.write(areaLine(name, area.done, performance.now() - this.#start, strict, options, owns))
     }
   }
 
   #drawLive(): void {
     const { scenario, requests, judged, failing } = this.#live
+    const waiting =
+      this.#live.waiting && this.#live.waiting.until > performance.now() ? this.#live.waiting.text : undefined
     // Scenarios run side by side: the line names the one that started last.
     const line = liveLine(
       {
@@ -340,6 +417,7 @@ export default class ConformanceReporter implements Reporter {
         total: this.#options.facts.catalogue.length,
         failing: failing.size,
         elapsedS: Math.round((performance.now() - this.#start) / 1000),
+        ...(waiting ? { waiting } : {}),
       },
       this.#columns,
     )

@@ -71,6 +71,20 @@ export function toJunit(run: RunResult): string {
   const note = replayNote(run)
   const properties: [string, string | number | boolean][] = [
     ['verdict', run.verdict],
+    ['verdict-line', run.verdictLine],
+    ...(run.selection
+      ? ([
+          ['checks-selected', run.selection.selected],
+          ['checks-not-run', run.selection.catalogue - run.selection.selected],
+        ] as [string, number][])
+      : []),
+    ...(run.cannotRun
+      ? ([
+          ['could-not-run', run.cannotRun.reason],
+          ['tried', run.cannotRun.tried.join('\n')],
+          ['what-to-do', run.cannotRun.advice],
+        ] as [string, string][])
+      : []),
     ...(run.incomplete !== undefined ? [['incomplete', run.incomplete] as [string, string]] : []),
     ...(run.stopped !== undefined ? [['stopped', run.stopped] as [string, string]] : []),
     ['target', run.target.baseUrl],
@@ -83,12 +97,24 @@ export function toJunit(run: RunResult): string {
     ['spec-version', run.specVersion],
     ['requests-sent', run.requestsSent],
     ['records-created', run.recordsCreated],
+    ['throttled-429', run.throttling.status429],
+    ['throttled-503', run.throttling.status503],
+    ['waited-ms', run.throttling.waitedMs],
+    ['longest-wait-ms', run.throttling.longestWaitMs],
     ['record-budget', run.recordBudget],
     ['replay', replayCommand(run)],
     ...(note ? [['replay-note', note] as [string, string]] : []),
   ]
   const systemErr = [
-    ...(run.incomplete !== undefined ? [run.incomplete] : []),
+    ...(run.cannotRun
+      ? [
+          `could not run: ${run.cannotRun.reason}`,
+          ...run.cannotRun.tried.map((t) => `tried: ${t}`),
+          `what to do: ${run.cannotRun.advice}`,
+        ]
+      : run.incomplete !== undefined
+        ? [run.incomplete]
+        : []),
     ...(run.stopped !== undefined && run.verdict !== 'incomplete' ? [`stopped early: ${run.stopped}`] : []),
     ...run.runErrors.map((e) => `error outside any scenario: ${e}`),
   ]
@@ -121,7 +147,8 @@ function testcase(run: RunResult, check: CheckResult): string[] {
         ['operation', check.operationId],
         ['severity', check.severity],
         ['source', check.source],
-        ['outcome', check.outcome],
+        // A warning is no failure: its outcome says so, as its standing does.
+        ['outcome', s === 'warned' ? 'warned' : check.outcome],
       ] as const
     ).map(([name, value]) => `        ${property(name, value)}`),
     '      </properties>',

@@ -1,5 +1,5 @@
-import { standing, type CheckResult, type Finding, type RunResult } from '../model/index.js'
-import { CELL_LABEL, matrixOf, type CellOutcome } from './matrix.js'
+import { selectionText, standing, type CheckResult, type Finding, type RunResult } from '../model/index.js'
+import { cellLabel, matrixOf, type CellOutcome } from './matrix.js'
 import {
   basisLines,
   BODY_LIMIT,
@@ -13,7 +13,9 @@ import {
   replayCommand,
   replayNote,
   replayOf,
+  throttlingText,
   visible,
+  wasThrottled,
 } from './text.js'
 
 /** Markdown text with every character that could format, link or open HTML escaped; one line. */
@@ -65,18 +67,19 @@ export function toMarkdown(run: RunResult): string {
   const broken = checksIn(run, 'errors')
   const warned = checksIn(run, 'warned')
   const unjudged = checksIn(run, 'unjudged')
+  const icon = run.verdict === 'conformant' ? '✅' : run.verdict === 'incomplete' ? '⚠️' : '❌'
   const out: string[] = [
-    run.verdict === 'conformant'
-      ? `## ✅ Pet Store conformance: conformant`
-      : run.verdict === 'incomplete'
-        ? `## ⚠️ Pet Store conformance: incomplete`
-        : `## ❌ Pet Store conformance: non-conformant (${failing.length} failing check${failing.length === 1 ? '' : 's'})`,
+    `## ${icon} Pet Store conformance: ${markdownText(run.verdictLine)}`,
     '',
-    ...(run.incomplete !== undefined ? [`**${markdownText(run.incomplete)}**`, ''] : []),
+    ...(run.cannotRun ? cannotRunSection(run) : []),
+    ...(run.incomplete !== undefined && !run.cannotRun ? [`**${markdownText(run.incomplete)}**`, ''] : []),
     ...(run.stopped !== undefined && run.verdict !== 'incomplete'
       ? [`**The run stopped early:** ${markdownText(run.stopped)}`, '']
       : []),
+    ...(run.selection ? [`**A subset:** ${markdownText(selectionText(run)!)}`, ''] : []),
     `Target ${markdownCode(run.target.baseUrl)}${run.target.embedded ? ' (the embedded stub)' : ''}${run.viaPrism ? ', through Prism' : ''} · spec ${markdownText(run.specVersion)} · seed ${run.seed} · ${run.requestsSent} requests in ${formatDuration(run.durationMs)} · records created ${run.recordsCreated} of ${run.recordBudget}`,
+    '',
+    `${wasThrottled(run) ? '**Rate limited:**' : 'Rate limiting:'} ${markdownText(throttlingText(run))}`,
     '',
   ]
   for (const notice of run.notices) out.push(`> **Notice:** ${markdownInline(notice)}`, '')
@@ -86,7 +89,7 @@ export function toMarkdown(run: RunResult): string {
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warned} | ${t.skipped} | ${t.unjudged} | ${t.errors} |`,
     '',
-    ...matrixTable(run),
+    ...(run.cannotRun ? [] : matrixTable(run)),
   )
   if (failing.length) {
     out.push('', `### Failing checks`, '')
@@ -102,7 +105,7 @@ export function toMarkdown(run: RunResult): string {
     out.push('### Warnings: good practice the interface does not require', '')
     for (const check of warned) out.push(...checkSection(run, check))
   }
-  if (unjudged.length) {
+  if (unjudged.length && !run.cannotRun) {
     if (out.at(-1) !== '') out.push('')
     out.push('### Not judged', '', '| Check | Operation | Why |', '| --- | --- | --- |')
     for (const c of unjudged)
@@ -136,6 +139,20 @@ export function toMarkdown(run: RunResult): string {
   return out.join('\n')
 }
 
+// Why the run could not be done, what it tried and what the user can do: what a CI job summary shows for an exit 2.
+function cannotRunSection(run: RunResult): string[] {
+  const cannot = run.cannotRun!
+  return [
+    `**Could not run:** ${markdownText(cannot.reason)}`,
+    '',
+    ...(cannot.tried.length ? ['**Tried:**', '', ...cannot.tried.map((t) => `- ${markdownCode(t)}`), ''] : []),
+    `**What to do:** ${markdownText(cannot.advice)}`,
+    '',
+    `No check was judged (${run.totals.checks} selected); the exit code is 2.`,
+    '',
+  ]
+}
+
 function matrixTable(run: RunResult): string[] {
   const matrix = matrixOf(run)
   const hasUndocumented = matrix.rows.some((r) => r.undocumented.length)
@@ -143,7 +160,7 @@ function matrixTable(run: RunResult): string[] {
   const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`]
   for (const row of matrix.rows) {
     const cells = row.cells.map((c) =>
-      c.outcome === 'not-applicable' ? '–' : `${CELL_ICON[c.outcome]} ${CELL_LABEL[c.outcome]}`,
+      c.outcome === 'not-applicable' ? '–' : `${CELL_ICON[c.outcome]} ${cellLabel(c)}`,
     )
     const extra = hasUndocumented ? [row.undocumented.map((c) => `${CELL_ICON[c.outcome]} ${c.status}`).join(', ')] : []
     lines.push(`| ${markdownText(row.operationId)} | ${[...cells, ...extra].join(' | ')} |`)

@@ -13,6 +13,8 @@ export interface MatrixCell {
   documented: boolean
   /** False for a documented response that a conformant target may never give. */
   provokable: boolean
+  /** For a documented response never seen: the statuses the target answered where a failing check asked for it. */
+  got?: string[]
 }
 
 /** One operation's row: a cell per column, then the undocumented statuses it answered. */
@@ -35,14 +37,24 @@ export function matrixOf(run: RunResult): Matrix {
   )
   const operations = [...new Set(run.coverage.map((c) => c.operationId))]
   const flagged = flaggedStatuses(run)
+  const answeredInstead = askedFor(run)
   const rows = operations.map((operationId) => {
     const documented = run.coverage.filter((c) => c.operationId === operationId)
     const cells = columns.map((status): MatrixCell => {
       const coverage = documented.find((c) => c.status === status)
       if (!coverage) return { operationId, status, outcome: 'not-applicable', documented: false, provokable: false }
       const flag = flagged.get(`${operationId} ${status}`)
-      const outcome: CellOutcome = flag ?? (coverage.seen ? 'passed' : 'not-provoked')
-      return { operationId, status, outcome, documented: true, provokable: coverage.provokable }
+      const got = coverage.seen ? undefined : answeredInstead.get(`${operationId} ${status}`)
+      // Asked for and answered otherwise: a failure of that response, not a response the run did not try for.
+      const outcome: CellOutcome = flag ?? (coverage.seen ? 'passed' : got ? 'failed' : 'not-provoked')
+      return {
+        operationId,
+        status,
+        outcome,
+        documented: true,
+        provokable: coverage.provokable,
+        ...(got ? { got } : {}),
+      }
     })
     const undocumented = [...flagged.entries()]
       .filter(
@@ -80,6 +92,37 @@ function flaggedStatuses(run: RunResult): Map<string, 'failed' | 'warned'> {
     }
   }
   return flagged
+}
+
+/**
+ * For each `operationId status` a failing check asked for (its basis names that response of that operation), the
+ * other statuses its findings' exchanges got: `createPet 201` -> `200, 500`.
+ */
+function askedFor(run: RunResult): Map<string, string[]> {
+  const got = new Map<string, Set<string>>()
+  for (const check of run.checks) {
+    if (standing(check, run.strict) !== 'failed') continue
+    for (const finding of check.findings) {
+      const operationId = findingOperation(check, finding)
+      const answered = finding.exchange?.response?.status
+      if (operationId === undefined || answered === undefined) continue
+      for (const line of check.basis ?? []) {
+        if (line.operationId !== operationId || line.status === undefined || line.status === String(answered)) continue
+        const key = `${operationId} ${line.status}`
+        got.set(key, (got.get(key) ?? new Set()).add(String(answered)))
+      }
+    }
+  }
+  return new Map([...got].map(([key, statuses]) => [key, [...statuses].sort(compareText)]))
+}
+
+/** `asked for 201, got 200` (or `got 200 and 500`): what a cell of a response asked for and never given says. */
+export function cellLabel(cell: MatrixCell): string {
+  if (cell.got?.length) {
+    const got = cell.got.length === 1 ? cell.got[0] : `${cell.got.slice(0, -1).join(', ')} and ${cell.got.at(-1)}`
+    return `asked for ${cell.status}, got ${got}`
+  }
+  return CELL_LABEL[cell.outcome]
 }
 
 /** Words for a cell, as the reports say them. */

@@ -14,6 +14,7 @@ import { check, sample, sampleRedactor } from './test-support/results.js'
 interface FakeCase {
   name: string
   area?: string
+  operations?: string[]
   record?: ScenarioRecord
   state?: 'passed' | 'failed' | 'skipped' | 'pending'
   errors?: { name?: string; message: string }[]
@@ -26,7 +27,11 @@ function testCase(fake: FakeCase): TestCase {
     name: fake.name,
     fullName: `scenarios > ${fake.name}`,
     module: { relativeModuleId: MODULE_ID },
-    meta: () => ({ ...(fake.record ? { conformance: fake.record } : {}), ...(fake.area ? { area: fake.area } : {}) }),
+    meta: () => ({
+      ...(fake.record ? { conformance: fake.record } : {}),
+      ...(fake.area ? { area: fake.area } : {}),
+      ...(fake.operations ? { operations: fake.operations } : {}),
+    }),
     result: () => ({ state: fake.state ?? 'passed', errors: fake.errors ?? [] }),
   } as unknown as TestCase
 }
@@ -156,9 +161,16 @@ describe('the reporter at the end of a run', () => {
     expect(run.runErrors).toEqual(['scenario "scenarios > getPet" did not finish: TypeError: x is undefined'])
     expect([run.verdict, exitCode(run)]).toEqual(['incomplete', 2])
     expect(out).toContain('✗ getPet  did not finish: TypeError: x is undefined')
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(
-      /^incomplete: 1 error outside any scenario; 15 checks not judged \(/,
-    )
+    // The verdict, then the line that says what was not judged, wrapped within the console's width.
+    const last = out.trimEnd().split('\n')
+    const verdict = last.indexOf('Verdict: INCOMPLETE')
+    expect(verdict).toBeGreaterThan(-1)
+    expect(
+      last
+        .slice(verdict + 1)
+        .join(' ')
+        .replace(/ +/g, ' '),
+    ).toMatch(/^incomplete: 1 error outside any scenario; 15 checks not judged \(/)
   })
 
   it('counts files that did not load and unhandled errors as errors outside any scenario', async () => {
@@ -204,11 +216,12 @@ describe('progress', () => {
     const { out } = await report(cases, { formats: [] })
     const lines = out.split('\n').filter((l) => / checks? judged/.test(l))
     expect(lines.map((l) => l.replace(/ · \d+ s$/, ''))).toEqual([
-      '• listPets  2 scenarios · 8 checks judged, 2 failing · 35 requests',
+      '• listPets  2 scenarios · 7 checks judged, 2 failing · 35 requests', // each check once, though two judged one
       '• createPet  2 scenarios · 5 checks judged, 3 failing · 28 requests',
       '• getPet  1 scenario · 4 checks judged, 1 warning · 4 requests',
-      '✓ the run as a whole  1 scenario · 0 checks judged · 0 requests',
     ])
+    // An area that judged nothing (here the run as a whole; in a narrowed run, the areas of other checks) has no line.
+    expect(out).not.toContain('the run as a whole')
     expect(lines.join('\n')).not.toMatch(/\bfailed\b/)
   })
 
@@ -221,6 +234,31 @@ describe('progress', () => {
     const lines = out.split('\n').filter((l) => l.startsWith('✗') || l.includes('scenarios'))
     expect(lines[0]).toBe('✗ listPets: broke  did not finish: TypeError: x is undefined')
     expect(lines[1]).toMatch(/^• list  2 scenarios · 5 checks judged, 1 broke · 32 requests · \d+ s$/)
+  })
+
+  it("blames a failing check on its operation's area, not on another area whose scenarios also sent its requests", async () => {
+    // Auth's scenario lists pets to find an id; listPets.limit.max fails on that listing and on the list area's own.
+    const failing = check('listPets.limit.max', { outcome: 'failed' })
+    const record = (scenario: string, requestsSent: number): ScenarioRecord => ({
+      scenario,
+      checks: [failing, check('listPets.body.schema')],
+      observations: [],
+      statusesSeen: ['listPets 200'],
+      requestsSent,
+      recordsCreated: 0,
+    })
+    const cases: FakeCase[] = [
+      { name: 'auth: no key', area: 'auth', operations: ['listPets', 'getPet'], record: record('auth: no key', 3) },
+      { name: 'list: limit', area: 'list', operations: ['listPets'], record: record('list: limit', 5) },
+      { name: 'list: filter', area: 'list', operations: ['listPets'], record: record('list: filter', 4) },
+    ]
+    const { out } = await report(cases, { formats: [] })
+    const lines = out.split('\n').filter((l) => / checks? judged/.test(l))
+    expect(lines.map((l) => l.replace(/ · \d+ s$/, ''))).toEqual([
+      '✓ auth  1 scenario · 2 checks judged · 3 requests',
+      // Each check once per area, however many of its scenarios found it.
+      '• list  2 scenarios · 2 checks judged, 1 failing · 9 requests',
+    ])
   })
 
   it('rewrites one live line on a terminal and clears it before the report', async () => {

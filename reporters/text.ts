@@ -183,10 +183,18 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
 }
 
-/** `3 passed, 1 failed, ...` in the totals' order. */
+/** `17 checks: 8 passed, 5 failed, 1 warning, 2 not judged` in the totals' order; counts of 0 left out but failed. */
 export function totalsLine(run: RunResult): string {
   const t = run.totals
-  return `${plural(t.checks, 'check')}: ${t.passed} passed, ${t.failed} failed, ${plural(t.warned, 'warning')}, ${t.skipped} not applicable, ${t.unjudged} not judged, ${plural(t.errors, 'error')}`
+  const parts = [
+    `${t.passed} passed`,
+    `${t.failed} failed`,
+    ...(t.warned ? [plural(t.warned, 'warning')] : []),
+    ...(t.skipped ? [`${t.skipped} not applicable`] : []),
+    ...(t.unjudged ? [`${t.unjudged} not judged`] : []),
+    ...(t.errors ? [plural(t.errors, 'error')] : []),
+  ]
+  return `${plural(t.checks, 'check')}: ${parts.join(', ')}`
 }
 
 /** `1 check`, `2 checks`. */
@@ -207,4 +215,42 @@ export function replayOf(run: RunResult, finding: Finding): string | undefined {
 /** `1 more finding` / `4 more findings`. */
 export function moreFindings(count: number): string {
   return `${plural(count, 'more finding')}`
+}
+
+/**
+ * The rate limiting the run met, in one line: `429 answered 262 times, 503 never; waited 74.3 s in all, at most
+ * 2.0 s at once`, or `none` when the target never asked the run to wait.
+ */
+export function throttlingText(run: Pick<RunResult, 'throttling'>): string {
+  const t = run.throttling
+  if (!t || (!t.status429 && !t.status503)) return 'none: the target never asked the run to wait'
+  const times = (n: number) => (n === 0 ? 'never' : n === 1 ? 'once' : `${n} times`)
+  return `429 answered ${times(t.status429)}, 503 with Retry-After ${times(t.status503)}; waited ${formatDuration(t.waitedMs)} in all, at most ${formatDuration(t.longestWaitMs)} at once`
+}
+
+/** True when the target throttled the run at least once. */
+export function wasThrottled(run: Pick<RunResult, 'throttling'>): boolean {
+  return Boolean(run.throttling && (run.throttling.status429 || run.throttling.status503))
+}
+
+/** `waiting 1 s: the target answered 429, 37 times so far`: the progress line of one wait for a throttling answer. */
+export function waitingText(wait: { waitMs: number; status: number; times: number }): string {
+  const ms = Math.max(0, wait.waitMs)
+  const how = ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`
+  const times = wait.times === 1 ? 'once so far' : `${wait.times} times so far`
+  return `waiting ${how}: the target answered ${wait.status}, ${times}`
+}
+
+/** The finding whose exchange is shortest to read (request and response bodies, URL), or the first. */
+export function shortest(findings: readonly Finding[]): Finding | undefined {
+  const size = (f: Finding) =>
+    f.exchange
+      ? f.exchange.request.url.length +
+        (f.exchange.request.body?.length ?? 0) +
+        (f.exchange.response?.rawBody.length ?? 0)
+      : Number.MAX_SAFE_INTEGER
+  return findings.reduce<Finding | undefined>(
+    (best, f) => (best === undefined || size(f) < size(best) ? f : best),
+    undefined,
+  )
 }

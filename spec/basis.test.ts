@@ -49,11 +49,29 @@ describe('renderBasis', () => {
       'limit: default 20',
       'createPet 400: Body missing, required fields (`name`, `categoryId`) missing, or values invalid.',
       'Error.status: The HTTP status code, repeated.',
-      'createPet request body: NewPet as application/json, required',
+      'createPet request body: NewPet as application/json, required; NewPet requires name and categoryId',
       `RFC 9110 §15.6: ${RFC_SECTIONS['RFC 9110 §15.6']}`,
     ])
     expect(lines[0]).toMatchObject({ ref: '#/paths/~1pets/get/responses', operationId: 'listPets' })
     expect(lines[4]).toMatchObject({ operationId: 'createPet', status: '400' })
+  })
+
+  it("renders a request body's media type, examples and anything else in words, never as a dump of the spec", () => {
+    const body = '#/paths/~1pets/post/requestBody/content/application~1json'
+    const lines = renderBasis(s, [
+      { spec: body },
+      { spec: `${body}/examples` },
+      { spec: `${body}/examples/created` },
+      { spec: '#/paths/~1pets/post/requestBody/content' },
+      { spec: '#/components/securitySchemes' },
+    ])
+    expect(texts(lines)).toEqual([
+      'createPet request body as application/json: NewPet, which requires name and categoryId',
+      'createPet request body: examples created and largeCategory',
+      'createPet request body: example created (With a status)',
+      'createPet request body: application/json',
+      expect.not.stringMatching(/[{}"]/),
+    ])
   })
   it('reads a revision of the spec, and says when a pointer names nothing in it', () => {
     const doc = structuredClone(s.doc)

@@ -269,13 +269,20 @@ export function describePointer(doc: Node, ref: string): Omit<BasisLine, 'ref'> 
       return `${label} parameters: ${listed(value.map((p) => describeParameter(doc, p)))}`
     if (key === 'schema') return `${label}: ${describeSchema(doc, found.value)}`
     if (key === 'requestBody' && isRecord(value)) return `${label}: ${describeBody(doc, value)}`
+    // A media type of a body: the schema it carries, in words (never its examples, dumped).
+    if (place.kind === 'media' && isRecord(value) && value.schema !== undefined)
+      return `${label} as ${key}: ${schemaRequires(doc, value.schema)}`
+    if (key === 'examples' && isRecord(value)) return `${label}: examples ${listed(Object.keys(value))}`
+    if (isRecord(value) && keys.at(-2) === 'examples')
+      return `${label}: example ${key}${typeof value.summary === 'string' ? ` (${prose(value.summary)})` : ''}`
     if (!isRecord(value) && !Array.isArray(value)) return `${label}: ${key} ${String(value)}`
     if (isRecord(value) && place.kind === 'operation' && typeof value.summary === 'string')
       return `${label}: ${prose(value.summary)}`
     if (isRecord(value) && place.kind === 'securityScheme')
       return `${label}: ${value.type} ${value.scheme ?? ''}`.trim()
     if (isRecord(value) && typeof value.description === 'string') return `${label}: ${prose(value.description)}`
-    return `${label}: ${JSON.stringify(value).slice(0, 200)}`
+    // Nothing to say in words: the place alone (reports give the pointer beside it), never a dump of the spec.
+    return label
   })()
   return {
     text,
@@ -296,12 +303,31 @@ function describeParameter(doc: Node, parameter: Node): string {
 
 function describeBody(doc: Node, body: Record<string, Node>): string {
   const content = isRecord(body.content) ? body.content : {}
+  const schemas: Node[] = []
   const media = Object.entries(content).map(([type, m]) => {
     const schema = isRecord(m) ? m.schema : undefined
     const name = isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').at(-1) : 'a body'
+    if (schema !== undefined && !schemas.some((s) => JSON.stringify(s) === JSON.stringify(schema))) schemas.push(schema)
     return `${name} as ${type}`
   })
-  return `${listed(media)}${body.required === true ? ', required' : ''}`
+  const required = schemas.map((schema) => requiredWords(doc, schema)).filter(Boolean)
+  return `${listed(media)}${body.required === true ? ', required' : ''}${required.length ? `; ${required.join('; ')}` : ''}`
+}
+
+/** `NewPet requires name and categoryId`, or undefined when the schema requires nothing. */
+function requiredWords(doc: Node, schema: Node): string | undefined {
+  const target = deref(doc, schema)
+  if (!isRecord(target) || !Array.isArray(target.required) || !target.required.length) return undefined
+  const name = isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').at(-1) : 'it'
+  return `${name} requires ${listed(target.required)}`
+}
+
+/** A body's schema in words: `NewPet, which requires name and categoryId`, or the schema described. */
+function schemaRequires(doc: Node, schema: Node): string {
+  const required = requiredWords(doc, schema)
+  const name = isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').at(-1)! : undefined
+  if (name && required) return `${name}, which ${required.slice(name.length + 1)}`
+  return describeSchema(doc, schema)
 }
 
 function schemeWords(doc: Node, security: Node[]): string {

@@ -4,7 +4,7 @@
  * breaks; the target's failures are findings in the records, which the reporter turns into the verdict.
  */
 import { afterAll, describe, inject, test } from 'vitest'
-import type { ScenarioRecord } from '../model/index.js'
+import { WAIT_LOG_PREFIX, type ScenarioRecord } from '../model/index.js'
 import type { RunConfig } from './engine/index.js'
 import { STALLED_MS } from './engine/config.js'
 import { watchEventLoop } from './engine/watchdog.js'
@@ -19,10 +19,19 @@ declare module 'vitest' {
     conformance?: ScenarioRecord
     /** The area of the run it belongs to (list, create, get, auth, ...): progress without a terminal is a line per area. */
     area?: string
+    /** The operations its scenario exercises: progress blames a failing check on the area of its operation. */
+    operations?: readonly string[]
   }
 }
 
 const run = startRun(inject('conformance'))
+// Each wait for a throttling answer reaches the reporter at once, as a console line it reads and does not print.
+run.transport.onWait = (wait) => console.log(`${WAIT_LOG_PREFIX}${JSON.stringify(wait)}`)
+// Every record carries the transport's rate-limiting counts so far: the reporter keeps the largest.
+const withThrottling = (record: ScenarioRecord): ScenarioRecord => {
+  const throttling = run.transport.throttling?.()
+  return throttling ? { ...record, throttling } : record
+}
 // A loop of the suite's own that never ends would hang the command where no timeout reaches: stop the run instead.
 const unwatch = watchEventLoop(
   STALLED_MS,
@@ -39,17 +48,23 @@ for (const [i, phase] of PHASES.entries()) {
   // A plain describe per phase keeps the phases in order; `test.concurrent` lets a phase's scenarios overlap.
   describe(`phase ${i + 1}`, () => {
     for (const spec of phase) {
-      test.concurrent(spec.name, { meta: { area: spec.area } }, async ({ task, signal }) => {
-        // Cancelled (the command was interrupted): what the scenario judged so far is its record, kept at once.
-        task.meta.conformance = await runScenario(run, spec, {
-          signal,
-          record: (record) => (task.meta.conformance = record),
-        })
-      })
+      test.concurrent(
+        spec.name,
+        { meta: { area: spec.area, operations: spec.operations } },
+        async ({ task, signal }) => {
+          // Cancelled (the command was interrupted): what the scenario judged so far is its record, kept at once.
+          task.meta.conformance = withThrottling(
+            await runScenario(run, spec, {
+              signal,
+              record: (record) => (task.meta.conformance = withThrottling(record)),
+            }),
+          )
+        },
+      )
     }
   })
 }
 
 test(RUN_LEVEL, ({ task }) => {
-  task.meta.conformance = run.finish()
+  task.meta.conformance = withThrottling(run.finish())
 })

@@ -188,4 +188,22 @@ describe.runIf(hasBash)("the action's steps", () => {
       stub.stop()
     }
   })
+
+  it('with a key the service refuses: exit 2, and the summary says why, what was tried and what to do', async () => {
+    const stub = startCommand('stub', ['--port', '0', '--api-key', 'the-right-key', '--quiet'], { timeoutMs: 180_000 })
+    try {
+      const [, url] = await stub.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/)
+      const { run, outputs, summary, reports } = await runAction({ 'base-url': url!, 'api-key': 'a-rotated-key' })
+      expect(run.code).toBe(2)
+      expect(outputs['exit-code']).toBe('2')
+      expect(reports.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
+      expect(summary).toMatch(/^## ⚠️ Pet Store conformance: COULD NOT RUN/)
+      expect(summary).toContain('the target refused the API key')
+      expect(summary).toMatch(/\*\*Tried:\*\*[\s\S]*-> 401/)
+      expect(summary).toContain('**What to do:** Check the key')
+      expect(summary).not.toContain('a-rotated-key')
+    } finally {
+      stub.stop()
+    }
+  })
 })

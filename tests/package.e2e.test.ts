@@ -6,6 +6,7 @@
  * `@arethetypeswrong/cli`. Also the limits the kit promises: a tarball of at most 1 MB, an install without Prism
  * of at most 60 MB, and `--via-prism` without Prism saying in one line how to install it.
  */
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -67,6 +68,16 @@ describe('the packed package', () => {
       `npm pack: ${packed.filename}, ${(packed.size / MB).toFixed(2)} MB (${(packed.unpackedSize / MB).toFixed(2)} MB unpacked, ${packed.files.length} files)`,
     )
     expect(packed.size).toBeLessThanOrEqual(1 * MB)
+    // docs/package.md gives the tarball's size and file count as `about N kB holding about M files`: near what npm says.
+    const said = /`petstore-conformance-[\d.]+\.tgz`, about (\d+) kB holding about (\d+) files/.exec(
+      readFileSync(join(ROOT, 'docs/package.md'), 'utf8'),
+    )
+    expect(said, 'docs/package.md states the tarball size and file count').not.toBeNull()
+    expect(Math.abs(packed.size / 1000 - Number(said![1])) / Number(said![1])).toBeLessThan(0.1)
+    expect(Math.abs(packed.files.length - Number(said![2])) / Number(said![2])).toBeLessThan(0.05)
+    expect(packed.filename).toBe(
+      `petstore-conformance-${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}.tgz`,
+    )
     const paths = packed.files.map((f) => f.path)
     for (const needed of [
       'package.json',

@@ -51,6 +51,13 @@ describe('the command behind a rate limit: waits what is asked, passes a conform
     figures.push(`429 + Retry-After 1 to one request in five: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s`)
     expect(run.code, said(run)).toBe(0)
     expect(run.report?.verdict).toBe('conformant')
+    // The throttling is shown, never hidden: counted in the report, said while the run waits and in the run's facts.
+    const throttling = run.report!.throttling
+    expect(throttling.status429).toBeGreaterThan(0)
+    expect(throttling.longestWaitMs).toBe(1000)
+    expect(throttling.waitedMs).toBeGreaterThanOrEqual(1000 * throttling.status429)
+    expect(run.stdout).toMatch(/^waiting 1 s: the target answered 429, (once|\d+ times) so far$/m)
+    expect(run.stdout).toContain(`throttled   429 answered ${throttling.status429} times, 503 with Retry-After never;`)
   }, 180_000)
 
   it('a day-long Retry-After in the middle of the run: exit 2 at once, the wait asked, the reports written', async () => {

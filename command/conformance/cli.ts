@@ -14,7 +14,9 @@ import {
   type CatalogueEntry,
   type RunResult,
   type ScenarioRecord,
+  type WaitNotice,
 } from '../../model/index.js'
+import { waitingText } from '../../reporters/index.js'
 import type { ReporterOptions } from '../../reporters/index.js'
 import { renderBasis, spec, useSpec, type Spec } from '../../spec/index.js'
 import { CHECKS, listedOperation, onOperation, type RunConfig } from '../../suites/index.js'
@@ -22,7 +24,8 @@ import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
 import { runConfig } from './run-config.js'
-import { prefixCatalogue, preflight } from './preflight.js'
+import { CannotRunError, prefixCatalogue, preflight } from './preflight.js'
+import { placeOf, placeOfConfig, writeCannotRun, type CannotRunFacts } from './cannot-run.js'
 import { usage } from './usage.js'
 
 export const NAME = 'petstore-conformance'
@@ -124,8 +127,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
   process.on('SIGINT', interrupted)
   process.on('SIGTERM', interrupted)
   let restore = () => {}
+  let config: Config | undefined
+  let target: Target | undefined
+  let outputReady = false
   try {
-    const config = resolveConfig(argv, env)
+    config = resolveConfig(argv, env)
     useSpec(config.spec) // the preflight, the catalogue and the reports follow the spec of the run
     if (config.help) {
       process.stdout.write(usage())
@@ -137,18 +143,20 @@ export async function main(argv: string[], env: Record<string, string | undefine
     }
     restore = redactOutput(new Redactor(keySecrets(config.apiKey)))
     await ensureOutputDir(config)
+    outputReady = true
     if (config.replay !== undefined) {
       const { replay } = await import('./replay.js')
       return await replay(config)
     }
-    // A first line at once, before the target starts and vitest loads: CI logs show the run has begun.
-    if (!config.quiet) process.stdout.write(`${startingLine(config)}\n`)
-    const target = await startTarget(config, stoppers)
+    // The first lines at once (the embedded stub starts in a moment), before vitest loads: CI logs show the run has
+    // begun, against what, and the seed that replays it.
+    target = await startTarget(config, stoppers)
+    if (!config.quiet) process.stdout.write(`${startingLine(config, target)}\n${seedLine(config)}\n\n`)
     restore()
     restore = redactOutput(new Redactor(keySecrets(target.apiKey)))
     const sendBaseUrl = config.viaPrism ? await startPrism(target, stoppers, config.specPath) : undefined
     const run = runConfig(config, { baseUrl: target.baseUrl, apiKey: target.apiKey, sendBaseUrl }, started)
-    const { prefixMissing } = await preflight(run)
+    const { prefixMissing } = await preflight(run, undefined, config.quiet ? undefined : waitLine)
     judging = true
     const { result, writeErrors } = prefixMissing
       ? await reportAlone(config, target, prefixMissing, started, process.stdout.isTTY === true && !env.NO_COLOR)
@@ -166,7 +174,20 @@ export async function main(argv: string[], env: Record<string, string | undefine
   } catch (error) {
     const message =
       error instanceof UsageError ? error.message : `could not run: ${(error as Error)?.message ?? String(error)}`
-    process.stderr.write(`${NAME}: ${message.split('\n')[0]}\n`)
+    const line = message.split('\n')[0] ?? message
+    // Before any check was judged: the reports say why all the same (a CI summary and artifact are never empty).
+    if (!judging || error instanceof CannotRunError) {
+      const place = config
+        ? outputReady && config.replay === undefined
+          ? placeOfConfig(config, target?.baseUrl, target?.apiKey)
+          : undefined
+        : placeOf(argv, env)
+      if (place) {
+        const tried = error instanceof CannotRunError ? error.tried : []
+        await writeCannotRun(place, cannotRunFacts(config, started), line, tried)
+      }
+    }
+    process.stderr.write(`${NAME}: ${line}\n`)
     return 2
   } finally {
     await stopAll()
@@ -177,10 +198,42 @@ export async function main(argv: string[], env: Record<string, string | undefine
 }
 
 /** `running 61 checks against https://staging.example/v1 …`: what the run is about to do. */
-export function startingLine(config: Pick<Config, 'checks' | 'operations' | 'viaPrism' | 'baseUrl'>): string {
+export function startingLine(
+  config: Pick<Config, 'checks' | 'operations' | 'viaPrism' | 'baseUrl'>,
+  started?: Pick<Target, 'baseUrl' | 'embedded'>,
+): string {
   const count = catalogue(config).length
-  const target = config.baseUrl ?? 'the embedded stub'
+  const target = started
+    ? `${started.baseUrl}${started.embedded ? ' (the embedded stub)' : ''}`
+    : (config.baseUrl ?? 'the embedded stub')
   return `running ${count} check${count === 1 ? '' : 's'} against ${target}${config.viaPrism ? ' through Prism' : ''} …`
+}
+
+/** `run 1p49afc · seed -530989762 · 30 runs per property`: what replays the run, printed before anything is sent. */
+export function seedLine(config: Pick<Config, 'runId' | 'seed' | 'runs'>): string {
+  return `run ${config.runId} · seed ${config.seed} · ${config.runs} runs per property`
+}
+
+// While the preflight waits for a throttling target: one line per wait, so a slow start is never silent.
+const waitLine = (wait: WaitNotice) => process.stdout.write(`${waitingText(wait)}\n`)
+
+/** What a run that could not be done reports besides its place: the catalogue it would have judged. */
+function cannotRunFacts(config: Config | undefined, started: number): CannotRunFacts {
+  const selected = config ?? { checks: [], operations: [], viaPrism: false }
+  return {
+    tool: { name: NAME, version: VERSION },
+    catalogue: catalogue(selected),
+    catalogueSize: catalogue({ checks: [], operations: [], viaPrism: selected.viaPrism }).length,
+    operationOrder: Object.keys(spec().operations),
+    specVersion: config?.spec.version ?? spec().version,
+    seed: config?.seed ?? 0,
+    runs: config?.runs ?? 0,
+    ...(config ? { runId: config.runId } : {}),
+    recordBudget: config?.recordBudget ?? 0,
+    strict: config?.strict ?? false,
+    viaPrism: selected.viaPrism,
+    started,
+  }
 }
 
 /** How long an interrupted run may take to write its reports before everything is stopped at once. */
@@ -203,6 +256,7 @@ function reporterFacts(config: Config, target: Target, catalogueOf: CatalogueEnt
     specVersion: config.spec.version,
     notices: config.spec.readings.map((reading) => reading.text),
     catalogue: catalogueOf,
+    catalogueSize: catalogue({ checks: [], operations: [], viaPrism: config.viaPrism }).length,
     operationOrder: Object.keys(config.spec.operations),
   }
 }
@@ -219,16 +273,16 @@ async function reportAlone(
   color: boolean,
 ): Promise<{ result: RunResult; writeErrors: string[] }> {
   const { buildRunResult } = await import('../../model/index.js')
-  const { runHeader, toConsole, verdictOnly, writeReports } = await import('../../reporters/index.js')
+  const { toConsole, verdictOnly, writeReports } = await import('../../reporters/index.js')
   const redactor = new Redactor(keySecrets(target.apiKey))
-  const facts = reporterFacts(config, target, prefixCatalogue(config.spec))
+  // Its one check is what the run could judge, not a selection: no "selected checks" in its verdict.
+  const { catalogueSize: _, ...facts } = reporterFacts(config, target, prefixCatalogue(config.spec))
   const result = buildRunResult(
     [record],
     { ...facts, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, runErrors: [] },
     redactor,
   )
   const { written, errors } = await writeReports(result, config.reporters, config.outputDir, redactor)
-  if (config.reporters.includes('console') || !config.quiet) process.stdout.write(`${runHeader(facts, { color })}\n`)
   const shown = { color, written: Object.values(written), verbose: config.verbose }
   // The verdict is always printed: in the console's report, or alone when the report is not asked for.
   process.stdout.write(config.reporters.includes('console') ? toConsole(result, shown) : verdictOnly(result, shown))
@@ -253,6 +307,7 @@ async function judge(
     redactor: new Redactor(keySecrets(target.apiKey)),
     color: process.stdout.isTTY === true && !env.NO_COLOR,
     ...(config.quiet ? { progress: 'none' as const } : {}),
+    header: false, // the command printed the run's first lines already
     verbose: config.verbose,
     facts: reporterFacts(config, target, catalogue(config)),
     stopped: () => (stop.aborted ? interruptedLine(stop) : undefined),

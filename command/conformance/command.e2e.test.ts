@@ -17,19 +17,65 @@ async function closedPort(): Promise<number> {
 }
 
 describe('petstore-conformance', { timeout: 90_000 }, () => {
-  it('exits 2 with one line on an unreachable target', async () => {
+  it('exits 2 with one line on an unreachable target, and reports that say why, what was tried and what to do', async () => {
     const port = await closedPort()
-    const { code, stdout, stderr } = await runCommand('conformance', [
+    const { code, stdout, stderr, files } = (await runCommand('conformance', [
       '--base-url',
       `http://127.0.0.1:${port}/v1`,
       '--api-key',
       'k-1',
-    ])
+      '--reporter',
+      'markdown',
+    ])) as ConformanceRun
     expect(code).toBe(2)
-    expect(stdout).toMatch(new RegExp(`^running \\d+ checks against http://127.0.0.1:${port}/v1 …\\n$`)) // the first line, at once
+    // The first lines, at once: what runs against what, and the seed that replays it.
+    expect(stdout).toMatch(
+      new RegExp(
+        `^running \\d+ checks against http://127.0.0.1:${port}/v1 …\\nrun \\w+ · seed -?\\d+ · \\d+ runs per property\\n\\n$`,
+      ),
+    )
     expect(stderr.trim().split('\n')).toEqual([
       `petstore-conformance: cannot reach the target at http://127.0.0.1:${port}/v1: connection refused; check --base-url (or PETSTORE_BASE_URL)`,
     ])
+    const report = JSON.parse(files['report.json']!)
+    expect(report.verdict).toBe('incomplete')
+    expect(report.verdictLine).toBe('COULD NOT RUN')
+    expect(report.cannotRun.reason).toBe(`cannot reach the target at http://127.0.0.1:${port}/v1: connection refused`)
+    expect(report.cannotRun.tried).toEqual([
+      expect.stringMatching(
+        new RegExp(`^GET http://127.0.0.1:${port}/v1/pets\\?limit=1 -> no answer: connection refused`),
+      ),
+      expect.stringMatching(new RegExp(`^GET http://127.0.0.1:${port}/v1/pets/1 -> no answer: connection refused`)),
+    ])
+    expect(report.cannotRun.advice).toMatch(/^Check --base-url/)
+    expect(report.totals.unjudged).toBe(report.totals.checks)
+    expect(files['report.md']).toMatch(
+      /^## ⚠️ Pet Store conformance: COULD NOT RUN\n\n\*\*Could not run:\*\* cannot reach/,
+    )
+    expect(files['report.md']).toContain('**What to do:** Check --base-url')
+    expect(files['junit.xml']).toContain('name="could-not-run"')
+  })
+  it('writes reports for a refused key: the reason, both answers 401, and what to do about the key', async () => {
+    const stub = await startStub({ apiKeys: ['the-right-key-7f1'] })
+    try {
+      const { code, files } = (await runCommand('conformance', [
+        '--base-url',
+        stub.url,
+        '--api-key',
+        'a-rotated-key-2c9',
+      ])) as ConformanceRun
+      expect(code).toBe(2)
+      const report = JSON.parse(files['report.json']!)
+      expect(report.cannotRun.reason).toMatch(/^the target refused the API key/)
+      expect(report.cannotRun.tried).toEqual([
+        expect.stringMatching(/^GET .*\/pets\?limit=1 -> 401 /),
+        expect.stringMatching(/^GET .*\/pets\/1 -> 401 /),
+      ])
+      expect(report.cannotRun.advice).toMatch(/--api-key or PETSTORE_API_KEY/)
+      for (const text of Object.values(files)) expect(text).not.toContain('a-rotated-key-2c9')
+    } finally {
+      await stub.close()
+    }
   })
   it('exits 2 with one line on a target that does not speak HTTP', async () => {
     const sockets: Socket[] = []
@@ -59,11 +105,13 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     [['--base-url', 'http://127.0.0.1:1/v1'], /--api-key/],
     [['--output-dir', '/dev/null/reports'], /cannot write reports to \/dev\/null\/reports/],
   ])('exits 2 with one line on bad usage: %s', async (args, message) => {
-    const { code, stdout, stderr } = await runCommand('conformance', args)
+    const { code, stdout, stderr, files } = (await runCommand('conformance', args)) as ConformanceRun
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr.trim().split('\n')).toHaveLength(1)
     expect(stderr).toMatch(message)
+    // Given an output directory (as the GitHub Action gives one), the reports say why too, where they can be written.
+    if (!args.includes('--output-dir')) expect(JSON.parse(files['report.json']!).cannotRun.reason).toMatch(message)
   })
   it('replays a report: STILL FAILING against the same faulty target (exit 1), FIXED once it is fixed (exit 0)', async () => {
     const KEY = 'replay-e2e-key-19c'

@@ -28,7 +28,7 @@ const answers = (port: number) =>
   })
 
 /** Starts the command with `args`, waits until it is well into the run, sends `signal`, and collects what it left. */
-async function interrupt(args: string[], signal: NodeJS.Signals, ready: () => boolean) {
+async function interrupt(args: string[], signal: NodeJS.Signals, ready: () => boolean, underWay?: RegExp) {
   const dir = await mkdtemp(join(tmpdir(), 'interrupt-e2e-'))
   try {
     const running = startCommand('conformance', [...args, '--output-dir', dir], {
@@ -37,6 +37,8 @@ async function interrupt(args: string[], signal: NodeJS.Signals, ready: () => bo
     })
     const header = await running.waitFor(/against (http:\/\/127\.0\.0\.1:(\d+)\/v1)/)
     const port = Number(header[2])
+    // The first line comes before the scenarios start: where the run must be judging, wait for its progress.
+    if (underWay) await running.waitFor(underWay)
     const started = performance.now()
     while (!ready() && performance.now() - started < 30_000) await sleep(100)
     const signalledAt = performance.now()
@@ -87,10 +89,15 @@ describe('petstore-conformance stopped by a signal', { timeout: 120_000 }, () =>
 
   it('SIGTERM against the embedded stub: its port no longer answers once the command has exited', async () => {
     let requests = 0
-    const { finished, files, port } = await interrupt(['--runs', '200', '--reporter', 'json'], 'SIGTERM', () => {
-      requests++
-      return requests > 20 // two seconds into the run
-    })
+    const { finished, files, port } = await interrupt(
+      ['--runs', '200', '--reporter', 'json'],
+      'SIGTERM',
+      () => {
+        requests++
+        return requests > 20 // two seconds into the run
+      },
+      / checks? judged/, // an area done: the scenarios are under way
+    )
     expect(finished.code, finished.stderr).toBe(2)
     expect(JSON.parse(files['report.json']!).verdict).toBe('incomplete')
     expect(await answers(port)).toBe(false)

@@ -12,10 +12,22 @@ import {
   type CheckResult,
   type Exchange,
   type ScenarioRecord,
+  type WaitNotice,
 } from '../../model/index.js'
 import { renderBasis, spec, versionPrefix, type Spec } from '../../spec/index.js'
 import { transportFor, type RunConfig } from '../../suites/index.js'
 import { UsageError } from '../usage-error.js'
+
+/** The run cannot be judged: the one line saying why, and the preflight's exchanges that show it. */
+export class CannotRunError extends UsageError {
+  override name = 'CannotRunError'
+  constructor(
+    message: string,
+    readonly tried: readonly Exchange[],
+  ) {
+    super(message)
+  }
+}
 
 /** Longest the preflight waits for each answer. */
 export const PREFLIGHT_TIMEOUT_MS = 15_000
@@ -118,8 +130,13 @@ export interface Preflight {
   prefixMissing?: ScenarioRecord
 }
 
-async function probe(config: RunConfig, against: Spec): Promise<[Exchange, Exchange]> {
+async function probe(
+  config: RunConfig,
+  against: Spec,
+  onWait?: (wait: WaitNotice) => void,
+): Promise<[Exchange, Exchange]> {
   const transport = transportFor({ ...config, timeoutMs: Math.min(config.timeoutMs, PREFLIGHT_TIMEOUT_MS) })
+  transport.onWait = onWait
   try {
     const list = against.operation('listPets')
     const get = against.operation('getPet')
@@ -142,8 +159,12 @@ async function probe(config: RunConfig, against: Spec): Promise<[Exchange, Excha
  * the base URL ends with the documented prefix and does not serve the interface, but the origin without the prefix
  * does, resolves to the record of that one failure instead.
  */
-export async function preflight(config: RunConfig, against: Spec = spec()): Promise<Preflight> {
-  const [listed, got] = await probe(config, against)
+export async function preflight(
+  config: RunConfig,
+  against: Spec = spec(),
+  onWait?: (wait: WaitNotice) => void,
+): Promise<Preflight> {
+  const [listed, got] = await probe(config, against, onWait)
   const documented = versionPrefix(against)
   const reason = cannotRun(listed, got, config.baseUrl, documented?.prefix)
   if (!reason) return {}
@@ -158,7 +179,7 @@ export async function preflight(config: RunConfig, against: Spec = spec()): Prom
     if (without && cannotRun(without[0], without[1], bare) === undefined && without[0].response?.status === 200)
       return { prefixMissing: prefixRecord(listed, without[0], documented.prefix, against) }
   }
-  throw new UsageError(reason)
+  throw new CannotRunError(reason, [listed, got])
 }
 
 // The one failing check of a service without the version prefix: both answers, each with its request, as evidence.

@@ -54,7 +54,12 @@ export async function replay(config: Config): Promise<number> {
   let unknown = 0
   try {
     for (const finding of findings) {
-      const { outcome, messages, exchange } = await replayFinding(finding, report.target.baseUrl, transport, spec())
+      const {
+        outcome,
+        messages,
+        exchange,
+        notes = [],
+      } = await replayFinding(finding, report.target.baseUrl, transport, spec())
       if (outcome === 'still failing') stillFailing++
       if (outcome === 'cannot replay') {
         // Neither fixed nor failing: the target no longer holds what the finding was judged on.
@@ -70,13 +75,16 @@ export async function replay(config: Config): Promise<number> {
         ? `${exchange.request.method} ${exchange.request.url} -> ${exchange.response?.status ?? exchange.error}`
         : finding.message
       process.stdout.write(`${outcome.toUpperCase().padEnd(15)} ${finding.checkId}  ${line}\n`)
+      for (const note of notes) process.stdout.write(`                (${note})\n`)
       for (const message of messages.slice(0, 3)) process.stdout.write(`                ${message.split('\n')[0]}\n`)
     }
   } finally {
     await transport.close()
   }
   const fixed = findings.length - stillFailing - unknown
-  const cannot = unknown ? `; ${unknown} cannot be replayed on this target (run the suite again)` : ''
+  const cannot = unknown
+    ? `; ${unknown} cannot be replayed on this target: only a full run of the suite can confirm ${unknown === 1 ? 'it' : 'them'}`
+    : ''
   process.stdout.write(`\n${fixed} of ${findings.length} findings fixed${cannot}\n`)
   return stillFailing || unknown ? 1 : 0
 }

@@ -10,7 +10,7 @@ export function usage(): string {
   return `Usage: petstore-conformance [--base-url URL] [--api-key KEY] [options]
 
 Checks that a Pet Store service conforms to its interface (spec/petstore.yaml). Without --base-url it
-starts the in-repo stub on a free loopback port and runs against it.
+starts the kit's own stub on a free loopback port and runs against it.
 
 Target:
   --base-url URL       base address, /v1 included (env PETSTORE_BASE_URL)
@@ -31,7 +31,8 @@ Effort and replay:
                        FIXED or STILL FAILING (with --base-url, against another target)
 
 Selection and verdict:
-  --check ID           run only this check (repeatable; a prefix such as listPets.limit selects a group)
+  --check ID           run only this check (repeatable; a prefix such as listPets.limit selects a group);
+                       the verdict then says so: "conformant for the 4 selected checks (51 not run)"
   --operation OP       run only the checks of this operation: listPets, createPet, getPet (repeatable)
   --strict             advice (e.g. missing Deprecation/Sunset headers) fails the run too
 
@@ -40,7 +41,8 @@ Reports:
                        are always written, so --reporter markdown writes report.md besides them
   --output-dir DIR     where report.json, report.html, report.md and junit.xml go (default ./reports)
   -q, --quiet          no progress and no console report; the verdict line is printed all the same
-  --verbose            the console report shows bodies whole (by default a few lines and their size)
+  --verbose            the console report in full: every finding's exchange with bodies whole, every passed
+                       check and every choice where the interface is silent (by default, counts)
   -h, --help, -v, --version
 
 Shared environments: every pet the run creates is named "pcs-<run id>-..." (one test sends an empty
@@ -48,12 +50,14 @@ name). A run creates at most ${budget(DEFAULT_RUNS)} pets with the default --run
 (with --runs N: at most ${fixed} + N + min(60, max(6, 3 * ceil(N / 3)))), and none to fill the list
 when the target already holds a full page. There is no delete operation, so these records stay.
 Rate limiting (429, or 503 with Retry-After) is waited out and never reported as a failure: a throttled
-request waits what Retry-After asks, the others go on at a pace that follows the limit.
+request waits what Retry-After asks, the others go on at a pace that follows the limit. Progress says
+while the run waits, and every report counts the 429 and 503 answers and the time waited.
 
 Exit codes: 0 conformant (every applicable check judged, none failing), 1 at least one failing check,
 2 could not run or could not finish (bad usage, target unreachable, wrong key, base URL not serving the
 interface, rate-limited throughout, a Retry-After longer than a run waits, --max-time reached, checks left
-unjudged, interrupted by SIGINT or SIGTERM), said in one line. A service that answers the interface without
+unjudged, interrupted by SIGINT or SIGTERM), said in one line; the reports (with --output-dir, or once
+the run has started) say why, what was tried and what to do. A service that answers the interface without
 the documented /v1 prefix fails base-url.version-prefix (exit 1).
 
 Checks (id, severity, what must hold):

@@ -19,7 +19,12 @@ export interface Replayed {
   /** Why it still fails, or why it cannot be replayed (what the suite cannot know). */
   messages: string[]
   exchange?: Exchange
+  /** What the replay did to recreate the finding's premise, e.g. `recreated 8 pets the finding counted on`. */
+  notes?: string[]
 }
+
+/** Said of every finding a replay cannot judge: what can. */
+export const ONLY_A_FULL_RUN = 'only a full run of the suite can confirm a fix'
 
 const SENT_BY_TRANSPORT = new Set([
   'accept',
@@ -88,9 +93,20 @@ export async function replayFinding(
       outcome: 'cannot replay',
       messages: [`the report kept too little to judge it again (${missing.join(', ')})`],
     }
-  const gone = await factsGone(check, finding, facts, transport, spec)
-  if (gone) return { outcome: 'cannot replay', messages: [gone] }
+  const notes: string[] = []
+  const gone = await factsGone(check, finding, facts, transport, spec, notes)
+  if (gone) return { outcome: 'cannot replay', messages: [`${gone}; ${ONLY_A_FULL_RUN}`] }
   const exchange = await transport.send(request)
+  // A pet that was there, and is not found now: the store lost it (a restart), so the answer says nothing of a fix.
+  const was = finding.exchange?.response?.status
+  if (request.operationId === 'getPet' && exchange.response?.status === 404 && was !== undefined && was !== 404)
+    return {
+      outcome: 'cannot replay',
+      messages: [
+        `${request.method} ${request.path} now answers 404 where it answered ${was}: the pet is not found (a restart with fresh data?), so the answer cannot show a fix; ${ONLY_A_FULL_RUN}`,
+      ],
+      exchange,
+    }
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
   const judges = (CHECKS as readonly Check[]).filter(
     (c) =>
@@ -99,7 +115,12 @@ export async function replayFinding(
   const messages = judges.flatMap((c) =>
     judgeWith(c, exchange, c === check ? facts : {}, spec).map((m) => (c === check ? m : `${c.id}: ${m}`)),
   )
-  return { outcome: messages.length ? 'still failing' : 'fixed', messages, exchange }
+  return {
+    outcome: messages.length ? 'still failing' : 'fixed',
+    messages,
+    exchange,
+    ...(notes.length ? { notes } : {}),
+  }
 }
 
 /** A pet's id as text for a message. */
@@ -151,6 +172,7 @@ async function factsGone(
   facts: Facts,
   transport: Transport,
   spec: Spec,
+  notes: string[],
 ): Promise<string | undefined> {
   const needs: readonly string[] = check.scope === 'exchange' ? (check.on.needs ?? []) : []
   const maximum = Number(spec.parameter('listPets', 'limit').maximum ?? Infinity)
@@ -174,14 +196,18 @@ async function factsGone(
   // The pets the finding counted on, by getPet: the run's own, and those its recorded page showed. A restart with
   // fresh data has lost them.
   const held = new Set<string>()
+  const gone: JsonValue[] = []
   const counted = [...(facts.created ?? []), ...pageAnswered(finding)]
   for (const known of counted.slice(0, LOOKUPS)) {
     const id = idOf(known)
     if (id === undefined || held.has(id)) continue
     const found = await stillHeld(transport, known)
-    if (found === false) return `pet ${idText(known)}, which the finding counted on, is gone (getPet answered 404)`
-    if (found && (facts.status === undefined || (isObject(known) && known.status === facts.status))) held.add(id)
+    if (found === false) gone.push(known)
+    else if (found && (facts.status === undefined || (isObject(known) && known.status === facts.status))) held.add(id)
   }
+  // A check judged on the very pets (their ids) cannot be given others; a count of pets can.
+  if (gone.length && (facts.atLeast === undefined || needs.includes('created')))
+    return `pet ${idText(gone[0]!)}, which the finding counted on, is gone (getPet answered 404)`
   if (facts.atLeast === undefined) return undefined
   // What the finding counted on: a page of `limit` pets, or of every pet known, whichever is fewer.
   const assumed = Math.min(facts.atLeast, pageSize(spec, facts.limit), maximum)
@@ -192,10 +218,40 @@ async function factsGone(
   for (const listed of pets) if (idOf(listed) !== undefined) held.add(idOf(listed)!)
   if (held.size >= assumed) return undefined
   // Some of the pets it counted on were looked up and none is gone: the store is as the finding saw it, as far as
-  // getPet can tell, and the listing's count is what is judged again. With none to look up, a shorter listing may be
-  // the fault or a smaller store, which only the listing itself would tell.
-  if (held.size > 0) return undefined
-  return `the finding assumed the target holds at least ${assumed} pets${where}; it now lists ${pets.length}, and none of the pets it counted on could be looked up`
+  // getPet can tell, and the listing's count is what is judged again.
+  if (held.size > 0 && !gone.length) return undefined
+  // The store lost them (a restart with fresh data): the pets it counted on are made again, as the run made them.
+  const missing = assumed - held.size
+  const made = gone.length ? await recreate(transport, gone, missing, facts.status) : 0
+  if (made < missing)
+    return `the finding assumed the target holds at least ${assumed} pets${where}; it now lists ${pets.length}, and ${made} of the ${missing} missing could be made again`
+  notes.push(`recreated ${made} pet${made === 1 ? '' : 's'}${where} the finding counted on (the target had lost them)`)
+  return undefined
+}
+
+/**
+ * Creates `count` pets (of `status` when given) like the ones lost, named as the run named them; resolves to how many
+ * the target answered 201 to. Bounded by the lookups a replay makes.
+ */
+async function recreate(transport: Transport, lost: JsonValue[], count: number, status?: string): Promise<number> {
+  let made = 0
+  for (let i = 0; i < Math.min(count, LOOKUPS); i++) {
+    const like = lost[i % lost.length]
+    const name = isObject(like) && typeof like.name === 'string' ? like.name : `pcs-replay-${i + 1}`
+    const categoryId = isObject(like) && like.categoryId !== undefined ? like.categoryId : 1
+    const petStatus = status ?? (isObject(like) && typeof like.status === 'string' ? like.status : undefined)
+    const body = stringifyJson({ name, categoryId, ...(petStatus !== undefined ? { status: petStatus } : {}) })
+    const exchange = await transport.send({
+      operationId: 'createPet',
+      method: 'POST',
+      path: '/pets',
+      body,
+      contentType: 'application/json',
+    })
+    if (exchange.response?.status !== 201) break
+    made++
+  }
+  return made
 }
 
 /** getPet lookups one finding's replay may make at most. */

@@ -11,6 +11,8 @@ import {
   type Request,
   type ScenarioRecord,
   type StatusCoverage,
+  type Throttling,
+  type WaitNotice,
 } from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { runPrefix } from './naming.js'
@@ -57,6 +59,10 @@ interface Known {
 export interface RunTransport extends Transport {
   readonly stopped?: string
   interrupt?(reason: string): void
+  /** Told of each wait for a throttling answer as it starts (the polite transport). */
+  onWait?: ((wait: WaitNotice) => void) | undefined
+  /** The rate limiting met so far (the polite transport). */
+  throttling?(): Throttling
 }
 
 /** One conformance run against one target. */

@@ -73,6 +73,20 @@ describe.concurrent('PoliteTransport', () => {
     },
   )
 
+  it('counts what it waited out, by status, and tells of each wait as it starts', async () => {
+    const { fetch } = throttledFirst(2, 'none')
+    const t = polite(fetch)
+    const notices: { waitMs: number; status: number; times: number }[] = []
+    t.onWait = (notice) => notices.push(notice)
+    await t.send(list)
+    // Backoff without Retry-After: 20 ms, then 40 ms; each wait announced before it is made.
+    expect(notices).toEqual([
+      { waitMs: 20, status: 429, times: 1 },
+      { waitMs: 40, status: 429, times: 2 },
+    ])
+    expect(t.throttling()).toEqual({ status429: 2, status503: 0, waitedMs: 60, longestWaitMs: 40 })
+  })
+
   it('a Retry-After longer than the run waits stops the run at once, saying the wait asked', async () => {
     const { fetch, times } = throttledFirst(1, 'seconds', 86_400)
     const t = polite(fetch, { maxWaitMs: 60_000 })

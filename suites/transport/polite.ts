@@ -8,7 +8,7 @@
  * says why, and the run cannot be judged (exit 2).
  */
 import { setMaxListeners } from 'node:events'
-import type { Exchange, Request } from '../../model/index.js'
+import type { Exchange, Request, Throttling, WaitNotice } from '../../model/index.js'
 import type { Transport } from './transport.js'
 
 /** How polite to be. */
@@ -123,8 +123,15 @@ export class PoliteTransport implements Transport {
   requestsSent = 0
   /** Throttling answers waited out. */
   throttled = 0
+  /** Throttling answers waited out, by status: 429, and 503 with Retry-After. */
+  throttled429 = 0
+  throttled503 = 0
+  /** Time requests waited before being sent again, added up, in ms. */
+  waitedMs = 0
   /** The longest a request waited before it was sent again, in ms. */
   longestWaitMs = 0
+  /** Told of each wait as it starts, so progress can say the run is waiting rather than stuck. */
+  onWait: ((wait: WaitNotice) => void) | undefined
   readonly #inner: Transport
   readonly #slots: Slots
   readonly #minWaitMs: number
@@ -149,6 +156,16 @@ export class PoliteTransport implements Transport {
     this.#giveUpMs = manners.giveUpAfterMs ?? DEFAULT_GIVE_UP_MS
     this.#deadline = manners.deadline
     setMaxListeners(0, this.#stop.signal) // every waiting request listens
+  }
+
+  /** The rate limiting met so far, for the run's reports. */
+  throttling(): Throttling {
+    return {
+      status429: this.throttled429,
+      status503: this.throttled503,
+      waitedMs: Math.round(this.waitedMs),
+      longestWaitMs: Math.round(this.longestWaitMs),
+    }
   }
 
   /** Requests per second the transport keeps to now (Infinity until the target throttles). */
@@ -183,7 +200,11 @@ export class PoliteTransport implements Transport {
       if (wait === undefined) return { ...exchange, attempts }
       if (wait === backoff) backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)
       this.throttled++
+      if (exchange.response!.status === 429) this.throttled429++
+      else this.throttled503++
+      this.waitedMs += wait
       this.longestWaitMs = Math.max(this.longestWaitMs, wait)
+      this.onWait?.({ waitMs: wait, status: exchange.response!.status, times: this.throttled })
       await this.#sleep(wait)
     }
   }
