@@ -61,7 +61,21 @@ describe('replaying the failing findings of a report', () => {
       // The fix deployed over the same data: the correct stub, holding every pet the faulty one held.
       const fixed = createStub({ apiKeys: [KEY] })
       fixed.restore(faulty.snapshot())
-      expect(await replayAll(findings, from, fixed)).toEqual(findings.map(() => 'fixed'))
+      // A finding judged on a page with room (the fault's short page) cannot be confirmed where the fixed page is full:
+      // the check has nothing to judge there, and replay says so rather than crediting a fix; the counts are fixed.
+      const premised = new Set(['listPets.finds-created', 'listPets.unfiltered-lists-all'])
+      const replayed = await replayAll(findings, from, fixed)
+      expect(replayed).toEqual(
+        findings.map((f) =>
+          premised.has(f.checkId)
+            ? expect.stringMatching(/^fixed$|^cannot replay: .*only a full run of the suite can confirm a fix$/)
+            : 'fixed',
+        ),
+      )
+      // limit-short leaves pages with room; a fixed page that is full is such a case (seeded, so it happens here).
+      if (fault === 'limit-short')
+        expect(replayed.filter((o) => o.startsWith('cannot replay')).length).toBeGreaterThan(0)
+      expect(findings.some((f) => !premised.has(f.checkId))).toBe(true)
     })
   }
 

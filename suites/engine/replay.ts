@@ -12,6 +12,8 @@ import { isNotJudged, operationsOn, type Check, type Facts } from '../checks/che
 import { CHECKS } from '../checks/index.js'
 import { idOf, isObject, listedPets, pageSize } from '../checks/util.js'
 import type { Transport } from '../transport/transport.js'
+import { labelOf } from '../values/index.js'
+import { fitNewPet } from './naming.js'
 
 /** What replaying one finding showed. */
 export interface Replayed {
@@ -68,7 +70,7 @@ function factsOf(text: string | undefined): Facts {
 function judgeWith(check: Check, exchange: Exchange, facts: Facts, spec: Spec): string[] {
   if (check.scope === 'run') return []
   const judgement = judgeExchange(check, exchange, facts, spec) ?? []
-  // An answer that lacks the premise (a page now full) no longer shows the failure judged on it.
+  // Another check without its premise on this answer has nothing to add.
   return isNotJudged(judgement) ? [] : judgement
 }
 
@@ -105,6 +107,15 @@ export async function replayFinding(
       messages: [
         `${request.method} ${request.path} now answers 404 where it answered ${was}: the pet is not found (a restart with fresh data?), so the answer cannot show a fix; ${ONLY_A_FULL_RUN}`,
       ],
+      exchange,
+    }
+  // An answer that lacks the check's premise (a page now full, no Error body to compare) shows neither the failure nor
+  // its fix: only a run that sets the premise up again can tell.
+  const own = judgeExchange(check, exchange, facts, spec)
+  if (isNotJudged(own))
+    return {
+      outcome: 'cannot replay',
+      messages: [`the answer leaves the check nothing to judge (${own.notJudged}); ${ONLY_A_FULL_RUN}`],
       exchange,
     }
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
@@ -222,7 +233,7 @@ async function factsGone(
   if (held.size > 0 && !gone.length) return undefined
   // The store lost them (a restart with fresh data): the pets it counted on are made again, as the run made them.
   const missing = assumed - held.size
-  const made = gone.length ? await recreate(transport, gone, missing, facts.status) : 0
+  const made = gone.length ? await recreate(transport, spec, gone, missing, facts.status) : 0
   if (made < missing)
     return `the finding assumed the target holds at least ${assumed} pets${where}; it now lists ${pets.length}, and ${made} of the ${missing} missing could be made again`
   notes.push(`recreated ${made} pet${made === 1 ? '' : 's'}${where} the finding counted on (the target had lost them)`)
@@ -233,19 +244,27 @@ async function factsGone(
  * Creates `count` pets (of `status` when given) like the ones lost, named as the run named them; resolves to how many
  * the target answered 201 to. Bounded by the lookups a replay makes.
  */
-async function recreate(transport: Transport, lost: JsonValue[], count: number, status?: string): Promise<number> {
+async function recreate(
+  transport: Transport,
+  spec: Spec,
+  lost: JsonValue[],
+  count: number,
+  status?: string,
+): Promise<number> {
+  const declared = spec.propertiesOf('NewPet')
   let made = 0
   for (let i = 0; i < Math.min(count, LOOKUPS); i++) {
     const like = lost[i % lost.length]
-    const name = isObject(like) && typeof like.name === 'string' ? like.name : `pcs-replay-${i + 1}`
-    const categoryId = isObject(like) && like.categoryId !== undefined ? like.categoryId : 1
-    const petStatus = status ?? (isObject(like) && typeof like.status === 'string' ? like.status : undefined)
-    const body = stringifyJson({ name, categoryId, ...(petStatus !== undefined ? { status: petStatus } : {}) })
+    // What NewPet declares of the lost pet, fitted to the spec (a required property it lacks at its plain value).
+    const kept = isObject(like) ? Object.entries(like).filter(([name]) => Object.hasOwn(declared, name)) : []
+    const pet = fitNewPet(spec, Object.fromEntries(kept), '') as Record<string, JsonValue>
+    if (!kept.length) pet[labelOf(spec)] = `pcs-replay-${i + 1}`
+    if (status !== undefined) pet.status = status
     const exchange = await transport.send({
       operationId: 'createPet',
       method: 'POST',
       path: '/pets',
-      body,
+      body: stringifyJson(pet),
       contentType: 'application/json',
     })
     if (exchange.response?.status !== 201) break
