@@ -14,6 +14,7 @@ import { runConformance } from '../command/library.js'
 import type { RunResult } from '../model/index.js'
 import { loadSpec, SPEC_PATH } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
+import { skippedForState } from '../test-support/premises.js'
 
 const work = mkdtempSync(join(tmpdir(), 'petstore-keywords-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -78,8 +79,11 @@ const KEYWORDS: (string | number)[][] = [
 
 const failing = (result: RunResult) =>
   result.checks.filter((check) => check.outcome === 'failed').map((check) => check.id)
+// The seeded stub holds pets of every status, so no listing can be empty: that one premise is said, not judged.
 const notPassed = (result: RunResult) =>
-  result.checks.filter((check) => check.outcome !== 'passed').map((check) => `${check.id} ${check.outcome}`)
+  result.checks
+    .filter((check) => check.outcome !== 'passed' && !skippedForState(check))
+    .map((check) => `${check.id} ${check.outcome}`)
 
 describe('a revision whose NewPet has rules beyond the JSON type', () => {
   it('is served conformantly by the stub: every check judged, and both sides of each rule sent', async () => {
