@@ -1,11 +1,17 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { spec, type JsonValue } from '../../spec/index.js'
+import { parseDocument } from 'yaml'
+import { loadSpec, spec, SPEC_PATH, type JsonValue } from '../../spec/index.js'
+import { judgeExchange } from './applies.js'
 import { findsCreated } from './finds-created.js'
 import { limitDefault } from './limit-default.js'
 import { limitFills } from './limit-fills.js'
 import { limitMax } from './limit-max.js'
 import { statusFilter } from './status-filter.js'
 import { errorBody, exchangeOf, judge } from './test-support.js'
+import { unfilteredListsAll } from './unfiltered-lists-all.js'
 import { uniqueInPage } from './unique-in-page.js'
 import { validQueryAccepted } from './valid-query-accepted.js'
 
@@ -157,5 +163,44 @@ describe(uniqueInPage.id, () => {
   it('judges listPets 200 lists only', () => {
     expect(judge(uniqueInPage, page({ pets: pets(2) }))).toBe('n/a')
     expect(judge(uniqueInPage, exchangeOf({ status: 401, body: errorBody(401) }))).toBe('n/a')
+  })
+})
+
+describe(unfilteredListsAll.id, () => {
+  const created = ['available', 'pending', 'sold'].map((status, i) => ({
+    id: 900 + i,
+    name: `c${i}`,
+    categoryId: 1,
+    status,
+  }))
+  it('wants every pet the run created on an unfiltered page with room, one of each status', () => {
+    expect(
+      judge(unfilteredListsAll, page([...pets(3), ...created], '/pets?limit=100'), { limit: 100, created }),
+    ).toEqual([])
+    expect(judge(unfilteredListsAll, page(created.slice(0, 1), '/pets?limit=100'), { limit: 100, created })).toEqual([
+      'GET /pets?limit=100 returned 1 pets (page not full) without 2 pet(s) this run created, of status pending, sold (e.g. id 901); documented: without status no filter applies',
+    ])
+  })
+  it('does not judge a full page, a page before one of each status was created, or a page size the spec leaves open', () => {
+    expect(judge(unfilteredListsAll, page(pets(2), '/pets?limit=2'), { limit: 2, created })).toMatch(
+      /^not judged: .*full page/,
+    )
+    expect(
+      judge(unfilteredListsAll, page(pets(1), '/pets?limit=100'), { limit: 100, created: created.slice(0, 2) }),
+    ).toMatch(/^not judged: .*before the run created a pet of status sold/)
+    // A revision whose limit has no default: a page asked without a limit holds what the service chooses.
+    const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'), { intAsBigInt: true })
+    doc.deleteIn(['paths', '/pets', 'get', 'parameters', 0, 'schema', 'default'])
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-no-default-'))
+    try {
+      const file = join(dir, 'no-default.yaml')
+      writeFileSync(file, doc.toString({ lineWidth: 0 }))
+      const judgement = judgeExchange(unfilteredListsAll, page(created.slice(0, 1)), { created }, loadSpec(file))
+      expect(judgement).toEqual({
+        notJudged: "GET /pets named no limit and the spec documents no default: the page size is the service's choice",
+      })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
