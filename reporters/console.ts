@@ -180,10 +180,8 @@ export function progressLine(scenario: ScenarioProgress, strict: boolean, { colo
 export function areaLine(
   area: string,
   scenarios: readonly ScenarioProgress[],
-  elapsedMs: number,
-  strict: boolean,
+  { elapsedMs, strict, owns }: { elapsedMs: number; strict: boolean; owns?: (check: CheckResult) => boolean },
   { color }: ConsoleOptions,
-  owns?: (check: CheckResult) => boolean,
 ): string {
   const p = palette(color)
   const records = scenarios.flatMap((s) => (s.record ? [s.record] : []))

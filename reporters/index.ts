@@ -400,7 +400,7 @@ export default class ConformanceReporter implements Reporter {
         const home = check.operationId === 'all' ? undefined : this.#homeOf(check.operationId)
         return home === undefined || home === name
       }
-      this.#out.write(areaLine(name, area.done, performance.now() - this.#start, strict, options, owns))
+      this.#out.write(areaLine(name, area.done, { elapsedMs: performance.now() - this.#start, strict, owns }, options))
     }
   }
 

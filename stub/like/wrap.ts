@@ -43,7 +43,7 @@ export function likeWrappers(like: Likeness, spec: Spec): LikeWrappers {
   const shown = (json: string): string => withAdded(json, ids, added, extras, started)
   return {
     ...(traits.maxBody ? { maxBody: traits.maxBody } : {}),
-    store: (store) => likeStore(store, traits, ids, shown, added, extras),
+    store: (store) => likeStore(store, { traits, ids, shown, added, extras }),
     app: (app) => new LikeHandler(app, spec, traits, ids, added),
   }
 }
@@ -83,11 +83,19 @@ function extraMembers(names: readonly string[], now: string): string {
 /** The store as the twin shows it: mapped ids, its order, a default status and added fields. */
 function likeStore(
   store: Store,
-  traits: Traits,
-  ids: IdMapping | undefined,
-  shown: (json: string) => string,
-  added: Map<string, string>,
-  extras: readonly string[],
+  {
+    traits,
+    ids,
+    shown,
+    added,
+    extras,
+  }: {
+    traits: Traits
+    ids: IdMapping | undefined
+    shown: (json: string) => string
+    added: Map<string, string>
+    extras: readonly string[]
+  },
 ): Store {
   const defaultStatus = traits.defaultStatus
   const order = traits.order
