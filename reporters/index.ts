@@ -21,31 +21,17 @@ import {
   breaksConformance,
   WAIT_LOG_PREFIX,
 } from '../model/index.js'
-import {
-  areaLine,
-  liveLine,
-  progressLine,
-  runHeader,
-  toConsole,
-  verdictOnly,
-  type ScenarioProgress,
-} from './console.js'
+import { toConsole, verdictOnly } from './console.js'
+import { areaLine, liveLine, progressLine, runHeader, type ScenarioProgress } from './progress.js'
 import { toHtml } from './html.js'
 import { toJson } from './json.js'
 import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
 import { waitingText } from './text.js'
 
-export {
-  areaLine,
-  liveLine,
-  progressLine,
-  runHeader,
-  toConsole,
-  verdictOnly,
-  type ConsoleOptions,
-  type ScenarioProgress,
-} from './console.js'
+export { toConsole, verdictOnly } from './console.js'
+export { type ConsoleOptions } from './palette.js'
+export { areaLine, liveLine, progressLine, runHeader, type ScenarioProgress } from './progress.js'
 export { cellLabel, matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
 export { replayCommand, replayNote, waitingText } from './text.js'
 export { toHtml, toJson, toJunit, toMarkdown }
