@@ -21,31 +21,17 @@ import {
   breaksConformance,
   WAIT_LOG_PREFIX,
 } from '../model/index.js'
-import {
-  areaLine,
-  liveLine,
-  progressLine,
-  runHeader,
-  toConsole,
-  verdictOnly,
-  type ScenarioProgress,
-} from './console.js'
+import { toConsole, verdictOnly } from './console.js'
+import { areaLine, liveLine, progressLine, runHeader, type ScenarioProgress } from './progress.js'
 import { toHtml } from './html.js'
 import { toJson } from './json.js'
 import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
 import { waitingText } from './text.js'
 
-export {
-  areaLine,
-  liveLine,
-  progressLine,
-  runHeader,
-  toConsole,
-  verdictOnly,
-  type ConsoleOptions,
-  type ScenarioProgress,
-} from './console.js'
+export { toConsole, verdictOnly } from './console.js'
+export { type ConsoleOptions } from './palette.js'
+export { areaLine, liveLine, progressLine, runHeader, type ScenarioProgress } from './progress.js'
 export { cellLabel, matrixOf, type CellOutcome, type Matrix, type MatrixCell, type MatrixRow } from './matrix.js'
 export { replayCommand, replayNote, waitingText } from './text.js'
 export { toHtml, toJson, toJunit, toMarkdown }
@@ -400,7 +386,7 @@ export default class ConformanceReporter implements Reporter {
         const home = check.operationId === 'all' ? undefined : this.#homeOf(check.operationId)
         return home === undefined || home === name
       }
-      this.#out.write(areaLine(name, area.done, performance.now() - this.#start, strict, options, owns))
+      this.#out.write(areaLine(name, area.done, { elapsedMs: performance.now() - this.#start, strict, owns }, options))
     }
   }
 

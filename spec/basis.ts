@@ -2,7 +2,8 @@
  * What documents a behaviour: a JSON pointer into the spec (RFC 6901, `$ref`s followed on the way), or an RFC
  * section for HTTP itself. A check of severity `fail` names one; reports render it from the spec's own words.
  */
-import type { OperationId, Spec } from './index.js'
+import type { OperationId } from './shape.js'
+import type { Spec } from './spec.js'
 
 /** What an RFC section says, in one line: the only words of a basis not read from the spec. */
 export const RFC_SECTIONS = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Spec, spec, stringifyJson, type JsonValue } from '../spec/index.js'
 import { App, BASE_PATH, DEPRECATION, type AppResponse } from './app.js'
-import { logLine } from './server.js'
+import { logLine } from './log.js'
 import { loadSeed } from './seed.js'
 import { PetStore } from './store.js'
 import {

@@ -109,7 +109,7 @@ export class ClientReporter {
     const operationId = this.#operationOf(request)
     const text = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8')
     const seen = (id: string, title: string, basis: Basis, op?: OperationId) =>
-      this.#found(id, title, basis, op, request, text, now)
+      this.#found(id, title, basis, op, { request, body: text, now })
     if (operationId === undefined) {
       const { path } = splitTarget(request.url)
       const ops = Object.values(this.#spec.operations)
@@ -272,9 +272,7 @@ export class ClientReporter {
     title: string,
     basis: Basis,
     operationId: OperationId | undefined,
-    request: AppRequest,
-    body: string | undefined,
-    now: number,
+    { request, body, now }: { request: AppRequest; body: string | undefined; now: number },
   ): void {
     const key = `${id}\u0000${operationId ?? ''}`
     const known = this.#findings.get(key)

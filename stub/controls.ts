@@ -114,7 +114,7 @@ export class ClientControls implements Handler {
     const body = value === undefined ? '' : stringifyJson(value)
     const code = status >= 400 ? ((value as { code?: unknown } | undefined)?.code as string | undefined) : undefined
     const extra = status === 401 ? ['WWW-Authenticate', `Bearer realm="${REALM}"`] : undefined
-    return responder.respond(status, body, operationId, extra, code)
+    return responder.respond(status, body, operationId, { extra, code })
   }
 }
 

@@ -17,19 +17,11 @@ export { Journal, JOURNAL_DEFAULTS, type JournalEntry, type JournalFilter, type 
 export { COMPACT_BYTES, keepInFile, logPathOf, readDataFile, type DataFile } from './persist.js'
 export { available, CHAOS_STATUSES, MAX_DELAY_MS, statusesOf } from './prefer.js'
 export { specExamples } from './examples.js'
-export { logLine } from './server.js'
+export { bufferedLog, LOG_INTERVAL_MS, logLine, type BufferedLog } from './log.js'
 export { ApiError, errorBody } from './errors.js'
 export { FAULTS, isFaultName, type Fault, type FaultName } from './faults/index.js'
 export { DEFAULT_SEED_PATH, loadSeed, readSnapshot, type SeedPet, type Snapshot } from './seed.js'
-export {
-  bufferedLog,
-  ListenError,
-  LOG_INTERVAL_MS,
-  serve,
-  type BufferedLog,
-  type RunningServer,
-  type ServerOptions,
-} from './server.js'
+export { ListenError, serve, type RunningServer, type ServerOptions } from './server.js'
 export {
   PetStore,
   PersistError,

@@ -89,7 +89,7 @@ export class Operations {
     const list = '[' + this.store.page(count, filter).join(',') + ']'
     // The number of pets the query matches, for a count header a revision declares: it stays true while the page is kept.
     const total = this.store.count(filter)
-    const response = this.#responder.respond(200, list, 'listPets', undefined, undefined, { total })
+    const response = this.#responder.respond(200, list, 'listPets', { facts: { total } })
     if (count > this.#limit.maximum) return response // only the pages the spec allows are worth keeping
     if (!pages) this.#pages.set(filter, (pages = []))
     pages[count] = response

@@ -67,9 +67,7 @@ export class Responder {
     status: number,
     body: string,
     operationId?: OperationId,
-    extra?: string[],
-    code?: string,
-    facts: AnswerFacts = {},
+    { extra, code, facts = {} }: { extra?: string[]; code?: string; facts?: AnswerFacts } = {},
   ): AppResponse {
     // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
     let headers = ((operationId && this.#deprecatedHead.get(operationId)) || this.#head).slice()
@@ -110,7 +108,7 @@ export class Responder {
 
   /** The Error response of an ApiError. */
   error(error: ApiError, operationId?: OperationId, extra?: string[]): AppResponse {
-    return this.respond(error.status, this.#errors.write(error), operationId, extra, error.code)
+    return this.respond(error.status, this.#errors.write(error), operationId, { extra, code: error.code })
   }
 
   /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */

@@ -4,8 +4,6 @@ export { idMapping, type IdMapping } from './ids.js'
 export {
   KIT_VERSION,
   LikeError,
-  likenessLines,
-  likenessSummary,
   readLikeness,
   type Adopted,
   type IdScheme,
@@ -15,5 +13,6 @@ export {
   type ReportData,
   type Traits,
 } from './likeness.js'
+export { likenessLines, likenessSummary } from './summary.js'
 export { likeWrappers, type LikeWrappers } from './wrap.js'
 export { compareObservations, type Fidelity } from './fidelity.js'

@@ -96,7 +96,7 @@ export async function replayFinding(
       messages: [`the report kept too little to judge it again (${missing.join(', ')})`],
     }
   const notes: string[] = []
-  const gone = await factsGone(check, finding, facts, transport, spec, notes)
+  const gone = await factsGone(check, finding, facts, { transport, spec, notes })
   if (gone) return { outcome: 'cannot replay', messages: [`${gone}; ${ONLY_A_FULL_RUN}`] }
   const exchange = await transport.send(request)
   // A pet that was there, and is not found now: the store lost it (a restart), so the answer says nothing of a fix.
@@ -181,9 +181,7 @@ async function factsGone(
   check: Check,
   finding: Finding,
   facts: Facts,
-  transport: Transport,
-  spec: Spec,
-  notes: string[],
+  { transport, spec, notes }: { transport: Transport; spec: Spec; notes: string[] },
 ): Promise<string | undefined> {
   const needs: readonly string[] = check.scope === 'exchange' ? (check.on.needs ?? []) : []
   const maximum = Number(spec.parameter('listPets', 'limit').maximum ?? Infinity)

@@ -191,7 +191,11 @@ export class HttpTransport implements Transport {
             }),
             elapsed(),
           )
-        : answered(prepared, attempt.status, attempt.headers, attempt.body, elapsed(), attempt.size)
+        : answered(
+            prepared,
+            { status: attempt.status, headers: attempt.headers, body: attempt.body, totalBytes: attempt.size },
+            elapsed(),
+          )
     return { ...exchange, attempts }
   }
 

@@ -96,7 +96,7 @@ export class MountedTransport implements Transport {
       response.headers.forEach((value, name) => {
         headers[name] = name in headers ? `${headers[name]}, ${value}` : value // Set-Cookie comes one value at a time
       })
-      return answered(prepared, response.status, headers, head, elapsed(), size)
+      return answered(prepared, { status: response.status, headers, body: head, totalBytes: size }, elapsed())
     } catch (error) {
       const name = (error as Error)?.name
       const reason =

@@ -171,11 +171,13 @@ export function prepare(request: Request, options: TransportOptions): Prepared {
  */
 export function answered(
   prepared: Prepared,
-  status: number,
-  headers: Record<string, string>,
-  body: Uint8Array,
+  {
+    status,
+    headers,
+    body,
+    totalBytes = body.byteLength,
+  }: { status: number; headers: Record<string, string>; body: Uint8Array; totalBytes?: number },
   durationMs: number,
-  totalBytes = body.byteLength,
 ): Exchange {
   const { text, json } = readBody(body, totalBytes)
   return {

@@ -1,0 +1,94 @@
+/** Misbehaviour on demand: answers held back by a delay, and socket faults (hang, reset, empty, malformed chunk, trickle). */
+import type { ServerResponse } from 'node:http'
+import { TRICKLE_MS, type AppResponse } from './app.js'
+import { finished, note, rawResponse, send, type Exchange } from './answer.js'
+
+/**
+ * Answers after the response's delay, or misbehaves at the socket as it asks. The request stays in flight
+ * until the connection is done with it (a hung one until the client or the shutdown ends it).
+ */
+export function respondSpecially(
+  exchange: Exchange,
+  response: AppResponse,
+  body: Uint8Array | string | undefined,
+): void {
+  const { state, res } = exchange
+  let settled = false
+  const settle = () => {
+    if (settled) return
+    settled = true
+    clearTimeout(timer)
+    finished(state)
+  }
+  const act = () => {
+    if (res.destroyed) {
+      note(exchange, undefined, body)
+      return settle() // the client left during the delay
+    }
+    note(exchange, response, body)
+    const socket = res.socket
+    switch (response.socket) {
+      case undefined:
+        send(res, response, state)
+        return settle()
+      case 'hang':
+        return // settled when the connection closes
+      case 'reset':
+        socket?.resetAndDestroy()
+        return settle()
+      case 'empty':
+        socket?.destroy()
+        return settle()
+      case 'malformed-chunk':
+        socket?.end(malformedChunk(response))
+        return settle()
+      case 'trickle':
+        return trickle(res, response, settle)
+    }
+  }
+  res.once('close', settle)
+  const timer = response.delayMs ? setTimeout(act, response.delayMs) : undefined
+  if (!timer) act()
+}
+
+/** The head of the response, then one good chunk and one whose size line is not hex; the connection then ends. */
+function malformedChunk(response: AppResponse): string {
+  const head: string[] = []
+  for (let i = 0; i < response.headers.length; i += 2) {
+    const name = response.headers[i]!
+    if (!/^(content-length|connection|transfer-encoding)$/i.test(name)) head.push(name, response.headers[i + 1]!)
+  }
+  const half = response.body.slice(0, Math.ceil(response.body.length / 2))
+  const good = half === '' ? '' : `${Buffer.byteLength(half).toString(16)}\r\n${half}\r\n`
+  return rawResponse({
+    ...response,
+    headers: head.concat('Transfer-Encoding', 'chunked', 'Connection', 'close'),
+    body: `${good}zz\r\n`,
+  })
+}
+
+/** Sends the head at once and the body in up to ten pieces spread over the response's trickle time. */
+function trickle(res: ServerResponse, response: AppResponse, settle: () => void): void {
+  const body = Buffer.from(response.body)
+  const pieces = Math.max(1, Math.min(10, body.length))
+  const every = (response.trickleMs ?? TRICKLE_MS) / pieces
+  res.writeHead(response.status, response.headers)
+  res.flushHeaders()
+  let sent = 0
+  const next = () => {
+    if (res.destroyed) return settle()
+    const piece = body.subarray(
+      Math.round((body.length * sent) / pieces),
+      Math.round((body.length * (sent + 1)) / pieces),
+    )
+    if (++sent < pieces) {
+      res.write(piece)
+      timer = setTimeout(next, every)
+    } else {
+      res.end(piece)
+      settle()
+    }
+  }
+  let timer = setTimeout(next, every)
+  res.once('close', () => clearTimeout(timer))
+}
