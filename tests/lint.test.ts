@@ -61,3 +61,29 @@ describe('npm run lint keeps the layers of docs/architecture.md', () => {
     expect(await layerErrors(path, code)).toEqual([])
   })
 })
+
+describe('npm run lint keeps rooms one reader holds', () => {
+  /** The rule ids ESLint reports for `code` as if it were the file at `path`. */
+  const rules = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(`${code}\n`, { filePath: join(ROOT, path) })
+    return result!.messages.map((m) => m.ruleId)
+  }
+  /** A function of `n` parameters that uses them all. */
+  const fn = (n: number) => {
+    const names = Array.from({ length: n }, (_, i) => `p${i}`)
+    return `export const f = (${names.map((p) => `${p}: number`).join(', ')}) => ${names.join(' + ')}`
+  }
+
+  it('refuses a product function of 6 positional parameters and a product file over 500 lines', async () => {
+    expect(await rules('stub/x.ts', fn(6))).toContain('@typescript-eslint/max-params')
+    const long = Array.from({ length: 501 }, (_, i) => `export const v${i} = ${i}`).join('\n')
+    expect(await rules('suites/x.ts', long)).toContain('max-lines')
+  })
+
+  it('allows 5 parameters, 500 lines, and either in a test', async () => {
+    expect(await rules('stub/x.ts', fn(5))).toEqual([])
+    const lines = Array.from({ length: 500 }, (_, i) => `export const v${i} = ${i}`).join('\n')
+    expect(await rules('suites/x.ts', lines)).toEqual([])
+    expect(await rules('stub/x.test.ts', fn(6))).toEqual([])
+  })
+})
