@@ -88,6 +88,23 @@ describe('reading what a report observed', () => {
     expect(reasons).toContainEqual(expect.stringMatching(/^some\.new-check: an observation this stub does not know/))
     expect(like.traits.queries?.byQuery.has('limit=-1')).toBe(false)
   })
+
+  it('adopts no order when the same listing came back in different orders, and says so', () => {
+    const like = readLikeness(
+      report([
+        ['listPets.ordering', 'order of GET /pets?limit=100', 'ascending by id (first ids 1, 2, 3)'],
+        ['listPets.ordering', 'order of GET /pets?limit=100', 'not ordered by id (first ids 7, 2, 9)'],
+      ]),
+      spec(),
+    )
+    expect(like.adopted.map((a) => a.checkId)).not.toContain('listPets.ordering')
+    expect(like.notMimicked).toContainEqual(
+      expect.objectContaining({
+        checkId: 'listPets.ordering',
+        reason: "the service's order varied (ascending by id; not ordered by id)",
+      }),
+    )
+  })
 })
 
 describe('a twin answers as the service did where the interface is silent', () => {

@@ -239,7 +239,10 @@ function likenessOf(report: ReportData, spec: Spec): Likeness {
     idsAscending = traits.ids === undefined || traits.ids === 'beyond-2^53'
     adopt('createPet.id-scheme', idWords(traits.ids))
   }
-  const orders = new Set(one('listPets.ordering').map(([, words]) => words.replace(/ \(.*$/, '')))
+  // Every order seen, not only each listing's first: a service whose listings came in different orders has none.
+  const orders = new Set(
+    [...(byCheck.get('listPets.ordering')?.values() ?? [])].flat().map((words) => words.replace(/ \(.*$/, '')),
+  )
   if (orders.size > 1) skip('listPets.ordering', `the service's order varied (${[...orders].join('; ')})`)
   else if (orders.size === 1) {
     const [seen] = orders
