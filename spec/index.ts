@@ -27,6 +27,7 @@ export { declaredBounds, type IntegerBoundsSchema } from './bounds.js'
 export { bundledSpec, loadSpec, parseSpec, spec, SPEC_PATH, SpecError, specFrom, useSpec } from './load.js'
 export {
   OPERATION_IDS,
+  OPERATIONS,
   type Operation,
   type OperationId,
   type ParameterSchema,

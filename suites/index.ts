@@ -12,7 +12,7 @@ import { MountedTransport, type FetchHandler } from './transport/mounted.js'
 import { PoliteTransport } from './transport/polite.js'
 import type { Transport } from './transport/transport.js'
 
-export { CHECKS, listedOperation, onOperation, type CheckId } from './checks/index.js'
+export { bySpec, catalogueFor, CHECKS, listedOperation, onOperation, type CheckId } from './checks/index.js'
 export * from './engine/index.js'
 export { PHASES, SCENARIOS } from './scenarios/index.js'
 export type { FetchHandler } from './transport/mounted.js'

@@ -19,7 +19,7 @@ import {
 import { waitingText } from '../../reporters/index.js'
 import type { ReporterOptions } from '../../reporters/index.js'
 import { renderBasis, spec, useSpec, type Spec } from '../../spec/index.js'
-import { CHECKS, listedOperation, onOperation, type RunConfig } from '../../suites/index.js'
+import { bySpec, catalogueFor, listedOperation, onOperation, type RunConfig } from '../../suites/index.js'
 import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
@@ -325,7 +325,8 @@ export function catalogue(
   config: Pick<Config, 'checks' | 'operations' | 'viaPrism'>,
   against: Spec = spec(),
 ): CatalogueEntry[] {
-  const suite = CHECKS.filter((c) => !config.checks.length || config.checks.includes(c.id))
+  const suite = catalogueFor(against)
+    .filter((c) => !config.checks.length || config.checks.includes(c.id))
     .filter((c) => !config.operations.length || config.operations.some((op) => onOperation(c.on.operation, op)))
     .map((c): CatalogueEntry => ({
       id: c.id,
@@ -341,7 +342,7 @@ export function catalogue(
     operationId: 'all',
     severity: 'fail',
     source: 'prism',
-    ...(basis ? { basis: renderBasis(against, basis) } : {}),
+    ...(basis ? { basis: renderBasis(against, bySpec(basis, against)) } : {}),
   }))
   return config.viaPrism ? [...suite, ...prism] : suite
 }

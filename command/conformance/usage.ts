@@ -1,12 +1,15 @@
 /** The `--help` text of `petstore-conformance`, with the check catalogue read from the table. */
-import { CHECKS, recordAllowances, recordBudget } from '../../suites/index.js'
+import { spec } from '../../spec/index.js'
+import { catalogueFor, recordAllowances, recordBudget } from '../../suites/index.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_REPORTERS, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, REPORTERS } from './config.js'
 
 /** The `--help` text. */
 export function usage(): string {
   const budget = (runs: number) => recordBudget(recordAllowances(runs))
   const fixed = budget(1) - 1 - recordAllowances(1).stateful // what does not grow with --runs
-  const catalogue = CHECKS.map((c) => `  ${c.id.padEnd(34)} ${c.severity.padEnd(8)} ${c.title}`).join('\n')
+  const catalogue = catalogueFor(spec())
+    .map((c) => `  ${c.id.padEnd(34)} ${c.severity.padEnd(8)} ${c.title}`)
+    .join('\n')
   return `Usage: petstore-conformance [--base-url URL] [--api-key KEY] [options]
 
 Checks that a Pet Store service conforms to its interface (spec/petstore.yaml). Without --base-url it

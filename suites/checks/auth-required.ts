@@ -1,5 +1,5 @@
 import type { Credential } from '../../model/index.js'
-import { spec, operationPointer, type OperationId } from '../../spec/index.js'
+import { operationPointer, type OperationId } from '../../spec/index.js'
 import { refusedBeyondInterface } from './beyond.js'
 import { exchangeCheck, notJudged } from './check.js'
 import { requestLine } from './util.js'
@@ -32,9 +32,9 @@ function authRequired<const Op extends OperationId>(operationId: Op) {
     id: `${operationId}.auth.required` as const,
     title: `${operationId} answers 401 without a valid Bearer key`,
     severity: 'fail',
-    basis: [
-      { spec: operationPointer(spec(), operationId, 'security') },
-      { spec: operationPointer(spec(), operationId, 'responses', '401') },
+    basis: (spec) => [
+      { spec: operationPointer(spec, operationId, 'security') },
+      { spec: operationPointer(spec, operationId, 'responses', '401') },
     ],
     on: { operation: operationId, credential: 'invalid' },
     run: ({ exchange, response }, spec) => {

@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { RFC_REFERENCE, RFC_SECTIONS, renderBasis, resolvePointer, spec, type BasisRef } from '../../spec/index.js'
 import { PRISM_CHECKS } from '../prism/index.js'
-import { exchangeCheck, runCheck, transportCheck } from './check.js'
-import { CHECKS } from './index.js'
+import { bySpec, exchangeCheck, runCheck, transportCheck } from './check.js'
+import { catalogueFor } from './index.js'
 
 const s = spec()
+const CHECKS = catalogueFor(s)
+const PRISM = PRISM_CHECKS.map((c) => ({ ...c, basis: bySpec(c.basis, s) }))
 
 /** Every check that can fail a target, the suite's and Prism's, with its basis. */
 const failing = [
   ...CHECKS.filter((c) => c.severity === 'fail').map((c) => ({ id: c.id, basis: c.basis })),
-  ...PRISM_CHECKS.map((c) => ({ id: c.id, basis: c.basis })),
+  ...PRISM.map((c) => ({ id: c.id, basis: c.basis })),
 ]
-const everyRef = [...CHECKS, ...PRISM_CHECKS].flatMap((c) =>
+const everyRef = [...CHECKS, ...PRISM].flatMap((c) =>
   (c.basis ?? ([] as readonly BasisRef[])).map((ref) => ({ id: c.id, ref })),
 )
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Exchange } from '../../model/index.js'
 import { spec, stringifyJson, type JsonValue } from '../../spec/index.js'
+import { bySpec } from './check.js'
 import { acceptsValid } from './accepts-valid.js'
 import { createPetAuthRequired } from './auth-required.js'
 import {
@@ -116,7 +117,9 @@ describe(`${acceptsValid.id} and the media type`, () => {
       'POST /pets with the valid NewPet {"name":"Rex","categoryId":1} answered 415; documented: 201 Pet',
     ])
     expect(judge(acceptsValid, create('application/json; charset=utf-8', 400), { sent: pet })).toHaveLength(1)
-    expect(acceptsValid.basis?.[0]).toEqual({ spec: '#/paths/~1pets/post/requestBody/content/application~1json' })
+    expect(bySpec(acceptsValid.basis!, spec())[0]).toEqual({
+      spec: '#/paths/~1pets/post/requestBody/content/application~1json',
+    })
   })
 
   it('does not judge a media type the spec does not document: refusing it is the target choice', () => {
@@ -141,7 +144,9 @@ describe(mediaType.id, () => {
       'application/vnd.petstore+json -> 415 Error (code "some_code")',
     ])
     expect(judge(mediaType, create('', 201), { sent: pet })).toEqual(['no Content-Type -> 201 Pet (id 7)'])
-    expect(mediaType.subject!({ exchange: create('text/plain', 400) } as never)).toBe('POST /pets with text/plain')
+    expect(mediaType.subject!({ exchange: create('text/plain', 400) } as never, spec())).toBe(
+      'POST /pets with text/plain',
+    )
   })
 
   it('leaves the documented type to createPet.accepts-valid', () => {

@@ -2,6 +2,8 @@
  * The shape of a check: one small pure function from what the suite saw to messages, and a declaration of
  * what it judges (scope, operation, statuses, the facts it needs), which the engine reads to call it
  * wherever it applies. `[]` means the property holds; for `observed` checks each message is what the target chose.
+ * What the spec decides (a title naming its values, a basis pointing into it, the statuses it documents) is declared
+ * as a function of the spec the check judges, and resolved once where the catalogue is built for that spec.
  */
 import type { Credential, Exchange, RecordedResponse, Severity, StatusCoverage } from '../../model/index.js'
 import type { Basis, JsonValue, OperationId, Spec } from '../../spec/index.js'
@@ -117,8 +119,25 @@ export function isNotJudged(judgement: Judgement | undefined): judgement is NotJ
   return judgement !== undefined && !Array.isArray(judgement)
 }
 
+/**
+ * A part of a check's declaration that the spec decides, written as a function of the spec the check judges (never
+ * of the spec in use): `title: (spec) => ...`. A part the spec does not decide is written as it is.
+ */
+export type BySpec<T> = T | ((spec: Spec) => T)
+
+/** The part for this spec: the value itself, or what the function makes of the spec. */
+export function bySpec<T>(part: BySpec<T>, spec: Spec): T {
+  return typeof part === 'function' ? (part as (spec: Spec) => T)(spec) : part
+}
+
+/** A check as declared (`'declared'`: parts may be {@link BySpec}) or resolved for one spec (plain values). */
+export type Stage = 'declared' | 'resolved'
+
+/** A part of a check at a stage. */
+type Part<T, S extends Stage> = S extends 'declared' ? BySpec<T> : T
+
 /** Which exchanges a check applies to. */
-export interface Applies<N extends Fact> {
+export interface Applies<N extends Fact, S extends Stage = 'resolved'> {
   /**
    * The operation, or the list of operations, `all` for every documented operation, or `any` for every exchange,
    * the requests that call no documented operation too (other methods, path variants); for those, `operationId` is
@@ -126,7 +145,7 @@ export interface Applies<N extends Fact> {
    */
   operation: OnOperation
   /** Response statuses it judges; omitted: every answered exchange. */
-  statuses?: readonly number[]
+  statuses?: Part<readonly number[], S>
   /** Facts it needs: it applies only where all are known. */
   needs?: readonly N[]
   /**
@@ -142,14 +161,15 @@ export interface Applies<N extends Fact> {
  * A check's severity and what documents the behaviour it judges: a `fail` check names its basis (spec pointers or
  * RFC sections), so a check with none cannot fail a target; observed and advice checks may name one.
  */
-export type Judging =
-  { severity: Extract<Severity, 'fail'>; basis: Basis } | { severity: Exclude<Severity, 'fail'>; basis?: Basis }
+export type Judging<S extends Stage = 'resolved'> =
+  | { severity: Extract<Severity, 'fail'>; basis: Part<Basis, S> }
+  | { severity: Exclude<Severity, 'fail'>; basis?: Part<Basis, S> }
 
-interface ExchangeShape<Id extends string, N extends Fact> {
+interface ExchangeShape<Id extends string, N extends Fact, S extends Stage> {
   id: Id
-  title: string
+  title: Part<string, S>
   scope: 'exchange'
-  on: Applies<N>
+  on: Applies<N, S>
   /**
    * Why the judged spec, or the run's operations (every one, or those selected with `--operation`), leave this check
    * nothing to judge, if they do (a revision that requires the property whose absence it observes): unless an
@@ -157,17 +177,22 @@ interface ExchangeShape<Id extends string, N extends Fact> {
    */
   inapplicable?: (spec: Spec, operations: readonly OperationId[]) => string | undefined
   /** For observed checks: what an observation is about; the request line by default. */
-  subject?: (input: ExchangeInput<N>) => string
+  subject?: (input: ExchangeInput<N>, spec: Spec) => string
   /** Messages (`[]`: the property holds), or {@link notJudged} when the exchange lacks what the check judges. */
   run: (input: ExchangeInput<N>, spec: Spec) => Judgement
 }
 
 /** A check judged on every exchange it applies to. */
-export type ExchangeCheck<Id extends string = string, N extends Fact = Fact> = ExchangeShape<Id, N> & Judging
+export type ExchangeCheck<Id extends string = string, N extends Fact = Fact> = ExchangeShape<Id, N, 'resolved'> &
+  Judging
 
-interface TransportShape<Id extends string> {
+/** An exchange check as declared. */
+export type ExchangeDeclaration<Id extends string = string, N extends Fact = Fact> = ExchangeShape<Id, N, 'declared'> &
+  Judging<'declared'>
+
+interface TransportShape<Id extends string, S extends Stage> {
   id: Id
-  title: string
+  title: Part<string, S>
   scope: 'transport'
   on: { operation: 'any' }
   run: (exchange: Exchange) => string[]
@@ -179,7 +204,10 @@ interface TransportShape<Id extends string> {
 }
 
 /** A check judged on every exchange, answered or not (the transport's own verdict). */
-export type TransportCheck<Id extends string = string> = TransportShape<Id> & Judging
+export type TransportCheck<Id extends string = string> = TransportShape<Id, 'resolved'> & Judging
+
+/** A transport check as declared. */
+export type TransportDeclaration<Id extends string = string> = TransportShape<Id, 'declared'> & Judging<'declared'>
 
 /** What the run as a whole shows, computed once by the engine at its end. */
 export interface RunInput {
@@ -189,9 +217,9 @@ export interface RunInput {
   idsInOrder: readonly string[]
 }
 
-interface RunShape<Id extends string> {
+interface RunShape<Id extends string, S extends Stage> {
   id: Id
-  title: string
+  title: Part<string, S>
   scope: 'run'
   /**
    * Its operations, and which scenarios feed it: those that call every one of them (every one selected, for `all`),
@@ -211,28 +239,58 @@ interface RunShape<Id extends string> {
 }
 
 /** A check judged once, on the run as a whole. */
-export type RunCheck<Id extends string = string> = RunShape<Id> & Judging
+export type RunCheck<Id extends string = string> = RunShape<Id, 'resolved'> & Judging
 
-/** One entry of the catalogue (over every fact: a check that needs fewer is handed all, so each one fits). */
+/** A run-level check as declared. */
+export type RunDeclaration<Id extends string = string> = RunShape<Id, 'declared'> & Judging<'declared'>
+
+/**
+ * One entry of the catalogue, resolved for the spec it judges (over every fact: a check that needs fewer is handed
+ * all, so each one fits).
+ */
 export type Check = ExchangeCheck | TransportCheck | RunCheck
+
+/** A check as its file declares it; a resolved {@link Check} is one too. */
+export type Declaration = ExchangeDeclaration | TransportDeclaration | RunDeclaration
+
+/** The check a declaration resolves to, keeping its id's literal type and the facts it needs. */
+export type Resolved<D> =
+  D extends ExchangeDeclaration<infer Id, infer N>
+    ? ExchangeCheck<Id, N>
+    : D extends TransportDeclaration<infer Id>
+      ? TransportCheck<Id>
+      : D extends RunDeclaration<infer Id>
+        ? RunCheck<Id>
+        : never
 
 /** Declares an exchange check, keeping its id's literal type and typing `facts` by what it needs. */
 export function exchangeCheck<const Id extends string, const N extends Fact = never>(
-  check: Omit<ExchangeShape<Id, N>, 'scope'> & Judging,
-): ExchangeCheck<Id, N> {
+  check: Omit<ExchangeShape<Id, N, 'declared'>, 'scope'> & Judging<'declared'>,
+): ExchangeDeclaration<Id, N> {
   return { scope: 'exchange', ...check }
 }
 
 /** Declares a transport check. */
 export function transportCheck<const Id extends string>(
-  check: Omit<TransportShape<Id>, 'scope' | 'on'> & Judging,
-): TransportCheck<Id> {
+  check: Omit<TransportShape<Id, 'declared'>, 'scope' | 'on'> & Judging<'declared'>,
+): TransportDeclaration<Id> {
   return { scope: 'transport', on: { operation: 'any' }, ...check }
 }
 
 /** Declares a run-level check. */
-export function runCheck<const Id extends string>(check: Omit<RunShape<Id>, 'scope'> & Judging): RunCheck<Id> {
+export function runCheck<const Id extends string>(
+  check: Omit<RunShape<Id, 'declared'>, 'scope'> & Judging<'declared'>,
+): RunDeclaration<Id> {
   return { scope: 'run', ...check }
+}
+
+/** A check resolved for the spec it judges: its title, basis and statuses as that spec decides them. */
+export function resolveCheck<D extends Declaration>(check: D, spec: Spec): Resolved<D> {
+  const title = bySpec(check.title, spec)
+  const basis = check.basis === undefined ? {} : { basis: bySpec(check.basis, spec) }
+  const statuses = check.scope === 'exchange' ? check.on.statuses : undefined
+  const on = statuses === undefined ? check.on : { ...check.on, statuses: bySpec(statuses, spec) }
+  return { ...check, title, ...basis, on } as Resolved<D>
 }
 
 /** Whether a credential is one the interface accepts (`bearer` in lower case is the target's choice, not invalid). */

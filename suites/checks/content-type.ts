@@ -1,4 +1,4 @@
-import { spec, everyResponse } from '../../spec/index.js'
+import { everyResponse } from '../../spec/index.js'
 import { refusedBeyondInterface } from './beyond.js'
 import { exchangeCheck } from './check.js'
 import { documented, requestLine } from './util.js'
@@ -10,7 +10,7 @@ export const contentTypeJson = exchangeCheck({
   id: 'response.content-type',
   title: 'Responses are application/json',
   severity: 'fail',
-  basis: everyResponse(spec(), 'content'),
+  basis: (spec) => everyResponse(spec, 'content'),
   on: {
     operation: 'all',
     // A 5xx is its own failure; an empty body of an undocumented status has no type to judge; HTTP's refusal of

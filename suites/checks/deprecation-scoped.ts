@@ -1,13 +1,18 @@
-import { spec, operationPointer } from '../../spec/index.js'
+import { basisOf, operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
-import { deprecatedOperation, requestLine } from './util.js'
+import { deprecatedOperations, requestLine } from './util.js'
 
 /** Only the deprecated operation says it is deprecated: the others carry no Deprecation or Sunset. */
 export const deprecationScoped = exchangeCheck({
   id: 'headers.deprecation-scoped',
-  title: `Deprecation and Sunset appear only on the deprecated ${deprecatedOperation(spec())}`,
+  title: (spec) =>
+    `Deprecation and Sunset appear only on the deprecated ${deprecatedOperations(spec).join(' and ') || 'operations (none)'}`,
   severity: 'advice',
-  basis: [{ spec: operationPointer(spec(), deprecatedOperation(spec()), 'deprecated') }, { rfc: 'RFC 9745 §2' }],
+  basis: (spec) =>
+    basisOf([
+      ...deprecatedOperations(spec).map((op) => ({ spec: operationPointer(spec, op, 'deprecated') })),
+      { rfc: 'RFC 9745 §2' },
+    ]),
   // Every operation the judged spec does not deprecate: a revision may deprecate another one, or none.
   on: {
     operation: 'all',

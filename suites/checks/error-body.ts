@@ -1,6 +1,5 @@
 import { exchangeCheck, notJudged } from './check.js'
 import { errorStatuses, requestLine } from './util.js'
-import { spec } from '../../spec/index.js'
 
 /**
  * An answer with an error status the interface documents (400, 401, 404) carries an Error body, on every operation
@@ -10,10 +9,11 @@ import { spec } from '../../spec/index.js'
  */
 export const errorBody = exchangeCheck({
   id: 'error.body',
-  title: `Every answer with a documented error status (${errorStatuses(spec()).join(', ')}) carries an Error body`,
+  title: (spec) =>
+    `Every answer with a documented error status (${errorStatuses(spec).join(', ')}) carries an Error body`,
   severity: 'fail',
   basis: [{ spec: '#/components/schemas/Error/description' }, { spec: '#/components/schemas/Error/required' }],
-  on: { operation: 'all', statuses: errorStatuses(spec()) },
+  on: { operation: 'all', statuses: errorStatuses },
   run: ({ exchange, response, operationId }, spec) => {
     const documented = spec.responseSchemaName(operationId, response.status)
     if (spec.response(operationId, response.status) && documented !== 'Error')

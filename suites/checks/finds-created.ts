@@ -1,4 +1,4 @@
-import { spec, operationPointer } from '../../spec/index.js'
+import { operationPointer } from '../../spec/index.js'
 import { exchangeCheck, notJudged } from './check.js'
 import {
   fieldsToMatch,
@@ -19,9 +19,9 @@ export const findsCreated = exchangeCheck({
   id: 'listPets.finds-created',
   title: 'listPets lists created pets as created, whenever the page has room for them',
   severity: 'fail',
-  basis: [
-    { spec: operationPointer(spec(), 'listPets', 'summary') },
-    { spec: operationPointer(spec(), 'createPet', 'responses', '201', 'description') },
+  basis: (spec) => [
+    { spec: operationPointer(spec, 'listPets', 'summary') },
+    { spec: operationPointer(spec, 'createPet', 'responses', '201', 'description') },
   ],
   on: {
     operation: 'listPets',

@@ -1,4 +1,4 @@
-import { spec, operationPointer, parameterPointer } from '../../spec/index.js'
+import { operationPointer, parameterPointer } from '../../spec/index.js'
 import { exchangeCheck, notJudged } from './check.js'
 import { bodyOf, canonicalInt64, idOf, lastSegment, requestLine } from './util.js'
 
@@ -12,9 +12,9 @@ export const idMatches = exchangeCheck({
   id: 'getPet.id-matches',
   title: 'getPet answers 200 only with the pet whose id was asked for',
   severity: 'fail',
-  basis: [
-    { spec: parameterPointer(spec(), 'getPet', 'petId', 'description') },
-    { spec: operationPointer(spec(), 'getPet', 'responses', '200') },
+  basis: (spec) => [
+    { spec: parameterPointer(spec, 'getPet', 'petId', 'description') },
+    { spec: operationPointer(spec, 'getPet', 'responses', '200') },
   ],
   on: {
     operation: 'getPet',

@@ -1,13 +1,15 @@
 /**
  * The catalogue: every check the suite runs, in one table. The engine runs each where its `on` says it applies;
  * tests, reports and `--check` selection read it. Adding a check means one file, one line here and its unit test.
+ * A check reaches the spec only through its arguments: what the spec decides in its title, basis or statuses is
+ * declared as a function of the spec, resolved here, once, for the spec a run judges ({@link catalogueFor}).
  */
 import { acceptsValid } from './accepts-valid.js'
 import { assignsId } from './assigns-id.js'
 import { createPetAuthRequired, getPetAuthRequired, listPetsAuthRequired } from './auth-required.js'
 import { authSchemeCase } from './auth-scheme-case.js'
 import { authStoresNothing } from './auth-stores-nothing.js'
-import type { Check } from './check.js'
+import { resolveCheck, type Declaration, type Resolved } from './check.js'
 import { contentTypeJson } from './content-type.js'
 import { documentedStatusesSeen } from './coverage.js'
 import { deprecationHeader } from './deprecation-header.js'
@@ -59,15 +61,46 @@ import { unfilteredListsAll } from './unfiltered-lists-all.js'
 import { unknownField } from './unknown-field.js'
 import { validQueryAccepted } from './valid-query-accepted.js'
 import { wwwAuthenticate } from './www-authenticate.js'
+import type { Spec } from '../../spec/index.js'
 
-export type { Check, ExchangeCheck, ExchangeInput, Fact, Facts, RunCheck, RunInput, TransportCheck } from './check.js'
-export { appliesTo, exchangeInput, judgeExchange, subjectOf, type PerExchangeCheck } from './applies.js'
-export { credentialKind, isNotJudged, listedOperation, notJudged, onOperation, operationsOn } from './check.js'
+export type {
+  BySpec,
+  Check,
+  Declaration,
+  ExchangeCheck,
+  ExchangeInput,
+  Fact,
+  Facts,
+  RunCheck,
+  RunInput,
+  TransportCheck,
+} from './check.js'
+export {
+  appliesTo,
+  exchangeInput,
+  judgeExchange,
+  subjectOf,
+  type PerExchangeCheck,
+  type PerExchangeDeclaration,
+} from './applies.js'
+export {
+  bySpec,
+  credentialKind,
+  isNotJudged,
+  listedOperation,
+  notJudged,
+  onOperation,
+  operationsOn,
+  resolveCheck,
+} from './check.js'
 export type { Judgement, NotJudged } from './check.js'
 export { refusedBeyondInterface, undocumentedMediaType } from './beyond.js'
 export { bodyOf, idOf, isObject, listedPets, queryOutsideRange, requestLine, show } from './util.js'
 
-/** Every check, in the order reports list them: cross-cutting first, then by operation, the run-level last. */
+/**
+ * Every check as declared, in the order reports list them: cross-cutting first, then by operation, the run-level
+ * last. Ids, severities, scopes and operations are read here; titles and bases from {@link catalogueFor}.
+ */
 export const CHECKS = [
   transportOk, // any request: a complete HTTP response, no timeout or reset
   noServerError, // any request: never a 5xx
@@ -127,20 +160,35 @@ export const CHECKS = [
   limitOutOfRange, // observed: limit outside its range
   statusOutOfRange, // observed: status outside the enum
   documentedStatusesSeen, // run: every provokable documented status seen
-] as const satisfies readonly Check[]
+] as const satisfies readonly Declaration[]
 
-/** One entry of the table, with its literal id. */
-export type CatalogueCheck = (typeof CHECKS)[number]
+/** One entry of the table as declared, with its literal id. */
+export type CatalogueDeclaration = (typeof CHECKS)[number]
+
+/** One entry of the catalogue resolved for a spec, with its literal id. */
+export type CatalogueCheck = Resolved<CatalogueDeclaration>
 
 /** The id of a check of the catalogue: a mistyped id is a compile error. */
-export type CheckId = CatalogueCheck['id']
+export type CheckId = CatalogueDeclaration['id']
 
-/** The check of the table with this id, typed as exactly that check. */
-export type CheckOf<Id extends CheckId> = Extract<CatalogueCheck, { id: Id }>
+/** The check of the table with this id, as declared, typed as exactly that check. */
+export type CheckOf<Id extends CheckId> = Extract<CatalogueDeclaration, { id: Id }>
 
-const BY_ID = new Map<string, CatalogueCheck>(CHECKS.map((c) => [c.id, c]))
+const BY_ID = new Map<string, CatalogueDeclaration>(CHECKS.map((c) => [c.id, c]))
 
-/** The check with this id. */
+const RESOLVED = new WeakMap<Spec, readonly CatalogueCheck[]>()
+
+/**
+ * The catalogue for the spec a run judges: every check in the table's order, its title, basis and statuses as that
+ * spec decides them. Built once per spec, so each check is the same object wherever the run reads it.
+ */
+export function catalogueFor(spec: Spec): readonly CatalogueCheck[] {
+  let checks = RESOLVED.get(spec)
+  if (!checks) RESOLVED.set(spec, (checks = CHECKS.map((c) => resolveCheck<CatalogueDeclaration>(c, spec))))
+  return checks
+}
+
+/** The check with this id, as declared. */
 export function checkById<Id extends CheckId>(id: Id): CheckOf<Id> {
   return BY_ID.get(id) as CheckOf<Id>
 }

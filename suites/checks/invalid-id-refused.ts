@@ -1,4 +1,4 @@
-import { spec, operationPointer, parameterPointer } from '../../spec/index.js'
+import { operationPointer, parameterPointer } from '../../spec/index.js'
 import { refusedBeyondInterface } from './beyond.js'
 import { exchangeCheck, notJudged } from './check.js'
 import { bodyOf, idOf, requestLine } from './util.js'
@@ -16,9 +16,9 @@ export const invalidIdRefused = exchangeCheck({
   id: 'getPet.invalid-id-refused',
   title: 'getPet refuses a petId that is no int64 with 404 or 400',
   severity: 'fail',
-  basis: [
-    { spec: parameterPointer(spec(), 'getPet', 'petId', 'schema') },
-    { spec: operationPointer(spec(), 'getPet', 'responses', '404') },
+  basis: (spec) => [
+    { spec: parameterPointer(spec, 'getPet', 'petId', 'schema') },
+    { spec: operationPointer(spec, 'getPet', 'responses', '404') },
   ],
   on: { operation: 'getPet', needs: ['petIdForm'], credential: 'valid' },
   run: ({ exchange, response, facts: { petIdForm } }, spec) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { spec } from '../../spec/index.js'
 import { subjectOf } from './applies.js'
 import { idMatches } from './id-matches.js'
 import { invalidId } from './invalid-id.js'
@@ -49,7 +50,9 @@ describe(invalidId.id, () => {
   it('records the answer, by kind of petId', () => {
     const exchange = get('/pets/abc', 404, errorBody(404, 'pet_not_found'))
     expect(judge(invalidId, exchange, NOT_AN_INTEGER)).toEqual(['404 Error (code "pet_not_found")'])
-    expect(subjectOf(invalidId, exchange, NOT_AN_INTEGER)).toBe('GET /pets/{petId} with a petId that is not an integer')
+    expect(subjectOf(invalidId, exchange, NOT_AN_INTEGER, spec())).toBe(
+      'GET /pets/{petId} with a petId that is not an integer',
+    )
     expect(judge(invalidId, exchange)).toBe('n/a')
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { acceptsValid } from './accepts-valid.js'
+import { spec } from '../../spec/index.js'
 import { subjectOf } from './applies.js'
 import { echoesNewPet } from './echo.js'
 import { jsonLeeway } from './json-leeway.js'
@@ -12,7 +13,7 @@ describe(jsonLeeway.id, () => {
   it('records whether the target accepted JSON whose reading parsers may differ on', () => {
     const refused = exchangeOf({ operationId: 'createPet', status: 400, body: errorBody(400, 'invalid_json') })
     expect(judge(jsonLeeway, refused, facts)).toEqual(['400 Error (code "invalid_json")'])
-    expect(subjectOf(jsonLeeway, refused, facts)).toBe('POST /pets with categoryId written 1e2')
+    expect(subjectOf(jsonLeeway, refused, facts, spec())).toBe('POST /pets with categoryId written 1e2')
     expect(judge(jsonLeeway, refused)).toBe('n/a')
   })
   it('spares such a body the rule that a valid NewPet is accepted, but holds an accepted one to the value sent', () => {

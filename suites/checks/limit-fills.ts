@@ -1,4 +1,4 @@
-import { spec, operationPointer, parameterPointer } from '../../spec/index.js'
+import { operationPointer, parameterPointer } from '../../spec/index.js'
 import { exchangeCheck, notJudged } from './check.js'
 import { listedPets, requestLine, withinDocumentedInput } from './util.js'
 
@@ -7,9 +7,9 @@ export const limitFills = exchangeCheck({
   id: 'listPets.limit.fills',
   title: 'listPets returns min(limit, pets held) pets, not fewer',
   severity: 'fail',
-  basis: [
-    { spec: operationPointer(spec(), 'listPets', 'summary') },
-    { spec: parameterPointer(spec(), 'listPets', 'limit', 'description') },
+  basis: (spec) => [
+    { spec: operationPointer(spec, 'listPets', 'summary') },
+    { spec: parameterPointer(spec, 'listPets', 'limit', 'description') },
   ],
   on: {
     operation: 'listPets',

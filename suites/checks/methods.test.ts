@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { spec } from '../../spec/index.js'
 import { subjectOf } from './applies.js'
 import { allowedMethods, methodsAllow } from './methods-allow.js'
 import { errorBody, exchangeOf, judge } from './test-support.js'
@@ -38,8 +39,8 @@ describe(undocumentedMethod.id, () => {
     const exchange = other('DELETE', 405, { allow: 'GET' }, 'none')
     const facts = { otherMethod: '/pets/{petId}' }
     expect(judge(undocumentedMethod, exchange, facts)).toEqual(['405 Error (code "some_code") (Allow: GET)'])
-    expect(subjectOf(undocumentedMethod, exchange, facts)).toBe('DELETE /pets/{petId} without a key')
-    expect(subjectOf(undocumentedMethod, other('HEAD', 405), facts)).toBe('HEAD /pets/{petId}')
+    expect(subjectOf(undocumentedMethod, exchange, facts, spec())).toBe('DELETE /pets/{petId} without a key')
+    expect(subjectOf(undocumentedMethod, other('HEAD', 405), facts, spec())).toBe('HEAD /pets/{petId}')
   })
   it('judges only requests a scenario says use another method', () => {
     expect(judge(undocumentedMethod, other('DELETE', 405))).toBe('n/a')

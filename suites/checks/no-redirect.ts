@@ -1,4 +1,4 @@
-import { spec, everyOperation } from '../../spec/index.js'
+import { everyOperation } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
@@ -14,7 +14,7 @@ export const noRedirect = exchangeCheck({
   id: 'response.no-redirect',
   title: 'A documented operation is answered at its documented path, never redirected (3xx)',
   severity: 'fail',
-  basis: everyOperation(spec(), 'responses'),
+  basis: (spec) => everyOperation(spec, 'responses'),
   on: { operation: 'all' },
   run: ({ exchange, response, operationId }, spec) => {
     const documented = spec.statuses(operationId)

@@ -38,7 +38,7 @@ describe(statusDefault.id, () => {
     const created = create(201, { id: 1, ...sent, status: 'available' })
     expect(judge(statusDefault, created, { sent })).toEqual(['status "available"'])
     expect(judge(statusDefault, create(201, { id: 1, ...sent }), { sent })).toEqual(['no status'])
-    expect(subjectOf(statusDefault, created, { sent })).toBe('POST /pets without status')
+    expect(subjectOf(statusDefault, created, { sent }, s)).toBe('POST /pets without status')
   })
   it('does not judge a pet sent with a status, a refusal, or a body that is no object', () => {
     expect(
@@ -70,7 +70,7 @@ describe(longName.id, () => {
   it('records the answer to a name beyond the size every target must accept', () => {
     const refused = create(400, errorBody(400, 'name_too_long'))
     expect(judge(longName, refused, { sent })).toEqual(['name of 100 code points: 400 Error (code "name_too_long")'])
-    expect(subjectOf(longName, refused, { sent })).toBe('POST /pets with a name of 100 UTF-8 bytes')
+    expect(subjectOf(longName, refused, { sent }, s)).toBe('POST /pets with a name of 100 UTF-8 bytes')
     expect(judge(longName, create(201, { id: 3, ...sent }), { sent })).toEqual([
       'name of 100 code points: 201 Pet (id 3)',
     ])
@@ -86,14 +86,14 @@ describe(unknownField.id, () => {
   it('records whether an undescribed field is accepted and echoed, naming the field', () => {
     const echoed = create(201, { id: 4, ...sent })
     expect(judge(unknownField, echoed, { sent })).toEqual(['201 Pet (id 4) (echoed back)'])
-    expect(subjectOf(unknownField, echoed, { sent })).toBe('POST /pets with an undescribed field "nickname"')
+    expect(subjectOf(unknownField, echoed, { sent }, s)).toBe('POST /pets with an undescribed field "nickname"')
     expect(judge(unknownField, create(201, { id: 4, name: 'Rex', categoryId: 8 }), { sent })).toEqual([
       '201 Pet (id 4)',
     ])
     expect(judge(unknownField, create(400, errorBody(400, 'unknown_field')), { sent })).toEqual([
       '400 Error (code "unknown_field")',
     ])
-    expect(subjectOf(unknownField, echoed, { sent: { ...sent, id: 1 } })).toBe(
+    expect(subjectOf(unknownField, echoed, { sent: { ...sent, id: 1 } }, s)).toBe(
       'POST /pets with undescribed fields "nickname", "id"',
     )
   })
@@ -121,7 +121,7 @@ describe(extraFields.id, () => {
         }),
       ),
     ).toEqual([])
-    expect(subjectOf(extraFields, exchangeOf({ operationId: 'getPet', body: pet }), {})).toBe('Pet bodies')
+    expect(subjectOf(extraFields, exchangeOf({ operationId: 'getPet', body: pet }), {}, s)).toBe('Pet bodies')
   })
   it('judges Pet bodies only', () => {
     expect(judge(extraFields, exchangeOf({ operationId: 'getPet', status: 404, body: errorBody(404) }))).toBe('n/a')
@@ -134,7 +134,7 @@ describe(ordering.id, () => {
     const full = { limit: 100 }
     const descending = exchangeOf({ path: '/pets?limit=100', body: [{ id: 3 }, { id: 2 }, { id: 1 }] })
     expect(judge(ordering, descending, full)).toEqual(['descending by id'])
-    expect(subjectOf(ordering, descending, full)).toBe('order of GET /pets?limit=100')
+    expect(subjectOf(ordering, descending, full, s)).toBe('order of GET /pets?limit=100')
     expect(
       judge(ordering, exchangeOf({ path: '/pets?limit=100', body: [{ id: 1 }, { id: 3 }, { id: 2 }] }), full),
     ).toEqual(['not ordered by id (first ids 1, 3, 2)'])

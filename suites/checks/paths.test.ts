@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { spec } from '../../spec/index.js'
 import { subjectOf } from './applies.js'
 import { noDataWithoutKey } from './no-data-without-key.js'
 import { pathVariant } from './path-variant.js'
@@ -37,8 +38,10 @@ describe(pathVariant.id, () => {
     const facts = { pathVariant: 'GET /pets with a trailing slash' }
     const exchange = variant('/pets/', 404, errorBody(404, 'not_found'))
     expect(judge(pathVariant, exchange, facts)).toEqual(['404 Error (code "not_found")'])
-    expect(subjectOf(pathVariant, exchange, facts)).toBe('GET /pets with a trailing slash without a key')
-    expect(subjectOf(pathVariant, variant('/pets/', 200, [], 'key'), facts)).toBe('GET /pets with a trailing slash')
+    expect(subjectOf(pathVariant, exchange, facts, spec())).toBe('GET /pets with a trailing slash without a key')
+    expect(subjectOf(pathVariant, variant('/pets/', 200, [], 'key'), facts, spec())).toBe(
+      'GET /pets with a trailing slash',
+    )
     expect(judge(pathVariant, exchange)).toBe('n/a')
   })
 })

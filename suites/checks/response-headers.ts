@@ -1,4 +1,4 @@
-import { spec, basisOf, operationPointer, parseJson, type JsonValue, type Spec } from '../../spec/index.js'
+import { basisOf, operationPointer, parseJson, type JsonValue, type Spec } from '../../spec/index.js'
 import { exchangeCheck, notJudged } from './check.js'
 import { requestLine } from './util.js'
 
@@ -11,13 +11,14 @@ export const responseHeaders = exchangeCheck({
   id: 'response.headers',
   title: 'Every response header the spec describes matches its schema',
   severity: 'fail',
-  basis: basisOf(
-    Object.values(spec().operations).flatMap((op) =>
-      op.statuses
-        .filter((status) => spec().responseHeaders(op.operationId, status).length > 0)
-        .map((status) => ({ spec: operationPointer(spec(), op.operationId, 'responses', status, 'headers') })),
+  basis: (spec) =>
+    basisOf(
+      Object.values(spec.operations).flatMap((op) =>
+        op.statuses
+          .filter((status) => spec.responseHeaders(op.operationId, status).length > 0)
+          .map((status) => ({ spec: operationPointer(spec, op.operationId, 'responses', status, 'headers') })),
+      ),
     ),
-  ),
   on: {
     operation: 'all',
     when: ({ operationId, response }, spec) => spec.responseHeaders(operationId, response.status).length > 0,

@@ -1,4 +1,4 @@
-import { spec, everyResponse } from '../../spec/index.js'
+import { everyResponse } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
@@ -7,7 +7,7 @@ export const responseSchema = exchangeCheck({
   id: 'response.schema',
   title: 'The body validates against the documented schema',
   severity: 'fail',
-  basis: everyResponse(spec(), 'content', 'application/json', 'schema'),
+  basis: (spec) => everyResponse(spec, 'content', 'application/json', 'schema'),
   on: {
     operation: 'all',
     when: ({ operationId, response }, spec) => spec.response(operationId, response.status) !== undefined,

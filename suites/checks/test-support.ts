@@ -2,8 +2,8 @@
 import type { Credential, Exchange } from '../../model/index.js'
 import { spec, stringifyJson, type JsonValue, type OperationId } from '../../spec/index.js'
 import { parseBody } from '../transport/body.js'
-import { judgeExchange, type PerExchangeCheck } from './applies.js'
-import { isNotJudged, type Facts, type RunCheck, type RunInput } from './check.js'
+import { judgeExchange, type PerExchangeDeclaration } from './applies.js'
+import { isNotJudged, type Facts, type RunDeclaration, type RunInput } from './check.js'
 
 /** What a hand-made exchange may set; everything else gets a plausible default. */
 export interface ExchangeParts {
@@ -64,14 +64,14 @@ export function errorBody(status: number, code = 'some_code'): JsonValue {
  * What the engine would make of one exchange: the check's messages, `not judged: <reason>` where the exchange lacks
  * what it judges, or `n/a` where it does not apply.
  */
-export function judge(check: PerExchangeCheck, exchange: Exchange, facts: Facts = {}): string[] | 'n/a' | string {
+export function judge(check: PerExchangeDeclaration, exchange: Exchange, facts: Facts = {}): string[] | 'n/a' | string {
   const judgement = judgeExchange(check, exchange, facts, spec())
   if (judgement === undefined) return 'n/a'
   return isNotJudged(judgement) ? `not judged: ${judgement.notJudged}` : judgement
 }
 
 /** What the engine would make of the run as a whole: the check's messages, or `n/a`. */
-export function judgeRun(check: RunCheck, input: Partial<RunInput>): string[] | 'n/a' {
+export function judgeRun(check: RunDeclaration, input: Partial<RunInput>): string[] | 'n/a' {
   const full: RunInput = { coverage: [], idsInOrder: [], ...input }
   return check.applies(full) ? check.run(full, spec()) : 'n/a'
 }

@@ -1,4 +1,4 @@
-import { spec, operationPointer } from '../../spec/index.js'
+import { operationPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
@@ -7,7 +7,7 @@ export const unknown404 = exchangeCheck({
   id: 'getPet.unknown-404',
   title: 'getPet of an unknown id answers 404',
   severity: 'fail',
-  basis: [{ spec: operationPointer(spec(), 'getPet', 'responses', '404') }],
+  basis: (spec) => [{ spec: operationPointer(spec, 'getPet', 'responses', '404') }],
   on: { operation: 'getPet', needs: ['unknown'], credential: 'valid' },
   run: ({ exchange, response }) =>
     response.status === 404

@@ -1,4 +1,3 @@
-import { spec } from '../../spec/index.js'
 import { refusesUndeclared } from '../values/index.js'
 import { exchangeCheck } from './check.js'
 import { describeAnswer } from './observed.js'
@@ -20,8 +19,8 @@ export const unknownField = exchangeCheck({
     credential: 'valid',
     when: ({ facts }, spec) => undescribedFields(spec, facts.sent).length > 0,
   },
-  subject: ({ exchange, facts }) => {
-    const fields = undescribedFields(spec(), facts.sent)
+  subject: ({ exchange, facts }, spec) => {
+    const fields = undescribedFields(spec, facts.sent)
     return `${requestLine(exchange)} with ${fields.length === 1 ? 'an undescribed field' : 'undescribed fields'} ${fields.map((f) => `"${f}"`).join(', ')}`
   },
   run: ({ exchange, response, facts }, spec) => {

@@ -2,7 +2,7 @@
 import type { Exchange } from '../../model/index.js'
 import {
   isInt64,
-  spec,
+  OPERATIONS,
   stringifyJson,
   type JsonValue,
   type OperationId,
@@ -49,10 +49,11 @@ export function show(value: JsonValue | undefined): string {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-// Where the path relative to the base address starts: the first segment of a documented path (in any letter
-// case, after any number of slashes, so path variants show as sent). The record keeps only the absolute URL.
+// Where the path relative to the base address starts: the first segment of an operation's path, which every revision
+// keeps (in any letter case, after any number of slashes, so path variants show as sent). The record keeps only the
+// absolute URL.
 const ROOT = new RegExp(
-  `/+(?:${[...new Set(Object.values(spec().operations).map((op) => op.path.split('/')[1]!))].map(escapeRegExp).join('|')})(?=[/?#]|$)`,
+  `/+(?:${[...new Set(Object.values(OPERATIONS).map((op) => op.path.split('/')[1]!))].map(escapeRegExp).join('|')})(?=[/?#]|$)`,
   'i',
 )
 
@@ -234,25 +235,32 @@ export function errorStatuses(spec: Spec): number[] {
   return [...new Set(statuses)].sort((a, b) => a - b)
 }
 
+/** The operations the spec marks `deprecated` (the bundled spec: getPet alone; a revision may mark others, or none). */
+export function deprecatedOperations(spec: Spec): OperationId[] {
+  return Object.values(spec.operations)
+    .filter((op) => op.deprecated)
+    .map((op) => op.operationId)
+}
+
 /** The operation the spec marks `deprecated`; throws when it marks none or several (a spec the checks do not fit). */
 export function deprecatedOperation(spec: Spec): OperationId {
-  const deprecated = Object.values(spec.operations).filter((op) => op.deprecated)
+  const deprecated = deprecatedOperations(spec)
   if (deprecated.length !== 1)
     throw new Error(`the spec marks ${deprecated.length} operations deprecated; the deprecation checks expect one`)
-  return deprecated[0]!.operationId
+  return deprecated[0]!
 }
 
 /**
- * When a check of one of `operationId`'s deprecation headers applies: on the statuses `spec` documents `header` for,
- * while the judged spec still deprecates the operation (a revision may not); otherwise it is not applicable.
+ * When a check of one of `operationId`'s deprecation headers applies: on the statuses the judged spec documents
+ * `header` for, while it still deprecates the operation (a revision may not); otherwise it is not applicable.
  */
-export function whileDeprecated(spec: Spec, operationId: OperationId, header: string) {
+export function whileDeprecated(operationId: OperationId, header: string) {
   return {
     inapplicable: (judged: Spec) =>
       judged.operation(operationId).deprecated ? undefined : `the spec does not deprecate ${operationId}`,
     on: {
       operation: operationId,
-      statuses: statusesWithHeader(spec, operationId, header),
+      statuses: (judged: Spec) => statusesWithHeader(judged, operationId, header),
       when: ({ operationId: id }: { operationId: OperationId }, judged: Spec) => judged.operation(id).deprecated,
     },
   }

@@ -10,7 +10,7 @@ import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioReco
 import { parseSpec, spec, SPEC_PATH, type JsonValue } from '../../spec/index.js'
 import { createStub } from '../../stub/index.js'
 import { everything, slow, tooMany, type FetchHandler } from '../../test-support/misbehaving.js'
-import { CHECKS, checkById, listedOperation, type Check, type CheckId } from '../checks/index.js'
+import { catalogueFor, checkById, listedOperation, type Check, type CheckId } from '../checks/index.js'
 import { idOf } from '../checks/util.js'
 import { runAll } from '../index.js'
 import { MountedTransport } from '../transport/mounted.js'
@@ -59,7 +59,7 @@ const newPet = (name: string, more: Record<string, JsonValue> = {}): JsonValue =
 })
 
 function resultOf(run: Run, records: ScenarioRecord[]): RunResult {
-  const selected = CHECKS.filter((c) => !run.config.checks.length || run.config.checks.includes(c.id))
+  const selected = catalogueFor(run.spec).filter((c) => !run.config.checks.length || run.config.checks.includes(c.id))
   const catalogue = selected.map((c) => ({
     id: c.id,
     title: c.title,

@@ -203,7 +203,7 @@ export class Recorder {
       check,
       () => check.run(input, this.run.spec),
       exchange,
-      () => subjectOf(check, exchange, facts),
+      () => subjectOf(check, exchange, facts, this.run.spec),
       facts,
     )
   }

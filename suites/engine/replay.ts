@@ -9,7 +9,7 @@ import type { Exchange, Finding, Request } from '../../model/index.js'
 import { parseJson, stringifyJson, type JsonValue, type Spec } from '../../spec/index.js'
 import { judgeExchange } from '../checks/applies.js'
 import { isNotJudged, operationsOn, type Check, type Facts } from '../checks/check.js'
-import { CHECKS } from '../checks/index.js'
+import { catalogueFor } from '../checks/index.js'
 import { idOf, isObject, listedPets, pageSize } from '../checks/util.js'
 import type { Transport } from '../transport/transport.js'
 import { labelOf } from '../values/index.js'
@@ -83,7 +83,7 @@ export async function replayFinding(
 ): Promise<Replayed> {
   if (finding.source !== 'suite')
     return { outcome: 'cannot replay', messages: [`found by ${finding.source}: run the suite with --via-prism again`] }
-  const check = (CHECKS as readonly Check[]).find((c) => c.id === finding.checkId)
+  const check = catalogueFor(spec).find((c) => c.id === finding.checkId)
   const request = requestOf(finding, previousBaseUrl)
   if (!check || check.scope === 'run' || !request)
     return { outcome: 'cannot replay', messages: ['the finding carries no request to send again'] }
@@ -119,7 +119,7 @@ export async function replayFinding(
       exchange,
     }
   // The check itself, and every fail-severity check judged on every exchange: a new failure is no fix.
-  const judges = (CHECKS as readonly Check[]).filter(
+  const judges = (catalogueFor(spec) as readonly Check[]).filter(
     (c) =>
       c === check || (c.severity === 'fail' && c.scope !== 'run' && typeof operationsOn(c.on.operation) === 'string'),
   )

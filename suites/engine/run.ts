@@ -16,7 +16,7 @@ import {
 } from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { runPrefix } from './naming.js'
-import { CHECKS, type CheckId } from '../checks/index.js'
+import { CHECKS, catalogueFor, type CheckId } from '../checks/index.js'
 import {
   onOperation,
   operationsOn,
@@ -92,6 +92,7 @@ export class Run {
   readonly #statusesSeen = new Set<string>()
   readonly #seen = new Map<string, number>() // every id known to exist -> when it was learned
   readonly #selected: ReadonlySet<string>
+  readonly #catalogue: readonly Check[] // resolved for the spec this run judges
   #clock = 0
   #errorsInARow = 0
   #slowestMs = 0
@@ -105,6 +106,7 @@ export class Run {
     this.#timeoutMs = config.timeoutMs
     this.redactor = new Redactor(keySecrets(config.apiKey))
     this.#selected = new Set(config.checks.length ? config.checks : CHECKS.map((c) => c.id))
+    this.#catalogue = catalogueFor(spec)
   }
 
   /** The name prefix of every pet this run creates: `pcs-<runId>-`, unless the judged spec's name refuses it. */
@@ -127,7 +129,7 @@ export class Run {
 
   /** The checks the run judges, by scope. */
   checks<S extends Check['scope']>(scope: S): Extract<Check, { scope: S }>[] {
-    return (CHECKS as readonly Check[]).filter(
+    return this.#catalogue.filter(
       (c): c is Extract<Check, { scope: S }> => c.scope === scope && this.#selected.has(c.id),
     )
   }
@@ -146,7 +148,7 @@ export class Run {
   wants(scenario: Sends): boolean {
     return needed(
       scenario,
-      (CHECKS as readonly Check[]).filter((c) => this.#selected.has(c.id) && this.selects(c, undefined)),
+      this.#catalogue.filter((c) => this.#selected.has(c.id) && this.selects(c, undefined)),
       this.#operations,
     )
   }
