@@ -11,6 +11,9 @@ const PRODUCT = ['command', 'stub', 'suites', 'reporters', 'model', 'spec']
 /** Test helpers: test files and the modules only tests import. */
 const TEST_HELPERS = ['**/*.test.ts', '**/test-support/**', '**/test-support.ts', '**/testing.ts', '**/*.check.ts']
 
+/** What reads the spec in use, or the bundled one, rather than the spec a run judges. */
+const GLOBAL_SPEC = ['spec', 'useSpec', 'bundledSpec', 'loadSpec', 'specFrom', 'SPEC_PATH']
+
 const others = (...layers) => PRODUCT.filter((layer) => !layers.includes(layer))
 const sources = (layer) => `${layer}/**`
 
@@ -104,6 +107,28 @@ export default defineConfig(
     rules: {
       'max-lines': ['error', { max: 500 }],
       '@typescript-eslint/max-params': ['error', { max: 5 }],
+    },
+  },
+  {
+    // One door to the spec: a check, a scenario or the values they draw read the spec they judge from their arguments
+    // (a check's title, basis or statuses the spec decides are functions of it, resolved where the catalogue is built),
+    // never the spec in use or the bundled one, which a run given --spec does not judge by.
+    files: ['suites/checks/**/*.ts', 'suites/scenarios/**/*.ts', 'suites/values/**/*.ts'],
+    ignores: TEST_HELPERS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)spec/(index|load)\\.js$',
+              importNames: [...GLOBAL_SPEC],
+              message:
+                'checks, scenarios and values reach the spec only through their arguments (a check part the spec decides is a function of it): see suites/README.md.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

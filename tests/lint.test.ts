@@ -87,3 +87,34 @@ describe('npm run lint keeps rooms one reader holds', () => {
     expect(await rules('stub/x.test.ts', fn(6))).toEqual([])
   })
 })
+
+describe('npm run lint keeps one door to the spec', () => {
+  /** The messages of the one-door rule for `code` as if it were the file at `path`. */
+  const doorErrors = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(`${code}\n`, { filePath: join(ROOT, path) })
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+  }
+
+  it.each([
+    ['suites/checks/x.ts', `import { spec, operationPointer } from '../../spec/index.js'`],
+    ['suites/checks/x.ts', `import { bundledSpec } from '../../spec/index.js'`],
+    ['suites/checks/x.ts', `import * as specs from '../../spec/index.js'`],
+    ['suites/checks/x.ts', `export { useSpec } from '../../spec/index.js'`],
+    ['suites/scenarios/x.ts', `import { spec as inUse } from '../../spec/index.js'`],
+    ['suites/values/x.ts', `import { loadSpec } from '../../spec/index.js'`],
+  ])('refuses %s: %s', async (path, code) => {
+    expect(await doorErrors(path, code)).toEqual([
+      expect.stringContaining('reach the spec only through their arguments'),
+    ])
+  })
+
+  it.each([
+    ['suites/checks/x.ts', `import { operationPointer, type Spec } from '../../spec/index.js'`],
+    ['suites/scenarios/x.ts', `import { stringifyJson } from '../../spec/index.js'`],
+    ['suites/checks/x.test.ts', `import { spec } from '../../spec/index.js'`],
+    ['suites/checks/test-support.ts', `import { spec } from '../../spec/index.js'`],
+    ['suites/engine/x.ts', `import { spec } from '../../spec/index.js'`],
+  ])('allows %s: %s', async (path, code) => {
+    expect(await doorErrors(path, code)).toEqual([])
+  })
+})
