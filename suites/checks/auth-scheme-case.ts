@@ -1,12 +1,16 @@
-import type { Spec } from '../../spec/index.js'
+import { pointer, type Spec } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
-/** The scheme of the spec's HTTP security scheme (`bearer`), which RFC 9110 §11.1 makes case-insensitive. */
-function schemeOf(spec: Spec): string {
-  const schemes = Object.values<{ type: string; scheme: string }>(spec.doc.components.securitySchemes)
-  return schemes.find((s) => s.type === 'http')!.scheme
+/** The spec's HTTP security scheme: its name (`bearerAuth`) and its scheme (`bearer`). */
+function httpScheme(spec: Spec): { name: string; scheme: string } {
+  const schemes = Object.entries<{ type: string; scheme: string }>(spec.doc.components.securitySchemes)
+  const [name, { scheme }] = schemes.find(([, s]) => s.type === 'http')!
+  return { name, scheme }
 }
+
+/** The scheme, which RFC 9110 §11.1 makes case-insensitive. */
+const schemeOf = (spec: Spec) => httpScheme(spec).scheme
 
 /** The scheme as each of the two credentials writes it. */
 function written(spec: Spec) {
@@ -23,7 +27,10 @@ export const authSchemeCase = exchangeCheck({
   title: (spec) =>
     `The Authorization scheme is accepted in another letter case ("${written(spec)['lowercase-scheme']}", "${written(spec)['uppercase-scheme']}"; RFC 9110 §11.1)`,
   severity: 'advice',
-  basis: [{ rfc: 'RFC 9110 §11.1' }, { spec: '#/components/securitySchemes/bearerAuth' }],
+  basis: (spec) => [
+    { rfc: 'RFC 9110 §11.1' },
+    { spec: pointer('components', 'securitySchemes', httpScheme(spec).name) },
+  ],
   // The operations that create nothing: a create under each scheme spelling would add pets to every run.
   on: { operation: ['listPets', 'getPet'], credential: 'scheme-case' },
   run: ({ exchange, response: { status } }, spec) => {

@@ -1,5 +1,17 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { RFC_REFERENCE, RFC_SECTIONS, renderBasis, resolvePointer, spec, type BasisRef } from '../../spec/index.js'
+import { parseDocument, type YAMLSeq } from 'yaml'
+import {
+  parseSpec,
+  RFC_REFERENCE,
+  RFC_SECTIONS,
+  renderBasis,
+  resolvePointer,
+  spec,
+  SPEC_PATH,
+  type BasisRef,
+  type Spec,
+} from '../../spec/index.js'
 import { PRISM_CHECKS } from '../prism/index.js'
 import { bySpec, exchangeCheck, runCheck, transportCheck } from './check.js'
 import { catalogueFor } from './index.js'
@@ -71,5 +83,102 @@ describe('every failure has a basis', () => {
     expect(words('createPet.rejects-invalid')).toContain('NewPet requires name and categoryId')
     expect(words('listPets.limit.default')).toEqual(['limit: default 20'])
     expect(words('response.no-server-error')[0]).toMatch(/^RFC 9110 §15\.6: 5xx is a server error/)
+  })
+})
+
+/**
+ * The bundled spec revised where the checks' titles, bases and statuses read it: listPets' parameters in the other
+ * order, the security scheme under another name, a 409 Error on createPet, a header on listPets' 200, and /v2.
+ */
+function revision(): Spec {
+  const doc = parseDocument(readFileSync(SPEC_PATH, 'utf8'), { intAsBigInt: true })
+  const parameters = doc.getIn(['paths', '/pets', 'get', 'parameters']) as YAMLSeq
+  parameters.items.reverse()
+  const schemes = ['components', 'securitySchemes']
+  doc.setIn([...schemes, 'petstoreKey'], doc.getIn([...schemes, 'bearerAuth']))
+  doc.deleteIn([...schemes, 'bearerAuth'])
+  const requirement = () => doc.createNode([{ petstoreKey: [] }])
+  doc.setIn(['security'], requirement())
+  for (const [path, method] of [
+    ['/pets', 'get'],
+    ['/pets', 'post'],
+    ['/pets/{petId}', 'get'],
+  ])
+    doc.setIn(['paths', path, method, 'security'], requirement())
+  doc.setIn(
+    ['paths', '/pets', 'post', 'responses', '409'],
+    doc.createNode({
+      description: 'An animal of this name is held already.',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    }),
+  )
+  doc.setIn(
+    ['paths', '/pets', 'get', 'responses', '200', 'headers'],
+    doc.createNode({ 'X-Total-Count': { description: 'Animals held.', schema: { type: 'integer', minimum: 0 } } }),
+  )
+  const servers = doc.getIn(['servers']) as YAMLSeq
+  for (let i = 0; i < servers.items.length; i++)
+    doc.setIn(['servers', i, 'url'], String(doc.getIn(['servers', i, 'url'])).replace('/v1', '/v2'))
+  return parseSpec(doc.toString({ lineWidth: 0 }), 'the revision')
+}
+
+describe('the catalogue resolved for a revised spec', () => {
+  const revised = revision()
+  /** Every spec pointer of every check's basis (Prism's too), resolved for `judged`. */
+  const pointers = (judged: Spec) =>
+    [...catalogueFor(judged), ...PRISM_CHECKS.map((c) => ({ id: c.id, basis: bySpec(c.basis, judged) }))].flatMap((c) =>
+      (c.basis ?? []).flatMap((ref) => ('spec' in ref ? [{ id: c.id, pointer: ref.spec }] : [])),
+    )
+  const inRevision = pointers(revised)
+  const words = (id: string) =>
+    renderBasis(revised, catalogueFor(revised).find((c) => c.id === id)!.basis!).map((line) => line.text)
+
+  it('points every basis of every check into that spec, each place in its words', () => {
+    expect(inRevision.length).toBeGreaterThan(30)
+    expect(inRevision.filter(({ pointer }) => resolvePointer(revised.doc, pointer) === undefined)).toEqual([])
+    for (const { id, pointer } of inRevision) {
+      const [line] = renderBasis(revised, [{ spec: pointer }])
+      expect(line!.text, `${id}: ${pointer}`).not.toMatch(/not in this spec|^\s*$/)
+    }
+  })
+  it("differs from the bundled spec's where the revision does, so the bundled spec's would miss or mislead", () => {
+    const bundled = pointers(s)
+    const missing = bundled.filter(({ pointer }) => resolvePointer(revised.doc, pointer) === undefined)
+    expect(missing.map(({ pointer }) => pointer)).toContain('#/components/securitySchemes/bearerAuth')
+    const of = (all: typeof bundled, id: string) => all.filter((p) => p.id === id).map((p) => p.pointer)
+    const changed = [...new Set(bundled.map(({ id }) => id))].filter(
+      (id) => of(bundled, id).join() !== of(inRevision, id).join(),
+    )
+    expect(changed).toEqual(
+      expect.arrayContaining([
+        'listPets.limit.default',
+        'listPets.status.filter',
+        'auth.scheme-case',
+        'response.headers',
+        'response.content-type',
+      ]),
+    )
+    // The bundled spec's pointer to status' description names limit's in the revision: it resolves, to the wrong place.
+    expect(words('listPets.status.filter')[0]).toMatch(/^status\b/)
+  })
+  it('reads parameters, statuses, headers and the scheme where the revision puts them', () => {
+    expect(words('listPets.limit.default')).toEqual(['limit: default 20'])
+    expect(catalogueFor(revised).find((c) => c.id === 'listPets.limit.default')!.basis).toEqual([
+      { spec: '#/paths/~1pets/get/parameters/1/schema/default' },
+    ])
+    expect(words('response.status-documented')).toContain('createPet documents 201, 400, 401 and 409')
+    const errorBody = catalogueFor(revised).find((c) => c.id === 'error.body')!
+    expect(errorBody.title).toBe(
+      'Every answer with a documented error status (400, 401, 404, 409) carries an Error body',
+    )
+    expect(errorBody.scope === 'exchange' && errorBody.on.statuses).toEqual([400, 401, 404, 409])
+    expect(inRevision).toContainEqual({ id: 'response.headers', pointer: '#/paths/~1pets/get/responses/200/headers' })
+    expect(inRevision).toContainEqual({ id: 'auth.scheme-case', pointer: '#/components/securitySchemes/petstoreKey' })
+  })
+  it('is built once per spec, the bundled one untouched', () => {
+    expect(catalogueFor(revised)).toBe(catalogueFor(revised))
+    expect(CHECKS.find((c) => c.id === 'error.body')!.title).toBe(
+      'Every answer with a documented error status (400, 401, 404) carries an Error body',
+    )
   })
 })

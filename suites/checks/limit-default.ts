@@ -5,7 +5,7 @@ import { listedPets, pageSize, requestLine, withinDocumentedInput } from './util
 /** Without `limit`, listPets returns the documented default number of pets: at most that, exactly that when there are more. */
 export const limitDefault = exchangeCheck({
   id: 'listPets.limit.default',
-  // The title names no number: the checks are read once, while the default is the judged spec's (its basis shows it).
+  // The title names no number: the basis shows the judged spec's default, in its words.
   title: "Without limit, listPets returns the default page (limit's documented default)",
   severity: 'fail',
   basis: (spec) => [{ spec: parameterPointer(spec, 'listPets', 'limit', 'schema', 'default') }],
