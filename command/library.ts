@@ -96,7 +96,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         notices: spec.readings.map((reading) => reading.text),
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,
-        catalogue: run ? catalogue(config) : prefixCatalogue(spec),
+        catalogue: run ? catalogue(config, spec) : prefixCatalogue(spec),
         runErrors: [],
         ...(run?.stopped ? { stopped: run.stopped } : {}),
       },

@@ -51,4 +51,21 @@ describe('the basis of a failure, from the check to the reports', () => {
     const entries = catalogue({ checks: ['listPets.limit.default'], operations: [], viaPrism: false }, new Spec(doc))
     expect(entries.map((e) => e.basis?.map((line) => line.text))).toEqual([['limit: default 25']])
   })
+
+  it("points into the spec the run judges: a revision that lists status before limit moves limit's basis", async () => {
+    const doc = structuredClone(spec().doc)
+    doc.paths['/pets'].get.parameters.reverse()
+    const run = await runConformance({
+      spec: new Spec(doc),
+      seed: 7,
+      runs: 1,
+      checks: ['listPets.limit.default', 'listPets.limit.max'],
+    })
+    const basis = (id: string) => run.checks.find((c) => c.id === id)!.basis!
+    expect(basis('listPets.limit.default')).toEqual([
+      expect.objectContaining({ ref: '#/paths/~1pets/get/parameters/1/schema/default', text: 'limit: default 20' }),
+    ])
+    expect(basis('listPets.limit.max').map((line) => line.ref)).toContain('#/paths/~1pets/get/parameters/1/description')
+    expect(run.checks.flatMap((c) => c.basis ?? []).filter((line) => line.text.startsWith('status'))).toEqual([])
+  })
 })
