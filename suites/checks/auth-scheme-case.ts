@@ -1,12 +1,21 @@
-import { pointer, type Spec } from '../../spec/index.js'
+import { pointer, type Spec, type SpecPointer } from '../../spec/index.js'
 import { exchangeCheck } from './check.js'
 import { requestLine } from './util.js'
 
-/** The spec's HTTP security scheme: its name (`bearerAuth`) and its scheme (`bearer`). */
-function httpScheme(spec: Spec): { name: string; scheme: string } {
-  const schemes = Object.entries<{ type: string; scheme: string }>(spec.doc.components.securitySchemes)
-  const [name, { scheme }] = schemes.find(([, s]) => s.type === 'http')!
-  return { name, scheme }
+/**
+ * The spec's HTTP security scheme: its name (`bearerAuth`) and its scheme (`bearer`); a revision that describes none
+ * leaves the interface's own words, `Bearer`, and the place where it would describe one.
+ */
+function httpScheme(spec: Spec): { name?: string; scheme: string } {
+  const schemes = Object.entries<{ type?: string; scheme?: string }>(spec.doc.components?.securitySchemes ?? {})
+  const [name, { scheme }] = schemes.find(([, s]) => s.type === 'http' && typeof s.scheme === 'string') ?? ['', {}]
+  return name && scheme ? { name, scheme } : { scheme: 'bearer' }
+}
+
+/** Where the spec describes the scheme. */
+function schemePointer(spec: Spec): SpecPointer {
+  const { name } = httpScheme(spec)
+  return name === undefined ? pointer('components', 'securitySchemes') : pointer('components', 'securitySchemes', name)
 }
 
 /** The scheme, which RFC 9110 §11.1 makes case-insensitive. */
@@ -27,10 +36,7 @@ export const authSchemeCase = exchangeCheck({
   title: (spec) =>
     `The Authorization scheme is accepted in another letter case ("${written(spec)['lowercase-scheme']}", "${written(spec)['uppercase-scheme']}"; RFC 9110 §11.1)`,
   severity: 'advice',
-  basis: (spec) => [
-    { rfc: 'RFC 9110 §11.1' },
-    { spec: pointer('components', 'securitySchemes', httpScheme(spec).name) },
-  ],
+  basis: (spec) => [{ rfc: 'RFC 9110 §11.1' }, { spec: schemePointer(spec) }],
   // The operations that create nothing: a create under each scheme spelling would add pets to every run.
   on: { operation: ['listPets', 'getPet'], credential: 'scheme-case' },
   run: ({ exchange, response: { status } }, spec) => {

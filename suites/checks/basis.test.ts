@@ -175,6 +175,25 @@ describe('the catalogue resolved for a revised spec', () => {
     expect(inRevision).toContainEqual({ id: 'response.headers', pointer: '#/paths/~1pets/get/responses/200/headers' })
     expect(inRevision).toContainEqual({ id: 'auth.scheme-case', pointer: '#/components/securitySchemes/petstoreKey' })
   })
+  it('is built for a revision that deprecates nothing, describes no response header and keys no HTTP scheme', () => {
+    const doc = structuredClone(s.doc)
+    for (const key of ['deprecated', 'x-sunset', 'x-successor']) delete doc.paths['/pets/{petId}'].get[key]
+    for (const response of Object.values<{ headers?: object }>(doc.paths['/pets/{petId}'].get.responses))
+      delete response.headers
+    delete doc.components.responses.Unauthorized.headers
+    doc.components.securitySchemes = { key: { type: 'apiKey', in: 'header', name: 'Authorization' } }
+    doc.security = [{ key: [] }]
+    for (const op of [doc.paths['/pets'].get, doc.paths['/pets'].post, doc.paths['/pets/{petId}'].get])
+      op.security = [{ key: [] }]
+    const plain = parseSpec(JSON.stringify(doc), 'the plain revision')
+    const checks = catalogueFor(plain)
+    expect(checks.map((c) => typeof c.title)).toEqual(CHECKS.map(() => 'string'))
+    const failing = checks.filter((c) => c.severity === 'fail').flatMap((c) => c.basis ?? [])
+    expect(failing.filter((ref) => 'spec' in ref && !resolvePointer(plain.doc, ref.spec))).toEqual([])
+    expect(checks.find((c) => c.id === 'headers.deprecation-scoped')!.title).toBe(
+      'Deprecation and Sunset appear only on the deprecated operations (none)',
+    )
+  })
   it('is built once per spec, the bundled one untouched', () => {
     expect(catalogueFor(revised)).toBe(catalogueFor(revised))
     expect(CHECKS.find((c) => c.id === 'error.body')!.title).toBe(

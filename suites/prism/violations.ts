@@ -19,7 +19,10 @@ export interface PrismViolation {
   message: string
 }
 
-/** The checks under which Prism's response-side violations are reported. */
+/**
+ * The checks under which Prism's response-side violations are reported, each with the basis of the suite's check it
+ * mirrors, as declared: a function of the spec, which `bySpec` resolves for the spec judged.
+ */
 export const PRISM_CHECKS = [
   {
     id: 'prism.response-status',
