@@ -54,6 +54,11 @@ const ZONES = [
     message: `other layers import ${layer}/ only through its index.ts.`,
   })),
   {
+    target: 'command/library.ts',
+    from: 'command/conformance/cli.ts',
+    message: "the library shares the engine with the command, not the command's CLI (flags, signals, exit codes).",
+  },
+  {
     target: [...PRODUCT, 'bench', 'scripts', 'bin'].map(sources),
     from: TEST_HELPERS,
     message: 'no product code or tool imports test helpers (test files, test-support/, stub/testing.ts).',
@@ -94,6 +99,9 @@ export default defineConfig(
     settings: {
       // Imports name the compiled `.js`; the sources are `.ts`.
       'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+      // no-cycle reads the modules an import reaches: TypeScript ones too, with typescript-eslint's parser.
+      'import-x/extensions': ['.ts', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: ZONES }],
@@ -107,6 +115,8 @@ export default defineConfig(
     rules: {
       'max-lines': ['error', { max: 500 }],
       '@typescript-eslint/max-params': ['error', { max: 5 }],
+      // Modules that import each other have no order to read them in (nor to load them in): none of the product's do.
+      'import-x/no-cycle': 'error',
     },
   },
   {

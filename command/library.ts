@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto'
 import { buildRunResult, keySecrets, Redactor, type RunResult, type ScenarioRecord } from '../model/index.js'
 import { SpecError, specFrom, versionPrefix, type Spec } from '../spec/index.js'
 import { createStub } from '../stub/index.js'
-import { runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
-import { catalogue, NAME, prismInFront, VERSION } from './conformance/cli.js'
+import { catalogue, runAll, startRun, type FetchHandler, type RunConfig } from '../suites/index.js'
 import { runConfig, runSettings } from './conformance/run-config.js'
 import { prefixCatalogue, preflight } from './conformance/preflight.js'
+import { NAME, prismInFront, VERSION } from './conformance/tool.js'
 import { UsageError } from './usage-error.js'
 
 /** What `runConformance` takes; every field is optional. */

@@ -3,13 +3,13 @@
  * spec that document it, and each writer shows them beside the failure, in the spec's words.
  */
 import { describe, expect, it } from 'vitest'
-import { catalogue } from '../command/conformance/cli.js'
 import { runConformance } from '../command/library.js'
 import { findingBasis } from '../model/index.js'
 import { Spec, spec } from '../spec/index.js'
 import { toConsole } from '../reporters/console.js'
 import { WRITERS } from '../reporters/index.js'
 import { createStub } from '../stub/index.js'
+import { catalogue } from '../suites/index.js'
 
 const KEY = 'basis-key-5d21'
 

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ESLint } from 'eslint'
@@ -36,6 +37,7 @@ describe('npm run lint keeps the layers of docs/architecture.md', () => {
       'no product code or tool imports test helpers',
     ],
     ['scripts/x.ts', `import { KEY } from '../stub/testing.js'`, 'no product code or tool imports test helpers'],
+    ['command/library.ts', `import { main } from './conformance/cli.js'`, "not the command's CLI"],
     [
       'suites/x.ts',
       `import { signed } from './checks/test-support.js'`,
@@ -56,6 +58,10 @@ describe('npm run lint keeps the layers of docs/architecture.md', () => {
       `import { CHECKS } from '../checks/index.js'\nimport { polite } from '../transport/polite.js'`,
     ],
     ['stub/x.test.ts', `import { CHECKS } from '../suites/index.js'\nimport { KEY } from './testing.js'`],
+    [
+      'command/library.ts',
+      `import { NAME } from './conformance/tool.js'\nimport { catalogue } from '../suites/index.js'`,
+    ],
     ['bench/x.ts', `import { tokenBucket } from './limiters.js'\nimport { createStub } from '../stub/index.js'`],
   ])('allows %s: %s', async (path, code) => {
     expect(await layerErrors(path, code)).toEqual([])
@@ -116,5 +122,45 @@ describe('npm run lint keeps one door to the spec', () => {
     ['suites/engine/x.ts', `import { spec } from '../../spec/index.js'`],
   ])('allows %s: %s', async (path, code) => {
     expect(await doorErrors(path, code)).toEqual([])
+  })
+})
+
+describe('npm run lint keeps imports one way', () => {
+  /** The rule ids ESLint reports for `code` as if it were the file at `path`. */
+  const rules = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(`${code}\n`, { filePath: join(ROOT, path) })
+    return result!.messages.map((m) => m.ruleId)
+  }
+
+  it('refuses a product module importing one that imports it (the run and the selection)', async () => {
+    expect(
+      await rules('suites/engine/selection.ts', `import { Run } from './run.js'\nexport const made = Run`),
+    ).toContain('import-x/no-cycle')
+  })
+
+  it('allows an import the other module does not return', async () => {
+    expect(
+      await rules('suites/engine/run.ts', `import { Selection } from './selection.js'\nexport const s = Selection`),
+    ).toEqual([])
+  })
+
+  it("leaves no cycle among the engine's modules, type imports included (which the rule does not follow)", () => {
+    const folder = join(ROOT, 'suites/engine')
+    const modules = readdirSync(folder).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    const imports = new Map(
+      modules.map((file) => [
+        file,
+        [...readFileSync(join(folder, file), 'utf8').matchAll(/from '\.\/([^']+)\.js'/g)].map((m) => `${m[1]}.ts`),
+      ]),
+    )
+    // Depth first from each module: a module met again on the path it started is a cycle.
+    const cycles: string[] = []
+    const walk = (file: string, path: string[]) => {
+      if (path.includes(file)) return void cycles.push([...path.slice(path.indexOf(file)), file].join(' > '))
+      for (const next of imports.get(file) ?? []) walk(next, [...path, file])
+    }
+    for (const file of modules) walk(file, [])
+    expect(imports.get('run.ts')).toEqual(expect.arrayContaining(['recorder.ts', 'judge.ts', 'selection.ts']))
+    expect([...new Set(cycles)]).toEqual([])
   })
 })

@@ -5,7 +5,7 @@
  * Everything it prints passes through one redactor that knows the key by value.
  */
 import { randomBytes } from 'node:crypto'
-import { constants, readFileSync } from 'node:fs'
+import { constants } from 'node:fs'
 import { access, mkdir } from 'node:fs/promises'
 import {
   exitCode,
@@ -18,22 +18,15 @@ import {
 } from '../../model/index.js'
 import { waitingText } from '../../reporters/index.js'
 import type { ReporterOptions } from '../../reporters/index.js'
-import { renderBasis, spec, useSpec, type Spec } from '../../spec/index.js'
-import { bySpec, catalogueFor, listedOperation, onOperation, type RunConfig } from '../../suites/index.js'
-import { PRISM_CHECKS, type PrismProxy } from '../../suites/prism/index.js'
+import { spec, useSpec } from '../../spec/index.js'
+import { catalogue, catalogueSize, type RunConfig } from '../../suites/index.js'
 import { UsageError } from '../usage-error.js'
 import { resolveConfig, type Config } from './config.js'
 import { runConfig } from './run-config.js'
 import { CannotRunError, prefixCatalogue, preflight } from './preflight.js'
 import { placeOf, placeOfConfig, writeCannotRun, type CannotRunFacts } from './cannot-run.js'
+import { NAME, prismInFront, VERSION } from './tool.js'
 import { usage } from './usage.js'
-
-export const NAME = 'petstore-conformance'
-
-/** The command's version, from package.json (two folders up from the sources, three from their build in dist/). */
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL(`${import.meta.url.endsWith('.ts') ? '' : '../'}../../package.json`, import.meta.url), 'utf8'),
-).version
 
 /** Things to stop when the command ends, last started first. */
 type Stopper = () => Promise<void>
@@ -58,17 +51,6 @@ async function startPrism(target: Target, stoppers: Stopper[], specPath?: string
   const proxy = await prismInFront(target.baseUrl, specPath)
   stoppers.push(() => proxy.close())
   return proxy.url
-}
-
-/** Prism's validating proxy in front of `baseUrl`; a UsageError saying why when it cannot start. */
-export async function prismInFront(baseUrl: string, specPath?: string): Promise<PrismProxy> {
-  const { startPrismProxy } = await import('../../suites/prism/index.js')
-  const { SPEC_PATH } = await import('../../spec/index.js')
-  try {
-    return await startPrismProxy({ upstream: baseUrl, specPath: specPath ?? SPEC_PATH })
-  } catch (error) {
-    throw new UsageError(`cannot start Prism's proxy: ${String((error as Error).message).split('\n')[0]}`)
-  }
 }
 
 // Reports are written at the very end; an unwritable directory must stop the run before it starts.
@@ -202,7 +184,7 @@ export function startingLine(
   config: Pick<Config, 'checks' | 'operations' | 'viaPrism' | 'baseUrl'>,
   started?: Pick<Target, 'baseUrl' | 'embedded'>,
 ): string {
-  const count = catalogue(config).length
+  const count = catalogue(config, spec()).length
   const target = started
     ? `${started.baseUrl}${started.embedded ? ' (the embedded stub)' : ''}`
     : (config.baseUrl ?? 'the embedded stub')
@@ -222,8 +204,8 @@ function cannotRunFacts(config: Config | undefined, started: number): CannotRunF
   const selected = config ?? { checks: [], operations: [], viaPrism: false }
   return {
     tool: { name: NAME, version: VERSION },
-    catalogue: catalogue(selected),
-    catalogueSize: catalogue({ checks: [], operations: [], viaPrism: selected.viaPrism }).length,
+    catalogue: catalogue(selected, spec()),
+    catalogueSize: catalogueSize(selected.viaPrism),
     operationOrder: Object.keys(spec().operations),
     specVersion: config?.spec.version ?? spec().version,
     seed: config?.seed ?? 0,
@@ -256,7 +238,7 @@ function reporterFacts(config: Config, target: Target, catalogueOf: CatalogueEnt
     specVersion: config.spec.version,
     notices: config.spec.readings.map((reading) => reading.text),
     catalogue: catalogueOf,
-    catalogueSize: catalogue({ checks: [], operations: [], viaPrism: config.viaPrism }).length,
+    catalogueSize: catalogueSize(config.viaPrism),
     operationOrder: Object.keys(config.spec.operations),
   }
 }
@@ -309,40 +291,9 @@ async function judge(
     ...(config.quiet ? { progress: 'none' as const } : {}),
     header: false, // the command printed the run's first lines already
     verbose: config.verbose,
-    facts: reporterFacts(config, target, catalogue(config)),
+    facts: reporterFacts(config, target, catalogue(config, config.spec)),
     stopped: () => (stop.aborted ? interruptedLine(stop) : undefined),
   })
   const result = await runInVitest(run, reporter, () => reporter.result, stop)
   return { ...(result ? { result } : {}), writeErrors: reporter.writeErrors.map((e) => `${e.path}: ${e.message}`) }
-}
-
-/**
- * The selected checks, as the reporter lists them: each must be judged, or the run is incomplete. Through Prism,
- * its checks too, whatever the selection: Prism judges every answer it relays. Each carries its basis, in the words
- * of the spec the run reads.
- */
-export function catalogue(
-  config: Pick<Config, 'checks' | 'operations' | 'viaPrism'>,
-  against: Spec = spec(),
-): CatalogueEntry[] {
-  const suite = catalogueFor(against)
-    .filter((c) => !config.checks.length || config.checks.includes(c.id))
-    .filter((c) => !config.operations.length || config.operations.some((op) => onOperation(c.on.operation, op)))
-    .map((c): CatalogueEntry => ({
-      id: c.id,
-      title: c.title,
-      operationId: listedOperation(c.on.operation),
-      severity: c.severity,
-      source: 'suite',
-      ...(c.basis ? { basis: renderBasis(against, c.basis) } : {}),
-    }))
-  const prism = PRISM_CHECKS.map(({ id, title, basis }): CatalogueEntry => ({
-    id,
-    title,
-    operationId: 'all',
-    severity: 'fail',
-    source: 'prism',
-    ...(basis ? { basis: renderBasis(against, bySpec(basis, against)) } : {}),
-  }))
-  return config.viaPrism ? [...suite, ...prism] : suite
 }

@@ -1,158 +1,57 @@
 /**
- * A scenario's record: every check's verdicts on the exchanges the scenario sent, its observations and counts.
- * It calls each applicable check of the table (through `appliesTo`, the same rule the checks' tests use) and
- * turns messages into findings or observations; a check that throws is reported as broken, never hides others.
+ * The recorder of one scenario (or one property run): what it sent and what came back (requests, statuses seen,
+ * pets created, the facts known about each exchange, why it stopped). Each exchange it records goes to its judge,
+ * which dispatches the checks; a record holds both.
  */
-import {
-  LIMITS,
-  boundExchange,
-  boundText,
-  recorded,
-  type CheckResult,
-  type Exchange,
-  type Finding,
-  type Observation,
-  type ScenarioRecord,
-  type Severity,
-} from '../../model/index.js'
-import { stringifyJson, type JsonValue } from '../../spec/index.js'
-import { appliesTo, exchangeInput, subjectOf } from '../checks/applies.js'
-import { requestLine } from '../checks/util.js'
-import {
-  isNotJudged,
-  listedOperation,
-  type Check,
-  type Judgement,
-  type ExchangeCheck,
-  type Fact,
-  type Facts,
-  type OnOperation,
-  type RunCheck,
-  type RunInput,
-} from '../checks/check.js'
-import type { CheckId } from '../checks/index.js'
-import { openOutsideDocumentedInput } from '../prism/violations.js'
+import type { Exchange, ScenarioRecord } from '../../model/index.js'
+import type { Fact, Facts } from '../checks/check.js'
 import type { Area } from './config.js'
-import type { Run } from './run.js'
+import type { Judge, Replay } from './judge.js'
 
-const MAX_FINDINGS_PER_CHECK = 5
-const MAX_OBSERVATIONS_PER_CHECK = 8
-
-/** Where a finding came from, when a property found it. */
-export interface Replay {
-  counterexample: string
-  seed: number
-  path?: string
-}
-
-interface CheckState {
-  result: CheckResult
-  error?: string
-}
-
-type AnyCheck = Check
-
-/** Judges and records what one scenario (or one property run) saw. */
+/** Records what one scenario (or one property run) sent and saw, and hands each exchange to its judge. */
 export class Recorder {
-  readonly run: Run
   readonly scenario: string
   readonly area: Area
+  /** Judges what this recorder records. */
+  readonly judge: Judge
   requestsSent = 0
   recordsCreated = 0
   /** A request of this recorder got no HTTP answer. */
   transportFailed = false
   /** Why the scenario stopped early, if it did. */
   stopped: string | undefined
-  readonly #checks = new Map<string, CheckState>()
-  readonly #observations = new Map<string, Observation>()
   readonly #statuses = new Set<string>()
+  readonly #factsOf: WeakMap<Exchange, Facts>
 
-  constructor(run: Run, scenario: string, area: Area) {
-    this.run = run
-    this.scenario = scenario
-    this.area = area
+  /** `factsOf` is the run's: what is known about each exchange, whichever recorder sent it. */
+  constructor(scenario: { name: string; area: Area }, judge: Judge, factsOf: WeakMap<Exchange, Facts>) {
+    this.scenario = scenario.name
+    this.area = scenario.area
+    this.judge = judge
+    this.#factsOf = factsOf
   }
 
-  /** Records an exchange and judges it with every applicable, selected check. */
-  judge(exchange: Exchange, facts: Facts): void {
+  /** Records an exchange sent and what was known as it was sent; the judge judges it. */
+  sent(exchange: Exchange, facts: Facts): void {
     this.requestsSent += exchange.attempts
     if (exchange.error) this.transportFailed = true
     const status = exchange.response?.status
     if (status !== undefined && exchange.operationId) this.#statuses.add(`${exchange.operationId} ${status}`)
     if (exchange.operationId === 'createPet' && status !== undefined && status >= 200 && status < 300)
       this.recordsCreated++
-    this.run.factsOf.set(exchange, facts)
-    for (const check of this.run.checks('transport')) {
-      if (!this.run.selects(check, exchange.operationId)) continue
-      const instead = check.observedInstead?.(exchange)
-      if (instead === undefined) this.#verdict(check, () => check.run(exchange), exchange)
-      else this.#observation(check, exchange, requestLine(exchange), instead)
-    }
-    for (const check of this.run.checks('exchange')) this.#judgeOne(check, exchange, facts)
-    for (const opinion of exchange.secondOpinion ?? []) this.#secondOpinion(exchange, opinion, facts)
+    this.#factsOf.set(exchange, facts)
+    this.judge.exchange(exchange, facts)
   }
 
-  /** Adds what a scenario learned later about an exchange and judges it with the checks that needed it. */
+  /** Records what a scenario learned later about an exchange; the judge judges it with the checks that needed it. */
   know(exchange: Exchange, more: Facts): void {
-    const facts = { ...this.run.factsOf.get(exchange), ...more }
-    this.run.factsOf.set(exchange, facts)
-    const added = Object.keys(more) as Fact[]
-    for (const check of this.run.checks('exchange')) {
-      if ((check.on.needs ?? []).some((need: Fact) => added.includes(need))) this.#judgeOne(check, exchange, facts)
-    }
-  }
-
-  /** Judges a check of the run as a whole. */
-  judgeRun(check: RunCheck, input: RunInput): void {
-    if (!this.run.selects(check, undefined)) return
-    if (!check.applies(input)) {
-      const state = this.#state(check)
-      state.result = { ...state.result, outcome: 'skipped', reason: 'the run gave it nothing to judge' }
-      return
-    }
-    this.#verdict(
-      check,
-      () => check.run(input, this.run.spec),
-      undefined,
-      () => check.subject ?? check.title,
-    )
-  }
-
-  /** Says why these checks could not be judged on this target (its answers leave no way to), unless judged elsewhere. */
-  premiseMissing(ids: readonly CheckId[], reason: string): void {
-    for (const check of this.run.checks('exchange').filter((c) => ids.includes(c.id as CheckId))) {
-      if (!this.run.selects(check, undefined)) continue
-      const state = this.#state(check)
-      if (state.result.exchanges === 0) state.result = { ...state.result, outcome: 'skipped', reason }
-    }
-  }
-
-  /** Records a failure of the suite's own code. */
-  kitError(error: unknown): void {
-    const message = `the suite itself failed: ${(error as Error)?.stack ?? String(error)}`
-    const state = this.#state({
-      id: 'suite.ran',
-      title: 'The suite ran without errors of its own',
-      severity: 'fail',
-      on: { operation: 'all' },
-    } as never)
-    state.error ??= message
-  }
-
-  /** Findings that fail (fail severity; advice too when strict). */
-  failing(strict = this.run.config.strict): Finding[] {
-    return [...this.#checks.values()].flatMap((s) =>
-      s.result.findings.filter((f) => f.severity === 'fail' || (strict && f.severity === 'advice')),
-    )
-  }
-
-  /** True when a check of this recorder broke. */
-  get broken(): boolean {
-    return [...this.#checks.values()].some((s) => s.error !== undefined)
+    const facts = { ...this.#factsOf.get(exchange), ...more }
+    this.#factsOf.set(exchange, facts)
+    this.judge.learned(exchange, facts, Object.keys(more) as Fact[])
   }
 
   /**
-   * Merges a property run's recorder: its counts always; its findings and observations when asked (a passing
+   * Merges a property run's recorder: its counts always; its judge's findings and observations when asked (a passing
    * run's observations, or the final counterexample's findings, with how to replay it).
    */
   absorb(child: Recorder, what: { counts: boolean; findings: boolean }, replay?: Replay): void {
@@ -161,231 +60,19 @@ export class Recorder {
       this.recordsCreated += child.recordsCreated
       if (child.transportFailed) this.transportFailed = true
       for (const status of child.#statuses) this.#statuses.add(status)
-      for (const [id, state] of child.#checks) {
-        const own = this.#adopt(id, state)
-        own.result = { ...own.result, exchanges: own.result.exchanges + state.result.exchanges }
-        if (own.result.outcome === 'skipped' && own.result.exchanges > 0)
-          own.result = { ...own.result, outcome: 'passed' }
-      }
     }
-    if (!what.findings) return
-    for (const [key, observation] of child.#observations) this.#observe(key, observation)
-    for (const [id, state] of child.#checks) {
-      const own = this.#adopt(id, state)
-      if (state.error) own.error ??= state.error
-      for (const finding of state.result.findings)
-        this.#addFinding(own, replay ? { ...finding, ...this.#bounded(replay) } : finding)
-    }
+    this.judge.absorb(child.judge, what, replay)
   }
 
   /** The record the reporter reads: plain JSON. */
   record(): ScenarioRecord {
     return {
       scenario: this.scenario,
-      checks: [...this.#checks.values()].map(({ result, error }) =>
-        error !== undefined && !result.findings.length
-          ? { ...result, outcome: 'error', reason: boundText(error, 4096, this.run.redactor) }
-          : result,
-      ),
-      observations: [...this.#observations.values()],
+      ...this.judge.verdicts(),
       statusesSeen: [...this.#statuses].sort(),
       requestsSent: this.requestsSent,
       recordsCreated: this.recordsCreated,
       ...(this.stopped ? { stopped: this.stopped } : {}),
     }
-  }
-
-  #judgeOne(check: ExchangeCheck, exchange: Exchange, facts: Facts): void {
-    if (!this.run.selects(check, exchange.operationId)) return
-    if (!appliesTo(check, exchange, facts, this.run.spec)) return
-    const input = exchangeInput(check, exchange, facts)
-    this.#verdict(
-      check,
-      () => check.run(input, this.run.spec),
-      exchange,
-      () => subjectOf(check, exchange, facts, this.run.spec),
-      facts,
-    )
-  }
-
-  #verdict(
-    check: AnyCheck,
-    run: () => Judgement,
-    exchange: Exchange | undefined,
-    subject?: () => string,
-    facts?: Facts,
-  ): void {
-    const state = this.#state(check)
-    let messages: Judgement
-    try {
-      messages = run()
-    } catch (error) {
-      // A broken check is reported as such; it must not hide the other checks' results.
-      state.error ??= `the check itself failed: ${(error as Error)?.stack ?? String(error)}`
-      return
-    }
-    if (isNotJudged(messages)) {
-      // Not a pass: the check stays skipped, saying why, unless an exchange judged it after all.
-      if (state.result.exchanges === 0 && state.result.reason === undefined)
-        state.result = { ...state.result, outcome: 'skipped', reason: `not judged: ${messages.notJudged}` }
-      return
-    }
-    state.result = {
-      ...state.result,
-      exchanges: state.result.exchanges + 1,
-      outcome: state.result.outcome === 'failed' ? 'failed' : 'passed',
-    }
-    delete state.result.reason
-    if (check.severity === 'observed') {
-      const about = subject?.() ?? check.title
-      for (const behaviour of messages) this.#observation(check, exchange, about, behaviour)
-      return
-    }
-    for (const message of messages) this.#addFinding(state, this.#finding(check, message, exchange, facts))
-  }
-
-  /** Records what a target did where a check observes rather than judges. */
-  #observation(check: AnyCheck, exchange: Exchange | undefined, subject: string, behaviour: string): void {
-    const about = boundText(subject, 300, this.run.redactor)
-    const listed = listedOperation(check.on.operation)
-    const operationId = listed === 'all' ? exchange?.operationId : listed
-    const observation = {
-      id: check.id,
-      ...(operationId ? { operationId } : {}),
-      subject: about,
-      behaviour: boundText(behaviour, 500, this.run.redactor),
-    }
-    this.#observe(`${check.id}\u0000${about}\u0000${observation.behaviour}`, observation)
-  }
-
-  #finding(
-    check: { id: string; severity: Severity; on: { operation: OnOperation; needs?: readonly Fact[] } },
-    message: string,
-    exchange: Exchange | undefined,
-    facts?: Facts,
-  ): Finding {
-    const listed = listedOperation(check.on.operation)
-    const operationId = exchange?.operationId ?? (listed === 'all' ? undefined : listed)
-    return {
-      checkId: check.id,
-      ...(operationId ? { operationId } : {}),
-      severity: check.severity,
-      source: 'suite',
-      message: boundText(message, 2048, this.run.redactor),
-      ...(exchange
-        ? {
-            exchange: boundExchange(recorded(exchange), this.run.redactor),
-            curl: boundText(exchange.curl, 2048, this.run.redactor),
-            replay: replayable(exchange, facts, check.on.needs ?? []),
-          }
-        : {}),
-    }
-  }
-
-  #secondOpinion(
-    exchange: Exchange,
-    opinion: { checkId: string; title: string; message?: string },
-    facts: Facts,
-  ): void {
-    const state = this.#adopt(opinion.checkId, {
-      result: {
-        id: opinion.checkId,
-        title: opinion.title,
-        operationId: 'all',
-        severity: 'fail',
-        source: 'prism',
-        outcome: 'passed',
-        findings: [],
-        exchanges: 0,
-      },
-    })
-    // Prism judged this exchange: the check is judged (passed) unless a finding fails it.
-    const outcome = state.result.outcome === 'skipped' ? 'passed' : state.result.outcome
-    state.result = { ...state.result, outcome, exchanges: state.result.exchanges + 1 }
-    // Outside the documented input on purpose, Prism is judged with the suite's own leeway.
-    if (opinion.message !== undefined && !openOutsideDocumentedInput(opinion.checkId, exchange, facts)) {
-      this.#addFinding(state, {
-        ...this.#finding(
-          { id: opinion.checkId, severity: 'fail', on: { operation: 'all' } },
-          opinion.message,
-          exchange,
-        ),
-        source: 'prism',
-      })
-    }
-  }
-
-  #state(check: Pick<AnyCheck, 'id' | 'title' | 'severity' | 'on'>): CheckState {
-    let state = this.#checks.get(check.id)
-    if (!state) {
-      const operationId = listedOperation(check.on.operation)
-      state = {
-        result: {
-          id: check.id,
-          title: check.title,
-          operationId,
-          severity: check.severity,
-          source: 'suite',
-          outcome: 'skipped',
-          findings: [],
-          exchanges: 0,
-        },
-      }
-      this.#checks.set(check.id, state)
-    }
-    return state
-  }
-
-  #adopt(id: string, other: CheckState): CheckState {
-    let own = this.#checks.get(id)
-    if (!own)
-      this.#checks.set(id, (own = { result: { ...other.result, findings: [], exchanges: 0, outcome: 'skipped' } }))
-    return own
-  }
-
-  #addFinding(state: CheckState, finding: Finding): void {
-    state.result = { ...state.result, outcome: 'failed' }
-    if (state.result.findings.length >= MAX_FINDINGS_PER_CHECK) return
-    if (state.result.findings.some((f) => f.message === finding.message)) return
-    state.result.findings = [...state.result.findings, finding]
-  }
-
-  #bounded(replay: Replay): Replay {
-    return { ...replay, counterexample: boundText(replay.counterexample, 2048, this.run.redactor) }
-  }
-
-  #observe(key: string, observation: Observation): void {
-    if (this.#observations.has(key)) return
-    if ([...this.#observations.values()].filter((o) => o.id === observation.id).length >= MAX_OBSERVATIONS_PER_CHECK)
-      return
-    this.#observations.set(key, observation)
-  }
-}
-
-/**
- * What `--replay` needs to send a finding's request again and judge it the same way: the credential, and the facts
- * the check was given. Facts the check does not need go first when they are too long to keep (a run's whole list of
- * created pets can be); when even what it needs is too long, none are kept and the finding cannot be replayed.
- */
-function replayable(exchange: Exchange, facts: Facts | undefined, needs: readonly Fact[]): Finding['replay'] {
-  const entries = Object.entries(facts ?? {}).map(
-    ([k, v]) => [k, stringifyJson((v instanceof Set ? [...v] : v) as JsonValue)] as const,
-  )
-  const size = () => entries.reduce((n, [k, v]) => n + k.length + v.length + 4, 2)
-  const optional = entries
-    .filter(([k]) => !needs.includes(k as Fact))
-    .sort((a, b) => b[1].length - a[1].length)
-    .map(([k]) => k)
-  for (const drop of optional) {
-    if (size() <= LIMITS.replayFacts) break
-    entries.splice(
-      entries.findIndex(([k]) => k === drop),
-      1,
-    )
-  }
-  if (!entries.length || size() > LIMITS.replayFacts) return { credential: exchange.credential }
-  return {
-    credential: exchange.credential,
-    facts: `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`,
   }
 }

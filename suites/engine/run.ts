@@ -1,8 +1,8 @@
 /**
  * The engine: one `Run` per conformance run. Scenarios send requests through it and say what they know; it
- * records each exchange once, derives what the run has learned (pets created, pets held, the query's
- * documented values), and runs every applicable check of the table on it. At the end it judges the run as a
- * whole (coverage, id scheme) once.
+ * sends each request once, derives what the run has learned (pets created, pets held, the query's documented
+ * values), and gives each scenario a recorder (what it sent and saw) and a judge (the checks its selection says
+ * apply). At the end it judges the run as a whole (coverage, id scheme) once.
  */
 import {
   keySecrets,
@@ -16,23 +16,14 @@ import {
 } from '../../model/index.js'
 import { INT64_MAX, spec as loadSpec, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
 import { runPrefix } from './naming.js'
-import { CHECKS, catalogueFor, type CheckId } from '../checks/index.js'
-import {
-  onOperation,
-  operationsOn,
-  type Check,
-  type CredentialKind,
-  type ExchangeCheck,
-  type Fact,
-  type Facts,
-  type RunCheck,
-  type TransportCheck,
-} from '../checks/check.js'
+import type { ExchangeCheck, Facts, TransportCheck } from '../checks/check.js'
 import { idOf, isObject, listedPets, queryOutsideRange } from '../checks/util.js'
 import { isThrottling, TransportStopped } from '../transport/polite.js'
 import type { Transport } from '../transport/transport.js'
 import type { Allowances, Area, RunConfig } from './config.js'
+import { Judge } from './judge.js'
 import { Recorder } from './recorder.js'
+import { Selection } from './selection.js'
 
 /** A request the run must not send (deadline, budget, target gone): the scenario ends, its checks stay unjudged. */
 export class NotSent extends Error {
@@ -72,6 +63,8 @@ export class Run {
   readonly transport: RunTransport
   /** Redacts the key from what the run records, before anything is cut to size. */
   readonly redactor: Redactor
+  /** The checks it judges, and where: `--check` and `--operation` read by the one rule. */
+  readonly selection: Selection
   /** Pets this run created, by id (decimal text), as createPet returned them, in creation order. */
   readonly created = new Map<string, Known>()
   /** Pets the target held before the run created them, by id, as first seen. */
@@ -91,8 +84,6 @@ export class Run {
   }
   readonly #statusesSeen = new Set<string>()
   readonly #seen = new Map<string, number>() // every id known to exist -> when it was learned
-  readonly #selected: ReadonlySet<string>
-  readonly #catalogue: readonly Check[] // resolved for the spec this run judges
   #clock = 0
   #errorsInARow = 0
   #slowestMs = 0
@@ -105,8 +96,7 @@ export class Run {
     this.transport = transport
     this.#timeoutMs = config.timeoutMs
     this.redactor = new Redactor(keySecrets(config.apiKey))
-    this.#selected = new Set(config.checks.length ? config.checks : CHECKS.map((c) => c.id))
-    this.#catalogue = catalogueFor(spec)
+    this.selection = new Selection(config, spec)
   }
 
   /** The name prefix of every pet this run creates: `pcs-<runId>-`, unless the judged spec's name refuses it. */
@@ -127,40 +117,6 @@ export class Run {
     this.transport.interrupt?.(reason)
   }
 
-  /** The checks the run judges, by scope. */
-  checks<S extends Check['scope']>(scope: S): Extract<Check, { scope: S }>[] {
-    return this.#catalogue.filter(
-      (c): c is Extract<Check, { scope: S }> => c.scope === scope && this.#selected.has(c.id),
-    )
-  }
-
-  /** Whether a check is selected for an exchange's operation (`--check`, `--operation`). */
-  selects(check: Check, operationId: OperationId | undefined): boolean {
-    if (!this.#selected.has(check.id)) return false
-    const { operations } = this.config
-    if (!operations.length) return true
-    const on = operationsOn(check.on.operation)
-    if (typeof on === 'string') return operationId === undefined || operations.includes(operationId)
-    return operationId === undefined ? on.some((op) => operations.includes(op)) : on.includes(operationId)
-  }
-
-  /** Whether a scenario sends what a selected check needs: it runs only then. */
-  wants(scenario: Sends): boolean {
-    return needed(
-      scenario,
-      this.#catalogue.filter((c) => this.#selected.has(c.id) && this.selects(c, undefined)),
-      this.#operations,
-    )
-  }
-
-  /** The operations the run judges: those selected with `--operation`, else every one. */
-  get #operations(): readonly OperationId[] {
-    const selected = this.config.operations
-    return (Object.keys(this.spec.operations) as OperationId[]).filter(
-      (op) => !selected.length || selected.includes(op),
-    )
-  }
-
   /** True while an area may create `n` more pets. */
   mayCreate(area: Area, n = 1): boolean {
     return this.createdByArea[area] + n <= this.config.allowances[area]
@@ -168,7 +124,7 @@ export class Run {
 
   /** A new recorder for one scenario (or one property run). */
   recorder(scenario: string, area: Area): Recorder {
-    return new Recorder(this, scenario, area)
+    return new Recorder({ name: scenario, area }, new Judge(this.selection, this.spec, this.redactor), this.factsOf)
   }
 
   /**
@@ -202,23 +158,13 @@ export class Run {
   finish(): ScenarioRecord {
     const recorder = this.recorder(RUN_LEVEL, 'coverage')
     const coverage = this.coverage()
-    const input = { coverage, idsInOrder: this.idsInOrder }
-    for (const check of this.checks('run')) {
-      // A run that stopped early did not send all it meant to: a property of the whole run (every documented status
-      // provoked) cannot fail on it. Left unmentioned, the check counts as unjudged and the run as incomplete.
-      if (this.stopped && check.severity === 'fail') continue
-      recorder.judgeRun(check as RunCheck, input)
-    }
-    for (const check of this.checks('exchange')) {
-      const why = check.inapplicable?.(this.spec, this.#operations)
-      if (why !== undefined) recorder.premiseMissing([check.id as CheckId], `not applicable: ${why}`)
-    }
+    recorder.judge.wholeRun({ coverage, idsInOrder: this.idsInOrder }, Boolean(this.stopped))
     return { ...recorder.record(), coverage, ...(this.stopped ? { stopped: this.stopped } : {}) }
   }
 
   /** Which documented statuses of the selected operations the run provoked. */
   coverage(): StatusCoverage[] {
-    return this.#operations.flatMap((operationId) =>
+    return this.selection.operations.flatMap((operationId) =>
       this.spec.statuses(operationId).map((status) => ({
         operationId,
         status,
@@ -372,73 +318,6 @@ export class Run {
   get timeoutMs(): number {
     return this.#timeoutMs
   }
-}
-
-/**
- * What a scenario declares it sends: the operations it exercises and those it only uses, the facts it states, the
- * kinds of credential it sends, and whether its creates go one at a time.
- */
-export interface Sends {
-  operations: readonly OperationId[]
-  uses?: readonly OperationId[]
-  states?: readonly Fact[]
-  credentials?: readonly CredentialKind[]
-  oneAtATime?: true
-}
-
-/**
- * Facts the engine derives (from the request and what the run has seen), and the operations a scenario calls for
- * it to have them: `expected` (the pet a getPet should return) is known for pets the run created, `existing` for
- * pets a listing showed before the run created them.
- */
-const DERIVED: Partial<Record<Fact, readonly OperationId[]>> = {
-  limit: ['listPets'],
-  status: ['listPets'],
-  outOfRange: ['listPets'],
-  atLeast: ['listPets'],
-  created: ['listPets', 'createPet'],
-  takenIds: ['createPet'],
-  expected: ['createPet', 'getPet'],
-  existing: ['listPets', 'getPet'],
-}
-
-/**
- * Whether a scenario can feed a check, read from the check's `on` and what the scenario declares it sends, within
- * the selected operations. A check of one exchange: the scenario exercises one of its operations (any, for `all`
- * and `any`), with its kind of credential, and its needed facts are stated by the scenario or derived by the
- * engine from the operations it calls. A check of the run as a whole: the scenario calls every one of its
- * operations (every selected one, for `all`), with every credential kind and fact it lists, one create at a time
- * if it says so. Operations a scenario only uses (to set up, or to look) select it for no check of theirs.
- */
-export function feeds(scenario: Sends, check: Check, selected: readonly OperationId[]): boolean {
-  const ops = scenario.operations.filter((op) => selected.includes(op))
-  if (!ops.length) return false
-  if (check.scope === 'transport') return true
-  const calls = [...scenario.operations, ...(scenario.uses ?? [])]
-  const credentials = scenario.credentials ?? ['valid']
-  const derived = (Object.keys(DERIVED) as Fact[]).filter((fact) => DERIVED[fact]!.every((op) => calls.includes(op)))
-  const states = new Set<Fact>([...(scenario.states ?? []), ...derived])
-  if (check.scope === 'run') {
-    const { on } = check
-    const wanted = on.operation === 'all' ? selected : [on.operation]
-    return (
-      wanted.every((op) => calls.includes(op)) &&
-      (on.credentials ?? []).every((c) => credentials.includes(c)) &&
-      (on.states ?? []).every((fact) => states.has(fact)) &&
-      (!on.oneAtATime || scenario.oneAtATime === true)
-    )
-  }
-  const { on } = check
-  return (
-    ops.some((op) => onOperation(on.operation, op)) &&
-    (!on.credential || credentials.includes(on.credential)) &&
-    (on.needs ?? []).every((fact: Fact) => states.has(fact))
-  )
-}
-
-/** Whether a selection (its checks, its operations) needs a scenario: one of the checks is fed by it. */
-export function needed(scenario: Sends, checks: readonly Check[], operations: readonly OperationId[]): boolean {
-  return checks.some((check) => feeds(scenario, check, operations))
 }
 
 /** The last path segment of a getPet URL, decoded; undefined when its percent-encoding is malformed. */

@@ -10,7 +10,8 @@ import type { CheckId } from '../checks/index.js'
 import { fitNewPet } from './naming.js'
 import { idOf } from '../checks/util.js'
 import type { Area } from './config.js'
-import { Recorder, type Replay } from './recorder.js'
+import type { Replay } from './judge.js'
+import type { Recorder } from './recorder.js'
 import { NotSent, type Run } from './run.js'
 
 const MAX_SHRINK_RUNS = 40
@@ -81,7 +82,7 @@ export class Scenario {
       this.recorder.area,
     )
     if (exchange.error && /^timeout/.test(exchange.error)) this.timedOut = true
-    this.recorder.judge(exchange, { ...facts, ...options.facts })
+    this.recorder.sent(exchange, { ...facts, ...options.facts })
     return exchange
   }
 
@@ -156,7 +157,7 @@ export class Scenario {
 
   /** Says why these checks cannot be judged on this target, unless another scenario judges them. */
   premiseMissing(ids: readonly CheckId[], reason: string): void {
-    this.recorder.premiseMissing(ids, reason)
+    this.recorder.judge.premiseMissing(ids, reason)
   }
 
   /** A scenario of its own for one property run, judged apart and merged back. */
@@ -187,9 +188,9 @@ export class Scenario {
       try {
         await options.run(value, child)
       } catch (error) {
-        if (!(error instanceof NotSent)) child.recorder.kitError(error)
+        if (!(error instanceof NotSent)) child.recorder.judge.kitError(error)
       }
-      const failing = child.recorder.failing(false).length > 0 && !child.recorder.broken
+      const failing = child.recorder.judge.failing(false).length > 0 && !child.recorder.judge.broken
       this.recorder.absorb(child.recorder, { counts: true, findings: !failing })
       if (!failing) return true
       last = { child, value }
@@ -225,7 +226,7 @@ export interface Interrupt {
  */
 export async function runScenario(run: Run, spec: ScenarioSpec, interrupt?: Interrupt): Promise<ScenarioRecord> {
   const recorder = run.recorder(spec.name, spec.area)
-  if (!run.wants(spec)) return recorder.record()
+  if (!run.selection.wants(spec)) return recorder.record()
   const onAbort = () => {
     run.interrupt('the run was interrupted before every scenario finished')
     recorder.stopped ??= run.stopped
@@ -239,7 +240,7 @@ export async function runScenario(run: Run, spec: ScenarioSpec, interrupt?: Inte
     await spec.run(s)
   } catch (error) {
     if (error instanceof NotSent) recorder.stopped = error.message
-    else recorder.kitError(error)
+    else recorder.judge.kitError(error)
   } finally {
     interrupt?.signal.removeEventListener('abort', onAbort)
   }

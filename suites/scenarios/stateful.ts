@@ -21,7 +21,7 @@ class Model {
 class Violation extends Error {}
 
 function stopOnFailure(s: Scenario): void {
-  if (s.recorder.failing(false).length) throw new Violation('a check failed')
+  if (s.recorder.judge.failing(false).length) throw new Violation('a check failed')
 }
 
 type Command = fc.AsyncCommand<Model, Scenario>
