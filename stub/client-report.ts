@@ -6,7 +6,6 @@
 import {
   operationPointer,
   parameterPointer,
-  parseJson,
   pointer,
   renderBasis,
   type BasisLine,
@@ -18,6 +17,7 @@ import {
 import { basePathOf, type AppRequest, type AppResponse } from './http.js'
 import { Journal, type JournalOptions } from './journal.js'
 import { headerOf, isJsonMediaType, readQuery, splitTarget } from './request.js'
+import { parseBody } from './new-pet.js'
 
 /** One way the client used the interface wrongly, seen `count` times. */
 export interface ClientFinding {
@@ -58,6 +58,12 @@ export interface ClientReport {
 /** What documents a finding: places of the spec (or an RFC), or lines written from it. */
 type Basis = (BasisRef | BasisLine)[]
 
+/** A finding's title and basis, built only the first time it is seen: most requests repeat a known one. */
+type Describe = () => { title: string; basis: Basis }
+
+/** Notes one finding of the request being judged. */
+type Seen = (id: string, operationId: OperationId | undefined, describe: Describe) => void
+
 /** Distinct findings kept; more are counted under the last one's id only. */
 const MAX_FINDINGS = 100
 /** Characters of a request body an example keeps. */
@@ -83,11 +89,17 @@ export class ClientReporter {
   #calls: Partial<Record<OperationId, number>> = {}
   /** Until when each client (by its credentials and operation) was asked to wait, in ms since the epoch. */
   #waiting = new Map<string, number>()
+  /** NewPet's validator and declared properties, read once: every createPet is judged against them. */
+  readonly #newPet: { validate: (value: JsonValue) => string[]; declared: ReadonlySet<string> }
 
   constructor(options: ClientReportOptions) {
     this.#spec = options.spec
     this.#operationOf = options.operationOf
     this.#base = basePathOf(options.spec)
+    this.#newPet = {
+      validate: options.spec.schema('NewPet'),
+      declared: new Set(Object.keys(options.spec.propertiesOf('NewPet'))),
+    }
   }
 
   /** Empties the report, as a reset of the journal does. */
@@ -108,68 +120,66 @@ export class ClientReporter {
     const now = Date.now()
     const operationId = this.#operationOf(request)
     const text = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8')
-    const seen = (id: string, title: string, basis: Basis, op?: OperationId) =>
-      this.#found(id, title, basis, op, { request, body: text, now })
-    if (operationId === undefined) {
-      const { path } = splitTarget(request.url)
-      const ops = Object.values(this.#spec.operations)
-      const on = ops.filter((op) => this.#operationOf({ method: op.method, url: path }) === op.operationId)
-      if (on.length)
-        seen(
-          `undocumented-method`,
-          `${request.method} on ${on[0]!.path}, which documents only ${on.map((op) => op.method).join(', ')}`,
-          [
-            {
-              ref: pointer('paths', on[0]!.path),
-              text: `${on[0]!.path}: ${on.map((op) => `${op.method} (${op.operationId})`).join(', ')}`,
-            },
-          ],
-        )
-      else
-        seen('unknown-path', 'a request to a path the interface does not have', [
+    const seen: Seen = (id, op, describe) => this.#found(id, op, describe, { request, body: text, now })
+    if (operationId === undefined) return this.#undocumented(request, seen)
+    this.#calls[operationId] = (this.#calls[operationId] ?? 0) + 1
+    if (response) this.#received.add(`${operationId} ${response.status}`)
+    const op = this.#spec.operation(operationId)
+    if (op.deprecated)
+      seen('deprecated-operation', operationId, () => {
+        const successor: unknown = this.#spec.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
+        const removal = op.sunset ? `, removed on ${op.sunset.toISOString().slice(0, 10)}` : ''
+        return {
+          title: `calls ${op.method} ${op.path}, which is deprecated${removal}${typeof successor === 'string' ? `; use ${successor} instead` : ''}`,
+          basis: [{ spec: operationPointer(this.#spec, operationId, 'deprecated') }],
+        }
+      })
+    this.#credentials(request, response, operationId, seen)
+    if (this.#waiting.size > 0 || (response && (response.status === 429 || response.status === 503)))
+      this.#retry(request, response, operationId, now, seen)
+    if (operationId === 'listPets') this.#query(request, seen)
+    if (operationId === 'createPet') this.#createPet(request, text, seen)
+  }
+
+  /** A request no operation answers: a method the path does not document, or a path the interface does not have. */
+  #undocumented(request: AppRequest, seen: Seen): void {
+    const { path } = splitTarget(request.url)
+    const ops = Object.values(this.#spec.operations)
+    const on = ops.filter((op) => this.#operationOf({ method: op.method, url: path }) === op.operationId)
+    if (on.length)
+      seen(`undocumented-method`, undefined, () => ({
+        title: `${request.method} on ${on[0]!.path}, which documents only ${on.map((op) => op.method).join(', ')}`,
+        basis: [
+          {
+            ref: pointer('paths', on[0]!.path),
+            text: `${on[0]!.path}: ${on.map((op) => `${op.method} (${op.operationId})`).join(', ')}`,
+          },
+        ],
+      }))
+    else
+      seen('unknown-path', undefined, () => ({
+        title: 'a request to a path the interface does not have',
+        basis: [
           {
             ref: pointer('paths'),
             text: `the interface's paths, under ${this.#base || '/'}: ${ops.map((op) => `${op.method} ${op.path}`).join(', ')}`,
           },
-        ])
-      return
-    }
-    this.#calls[operationId] = (this.#calls[operationId] ?? 0) + 1
-    if (response) this.#received.add(`${operationId} ${response.status}`)
-    const op = this.#spec.operation(operationId)
-    if (op.deprecated) {
-      const successor: unknown = this.#spec.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
-      const removal = op.sunset ? `, removed on ${op.sunset.toISOString().slice(0, 10)}` : ''
-      seen(
-        'deprecated-operation',
-        `calls ${op.method} ${op.path}, which is deprecated${removal}${typeof successor === 'string' ? `; use ${successor} instead` : ''}`,
-        [{ spec: operationPointer(this.#spec, operationId, 'deprecated') }],
-        operationId,
-      )
-    }
-    this.#credentials(request, response, operationId, seen)
-    this.#retry(request, response, operationId, now, seen)
-    if (operationId === 'listPets') this.#query(request, seen)
-    if (operationId === 'createPet') this.#newPet(request, text, seen)
+        ],
+      }))
   }
 
-  #credentials(
-    request: AppRequest,
-    response: AppResponse | undefined,
-    operationId: OperationId,
-    seen: (id: string, title: string, basis: Basis, op?: OperationId) => void,
-  ): void {
-    const basis: Basis = [
-      { spec: pointer('security') },
-      { spec: operationPointer(this.#spec, operationId, 'responses', '401') },
-    ]
+  #credentials(request: AppRequest, response: AppResponse | undefined, operationId: OperationId, seen: Seen): void {
+    const finding = (title: string) => () => ({
+      title,
+      basis: [{ spec: pointer('security') }, { spec: operationPointer(this.#spec, operationId, 'responses', '401') }],
+    })
     const header = headerOf(request.headers, 'authorization')
-    if (header === undefined) seen('missing-credentials', 'a request without Authorization', basis, operationId)
+    if (header === undefined) seen('missing-credentials', operationId, finding('a request without Authorization'))
     // The scheme is a case-insensitive token (RFC 9110 §11.1): `bearer` is no misuse.
     else if (!/^Bearer [\x21-\x7e]+$/i.test(header))
-      seen('malformed-credentials', 'Authorization not in the form `Bearer <API_KEY>`', basis, operationId)
+      seen('malformed-credentials', operationId, finding('Authorization not in the form `Bearer <API_KEY>`'))
     else if (response?.status === 401 && !/\bcode=401\b/.test(response.applied ?? ''))
-      seen('invalid-key', 'a key the service does not accept', basis, operationId)
+      seen('invalid-key', operationId, finding('a key the service does not accept'))
   }
 
   #retry(
@@ -177,17 +187,15 @@ export class ClientReporter {
     response: AppResponse | undefined,
     operationId: OperationId,
     now: number,
-    seen: (id: string, title: string, basis: Basis, op?: OperationId) => void,
+    seen: Seen,
   ): void {
     const who = `${headerOf(request.headers, 'authorization') ?? ''}\u0000${operationId}`
     const until = this.#waiting.get(who)
     if (until !== undefined && now < until)
-      seen(
-        'early-retry',
-        `retried sooner than the Retry-After it was given (${Math.ceil((until - now) / 1000)} s early at most)`,
-        [{ rfc: 'RFC 9110 §10.2.3' }],
-        operationId,
-      )
+      seen('early-retry', operationId, () => ({
+        title: `retried sooner than the Retry-After it was given (${Math.ceil((until - now) / 1000)} s early at most)`,
+        basis: [{ rfc: 'RFC 9110 §10.2.3' }],
+      }))
     if (until !== undefined && now >= until) this.#waiting.delete(who)
     const retryAfter =
       response && (response.status === 429 || response.status === 503) ? retryAfterOf(response) : undefined
@@ -198,7 +206,7 @@ export class ClientReporter {
     }
   }
 
-  #query(request: AppRequest, seen: (id: string, title: string, basis: Basis, op?: OperationId) => void): void {
+  #query(request: AppRequest, seen: Seen): void {
     const { query } = splitTarget(request.url)
     const params = readQuery(query, ['limit', 'status'])
     const limit = this.#spec.parameter('listPets', 'limit')
@@ -211,76 +219,65 @@ export class ClientReporter {
         values.length > 1 ||
         !(value >= Number(limit.minimum) && value <= Number(limit.maximum) && value % step === 0)
       )
-        seen(
-          'limit-out-of-range',
-          `limit outside ${limit.minimum}..${limit.maximum}${step > 1 ? ` (a multiple of ${step})` : ''}`,
-          [{ spec: parameterPointer(this.#spec, 'listPets', 'limit', 'schema') }],
-          'listPets',
-        )
+        seen('limit-out-of-range', 'listPets', () => ({
+          title: `limit outside ${limit.minimum}..${limit.maximum}${step > 1 ? ` (a multiple of ${step})` : ''}`,
+          basis: [{ spec: parameterPointer(this.#spec, 'listPets', 'limit', 'schema') }],
+        }))
     }
     const statuses = params.get('status')
     const allowed = this.#spec.parameter('listPets', 'status').enum ?? []
     if (statuses !== undefined && (statuses.length > 1 || !allowed.includes(statuses[0] ?? '')))
-      seen(
-        'status-out-of-range',
-        `status not one of ${allowed.join(', ')}`,
-        [{ spec: parameterPointer(this.#spec, 'listPets', 'status', 'schema') }],
-        'listPets',
-      )
+      seen('status-out-of-range', 'listPets', () => ({
+        title: `status not one of ${allowed.join(', ')}`,
+        basis: [{ spec: parameterPointer(this.#spec, 'listPets', 'status', 'schema') }],
+      }))
   }
 
-  #newPet(
-    request: AppRequest,
-    text: string | undefined,
-    seen: (id: string, title: string, basis: Basis, op?: OperationId) => void,
-  ): void {
-    const body = operationPointer(this.#spec, 'createPet', 'requestBody')
+  #createPet(request: AppRequest, text: string | undefined, seen: Seen): void {
+    const finding = (title: string) => () => ({
+      title,
+      basis: [{ spec: operationPointer(this.#spec, 'createPet', 'requestBody') }],
+    })
     if (!isJsonMediaType(headerOf(request.headers, 'content-type'))) {
-      seen('wrong-content-type', 'a createPet body not sent as application/json', [{ spec: body }], 'createPet')
+      seen('wrong-content-type', 'createPet', finding('a createPet body not sent as application/json'))
       return
     }
     let value: JsonValue
     try {
-      value = parseJson(text?.charCodeAt(0) === 0xfeff ? text.slice(1) : (text ?? ''))
+      value = parseBody(text?.charCodeAt(0) === 0xfeff ? text.slice(1) : (text ?? ''))
     } catch {
-      seen('invalid-new-pet', 'a createPet body that is not JSON', [{ spec: body }], 'createPet')
+      seen('invalid-new-pet', 'createPet', finding('a createPet body that is not JSON'))
       return
     }
-    const problems = this.#spec.schema('NewPet')(value)
-    if (problems.length)
-      seen(
-        'invalid-new-pet',
-        'a NewPet the interface refuses (required fields, types, values)',
-        [{ spec: body }],
-        'createPet',
-      )
+    if (this.#newPet.validate(value).length)
+      seen('invalid-new-pet', 'createPet', finding('a NewPet the interface refuses (required fields, types, values)'))
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      const declared = Object.keys(this.#spec.propertiesOf('NewPet'))
-      const unknown = Object.keys(value).filter((name) => !declared.includes(name))
-      if (unknown.length)
-        seen(
-          'unknown-fields',
-          'a NewPet with fields the interface does not describe (the service may drop, keep or refuse them)',
-          [{ spec: pointer('components', 'schemas', 'NewPet') }],
-          'createPet',
-        )
+      const declared = this.#newPet.declared
+      for (const name in value) {
+        if (!Object.hasOwn(value, name) || declared.has(name)) continue
+        seen('unknown-fields', 'createPet', () => ({
+          title: 'a NewPet with fields the interface does not describe (the service may drop, keep or refuse them)',
+          basis: [{ spec: pointer('components', 'schemas', 'NewPet') }],
+        }))
+        break
+      }
     }
   }
 
   #found(
     id: string,
-    title: string,
-    basis: Basis,
     operationId: OperationId | undefined,
+    describe: Describe,
     { request, body, now }: { request: AppRequest; body: string | undefined; now: number },
   ): void {
-    const key = `${id}\u0000${operationId ?? ''}`
+    const key = operationId === undefined ? id : `${id}\u0000${operationId}`
     const known = this.#findings.get(key)
     if (known) {
       known.count++
       return
     }
     if (this.#findings.size >= MAX_FINDINGS) return
+    const { title, basis } = describe()
     this.#findings.set(key, {
       id,
       ...(operationId ? { operationId } : {}),

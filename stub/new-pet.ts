@@ -216,7 +216,7 @@ function checkRepresentation(headers: RequestHeaders): void {
  * `JSON.parse`, about three times faster, when it kept every member (it keeps the last of duplicate
  * keys, which `parseJson` refuses); everything else, and every malformed body, goes to `parseJson`.
  */
-function parseBody(body: Uint8Array | string): JsonValue {
+export function parseBody(body: Uint8Array | string): JsonValue {
   try {
     const text = typeof body === 'string' ? body : utf8.decode(body)
     const members = plainMembers(text)
