@@ -8,11 +8,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Redactor, type RunResult } from '../model/index.js'
-import { startStub } from '../stub/index.js'
 import { EDGE_REFUSES, refuseAtEdge } from '../test-support/misbehaving.js'
 import { launchChromium, type Browser } from './test-support/chromium.js'
 import { readJunit, type Junit } from './test-support/junit.js'
 import { childEnv, run, type Finished } from './test-support/process.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 // Real runs of `petstore-conformance` with every report format: against the correct stub, against a stub whose
 // Error bodies carry the wrong status, and through a proxy that echoes the key everywhere a target could
@@ -82,9 +84,9 @@ async function echoingProxy(target: string): Promise<{ url: string; server: Serv
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'petstore-e2e-reports-'))
   browser = await launchChromium()
-  const correct = await startStub({ apiKeys: [KEY] })
-  const faulty = await startStub({ apiKeys: [KEY], fault: 'error-status-mismatch' })
-  const echoed = await startStub({ apiKeys: [KEY] })
+  const correct = await start({ stub: { apiKeys: [KEY] } })
+  const faulty = await start({ stub: { apiKeys: [KEY], fault: 'error-status-mismatch' } })
+  const echoed = await start({ stub: { apiKeys: [KEY] } })
   const proxy = await echoingProxy(echoed.url)
   try {
     // One after the other: runs side by side would only share two cores.

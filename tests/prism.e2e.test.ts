@@ -7,23 +7,24 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RecordedExchange } from '../model/index.js'
 import { runConformance } from '../command/library.js'
-import { startStub, type Stub } from '../stub/index.js'
 import { parseViolations, startPrismProxy, VIOLATIONS_HEADER, type PrismProxy } from '../suites/prism/index.js'
 import { listExchange } from '../suites/prism/test-support.js'
-import { startTarget } from '../test-support/targets/server.js'
+import { targets, type StubTarget } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 // Each proxy start runs Prism (about 2 s); these tests share few of them.
 describe('startPrismProxy in front of the stub', () => {
   const KEY = 'prism-test-key'
-  let stub: Stub
-  let faulty: Stub
+  let stub: StubTarget
+  let faulty: StubTarget
   let proxy: PrismProxy
   let faultyProxy: PrismProxy
 
   beforeAll(async () => {
     ;[stub, faulty] = await Promise.all([
-      startStub({ apiKeys: [KEY] }),
-      startStub({ apiKeys: [KEY], fault: 'list-wrapped' }),
+      start({ stub: { apiKeys: [KEY] } }),
+      start({ stub: { apiKeys: [KEY], fault: 'list-wrapped' } }),
     ])
     ;[proxy, faultyProxy] = await Promise.all([
       startPrismProxy({ upstream: stub.url }),
@@ -256,7 +257,7 @@ function isAlive(pid: number): boolean {
 describe('runConformance via Prism, on a conformant target that refuses what the interface does not describe', () => {
   it('passes a target answering 400 to a petId that is no int64 and 404 to other spellings of a path', async () => {
     const KEY = 'prism-leeway-key'
-    const target = await startTarget({ badId: '400', keys: [KEY] })
+    const target = await start({ independent: { badId: '400', keys: [KEY] } })
     try {
       const fraction = await fetch(`${target.url}/pets/1.5`, { headers: { authorization: `Bearer ${KEY}` } })
       const encoded = await fetch(`${target.url}/%70ets`, { headers: { authorization: `Bearer ${KEY}` } })

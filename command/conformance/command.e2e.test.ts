@@ -3,9 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { startStub } from '../../stub/index.js'
+import { afterEach, describe, expect, it } from 'vitest'
 import { runCommand, type ConformanceRun } from '../../test-support/run-command.js'
+import { targets } from '../../test-support/targets.js'
+
+const start = targets(afterEach)
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -56,7 +58,7 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     expect(files['junit.xml']).toContain('name="could-not-run"')
   })
   it('writes reports for a refused key: the reason, both answers 401, and what to do about the key', async () => {
-    const stub = await startStub({ apiKeys: ['the-right-key-7f1'] })
+    const stub = await start({ stub: { apiKeys: ['the-right-key-7f1'] } })
     try {
       const { code, files } = (await runCommand('conformance', [
         '--base-url',
@@ -116,8 +118,8 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
   it('replays a report: STILL FAILING against the same faulty target (exit 1), FIXED once it is fixed (exit 0)', async () => {
     const KEY = 'replay-e2e-key-19c'
     const env = { PETSTORE_API_KEY: KEY }
-    const faulty = await startStub({ apiKeys: [KEY], fault: 'limit-ignored' })
-    const fixed = await startStub({ apiKeys: [KEY] })
+    const faulty = await start({ stub: { apiKeys: [KEY], fault: 'limit-ignored' } })
+    const fixed = await start({ stub: { apiKeys: [KEY] } })
     const dir = await mkdtemp(join(tmpdir(), 'replay-e2e-'))
     try {
       const run = (await runCommand('conformance', ['--base-url', faulty.url, '--runs', '5', '--reporter', 'json'], {
