@@ -3,14 +3,13 @@
  * every example pair of spec/petstore.yaml and spec/petstore_examples/ becomes a test, and every test passes.
  * CI needs Java 17 (Debian: `apt-get install -y --no-install-recommends openjdk-17-jre-headless`).
  */
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SPEC_PATH, spec } from '../spec/index.js'
-import { runProcess } from '../test-support/run-command.js'
+import { runProcess, runProcessSync } from '../test-support/run-command.js'
 import { targets, type StubTarget } from '../test-support/targets.js'
 
 const start = targets(afterAll)
@@ -40,7 +39,7 @@ describe('Specmatic contract tests against the stub', () => {
   let output = ''
 
   beforeAll(async () => {
-    if (spawnSync('java', ['-version']).status !== 0)
+    if (runProcessSync('java', ['-version']).code !== 0)
       throw new Error('Specmatic needs Java 17: apt-get install -y --no-install-recommends openjdk-17-jre-headless')
     stub = await start({ stub: { apiKeys: [KEY], port: 0 } })
     // Specmatic writes build/reports/ where it runs: a directory of its own.
