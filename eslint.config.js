@@ -65,6 +65,46 @@ const ZONES = [
   },
 ]
 
+/**
+ * One way to start a target and one way to run a process in tests (test-support/README.md): targets through
+ * test-support/targets.ts, child processes through test-support/run-command.ts. Test files may not start them
+ * another way; test-support/ implements the two ways.
+ */
+const START_TARGETS = 'tests start targets with targets(hook) of test-support/targets.ts (see test-support/README.md).'
+const RUN_PROCESSES =
+  'tests start processes with test-support/run-command.ts: runCommand/startCommand for the kit, runProcess/startProcess/runProcessSync for others.'
+const oneWay = (...extraPatterns) => ({
+  paths: [
+    ...['node:child_process', 'child_process'].map((name) => ({
+      name,
+      allowTypeImports: true,
+      message: RUN_PROCESSES,
+    })),
+    ...['http', 'https', 'net', 'tls', 'http2'].flatMap((name) =>
+      [name, `node:${name}`].map((n) => ({ name: n, importNames: ['createServer'], message: START_TARGETS })),
+    ),
+  ],
+  patterns: [
+    {
+      regex: 'test-support/(stacks|targets/server|frameworks/(express|fastify|index))\\.js$',
+      importNames: ['startStack', 'startIndependent', 'startExpress', 'startFastify'],
+      message: START_TARGETS,
+    },
+    ...extraPatterns,
+  ],
+})
+const ONE_WAY_SYNTAX = [
+  { selector: "CallExpression[callee.property.name='createServer']", message: START_TARGETS },
+  {
+    selector: "CallExpression[callee.property.name='serveFetch'], CallExpression[callee.name='serveFetch']",
+    message: START_TARGETS,
+  },
+  {
+    selector: "CallExpression[callee.property.name='start'][callee.object.object.name='FRAMEWORKS']",
+    message: START_TARGETS,
+  },
+]
+
 export default defineConfig(
   // A directive may name a core rule this set leaves off (no-control-regex): it says why where it stands.
   { linterOptions: { reportUnusedDisableDirectives: 'off' } },
@@ -145,5 +185,20 @@ export default defineConfig(
     // Test helpers may import anything; ESLint applies the last matching setting.
     files: TEST_HELPERS,
     rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+  {
+    files: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        oneWay({ regex: '(^|/)stub/(index|stub)\\.js$', importNames: ['startStub'], message: START_TARGETS }),
+      ],
+      'no-restricted-syntax': ['error', ...ONE_WAY_SYNTAX],
+    },
+  },
+  {
+    // The stub's own tests test its server, startStub included.
+    files: ['stub/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', oneWay()] },
   },
 )

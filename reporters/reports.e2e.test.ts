@@ -1,6 +1,4 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -8,11 +6,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Redactor, type RunResult } from '../model/index.js'
-import { startStub } from '../stub/index.js'
-import { EDGE_REFUSES, refuseAtEdge } from '../test-support/misbehaving.js'
+import { EDGE_REFUSES, refuseAtEdge, serveNode } from '../test-support/misbehaving.js'
 import { launchChromium, type Browser } from './test-support/chromium.js'
 import { readJunit, type Junit } from './test-support/junit.js'
-import { childEnv, run, type Finished } from './test-support/process.js'
+import { runProcess, type Finished } from '../test-support/run-command.js'
+import { targets, type Served } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 // Real runs of `petstore-conformance` with every report format: against the correct stub, against a stub whose
 // Error bodies carry the wrong status, and through a proxy that echoes the key everywhere a target could
@@ -39,10 +39,7 @@ async function conformanceRun(name: string, baseUrl: string): Promise<Outcome> {
   const dir = join(scratch, name)
   const args = [COMMAND, '--base-url', baseUrl, '--seed=-1', '--runs', '10', ...FORMATS, '--output-dir', dir]
   // The key from the environment, as the replay line says.
-  const finished = await run(process.execPath, args, {
-    cwd: ROOT,
-    env: childEnv({ PETSTORE_API_KEY: KEY, PETSTORE_BASE_URL: undefined }),
-  })
+  const finished = await runProcess(process.execPath, args, { cwd: ROOT, env: { PETSTORE_API_KEY: KEY } })
   const files: Record<string, string> = {}
   for (const file of await readdir(dir).catch(() => [])) files[file] = await readFile(join(dir, file), 'utf8')
   const report = JSON.parse(files['report.json'] ?? 'null') as RunResult
@@ -50,8 +47,8 @@ async function conformanceRun(name: string, baseUrl: string): Promise<Outcome> {
 }
 
 /** A proxy in front of `target` that echoes the Authorization token back in every way it can. */
-async function echoingProxy(target: string): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (req, res) => {
+async function echoingProxy(target: string): Promise<Served> {
+  return serveNode(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     if (EDGE_REFUSES.has(req.method ?? '')) return refuseAtEdge(res)
@@ -75,25 +72,22 @@ async function echoingProxy(target: string): Promise<{ url: string; server: Serv
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', ...echo })
     res.end(body)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server }
 }
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'petstore-e2e-reports-'))
   browser = await launchChromium()
-  const correct = await startStub({ apiKeys: [KEY] })
-  const faulty = await startStub({ apiKeys: [KEY], fault: 'error-status-mismatch' })
-  const echoed = await startStub({ apiKeys: [KEY] })
-  const proxy = await echoingProxy(echoed.url)
+  const correct = await start({ stub: { apiKeys: [KEY] } })
+  const faulty = await start({ stub: { apiKeys: [KEY], fault: 'error-status-mismatch' } })
+  const echoed = await start({ stub: { apiKeys: [KEY] } })
+  const proxy = await start({ serve: () => echoingProxy(echoed.url) })
   try {
     // One after the other: runs side by side would only share two cores.
     outcomes.correct = await conformanceRun('correct', correct.url)
     outcomes.faulty = await conformanceRun('faulty', faulty.url)
     outcomes.echoing = await conformanceRun('echoing', proxy.url)
   } finally {
-    proxy.server.close()
-    await Promise.all([correct.close(), faulty.close(), echoed.close()])
+    await Promise.all([proxy.close(), correct.close(), faulty.close(), echoed.close()])
   }
 }, 300_000)
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunResult } from '../model/index.js'
 import { readJunit } from './test-support/junit.js'
-import { childEnv, run, type Finished } from './test-support/process.js'
+import { runProcess, type Finished } from '../test-support/run-command.js'
 
 // The reporter inside a real vitest run, handed over as an instance the way the command does it
 // (test-support/vitest-run/run.ts), over made-up scenarios that record results as the suite's do. No target.
@@ -21,10 +21,7 @@ let report: RunResult
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'petstore-vitest-run-'))
-  finished = await run(process.execPath, ['--import', TSX, SCRIPT, dir], {
-    cwd: ROOT,
-    env: childEnv({ SAMPLE_KEY: KEY }),
-  })
+  finished = await runProcess(process.execPath, ['--import', TSX, SCRIPT, dir], { cwd: ROOT, env: { SAMPLE_KEY: KEY } })
   report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
 }, 60_000)
 

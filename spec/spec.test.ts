@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
 import { parseDocument } from 'yaml'
+import { runProcess } from '../test-support/run-command.js'
 import { parseJson, parseSpec, SPEC_PATH, spec, stringifyJson, validationView, versionPrefix } from './index.js'
-
-const run = promisify(execFile)
 
 /** One request/response pair in Specmatic's external example format. */
 interface ExternalExample {
@@ -30,9 +26,7 @@ describe('spec/petstore.yaml', () => {
     const spectral = createRequire(import.meta.url).resolve('@stoplight/spectral-cli/dist/index.js')
     const args = [spectral, 'lint', SPEC_PATH, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet']
     // Spectral exits non-zero when it finds something; its findings are still the JSON on stdout.
-    const { stdout } = await run(process.execPath, args, { cwd: fileURLToPath(new URL('..', import.meta.url)) }).catch(
-      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
-    )
+    const { stdout } = await runProcess(process.execPath, args).catch(() => ({ stdout: '' }))
     // A CLI that did not run prints no JSON: that is no clean lint.
     const findings = JSON.parse(stdout) as { severity: number; code: string; message: string }[]
     expect(Array.isArray(findings)).toBe(true)

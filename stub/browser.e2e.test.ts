@@ -2,17 +2,18 @@
 // controls' headers, read the journal and reset the stub. Headless Chromium through playwright-core.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { startStub, type Stub } from './index.js'
+import { serveNode } from '../test-support/misbehaving.js'
+import { targets, type Served, type StubTarget } from '../test-support/targets.js'
 
 /** Chromium to launch: `CHROMIUM_PATH`, or where Debian installs it. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const KEY = 'browser-key'
+const start = targets(afterAll)
 
 describe('a browser page on another origin', () => {
-  let stub: Stub
-  let site: Server
+  let stub: StubTarget
+  let site: Served
   let browser: Browser
   let page: Page
 
@@ -22,12 +23,14 @@ describe('a browser page on another origin', () => {
         `${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
       )
     // The page's own origin: another port of 127.0.0.1, so every call to the stub is cross-origin.
-    site = createServer((_, res) =>
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title>'),
-    )
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
-    const pageOrigin = `http://127.0.0.1:${(site.address() as { port: number }).port}`
-    stub = await startStub({ apiKeys: [KEY], adminOrigins: [pageOrigin] }) // this page may use the admin API
+    site = await start({
+      serve: () =>
+        serveNode((_, res) =>
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title>'),
+        ),
+    })
+    const pageOrigin = site.origin
+    stub = await start({ stub: { apiKeys: [KEY], adminOrigins: [pageOrigin] } }) // this page may use the admin API
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,
@@ -39,8 +42,6 @@ describe('a browser page on another origin', () => {
 
   afterAll(async () => {
     await browser?.close()
-    await new Promise((resolve) => site?.close(resolve))
-    await stub?.close()
   })
 
   it('forces answers with Prefer and reads Preference-Applied, Retry-After and the deprecation headers', async () => {
@@ -118,7 +119,7 @@ describe('a browser page on another origin', () => {
   it('gets nothing from the admin API on a page of an origin not allowed, and cannot reset the stub', async () => {
     const other = await browser.newPage()
     try {
-      await other.goto(`http://localhost:${(site.address() as { port: number }).port}/`) // another origin
+      await other.goto(`http://localhost:${site.port}/`) // another origin
       const origin = stub.url.replace(/\/v1$/, '')
       const before = stub.store.size
       await fetch(`${stub.url}/pets`, {

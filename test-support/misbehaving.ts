@@ -43,22 +43,6 @@ export interface Served {
   close(): Promise<void>
 }
 
-/**
- * The `serve` of one test file: every target it is handed is closed by the hook given (`afterEach`, or `afterAll`
- * for targets a whole file shares), so no test leaves a port open.
- */
-export function closedAfter(hook: (close: () => Promise<void>) => void): (start: Promise<Served>) => Promise<Served> {
-  const opened: Served[] = []
-  hook(async () => {
-    await Promise.all(opened.splice(0).map((s) => s.close()))
-  })
-  return async (start) => {
-    const served = await start
-    opened.push(served)
-    return served
-  }
-}
-
 const newStats = (): Stats => ({
   requests: 0,
   connections: 0,
@@ -271,10 +255,15 @@ async function readUpTo(
   }
 }
 
-/** A TLS server on the port (a client speaking plain HTTP to it gets a TLS alert; an https client, a self-signed certificate). */
-export function serveTls(): Promise<Served> {
+/**
+ * A TLS server on the port (a client speaking plain HTTP to it gets a TLS alert; an https client, a self-signed
+ * certificate, or the one given).
+ */
+export function serveTls(
+  credentials: { key: string; cert: string } = { key: TLS_KEY, cert: TLS_CERT },
+): Promise<Served> {
   const stats = newStats()
-  const server = tls.createServer({ key: TLS_KEY, cert: TLS_CERT }, (socket) => {
+  const server = tls.createServer(credentials, (socket) => {
     stats.requests++
     socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}')
   })

@@ -1,9 +1,11 @@
 /**
- * The one way tests run the kit's commands as a user does: a child process of a bin, its exit code and what it
- * printed; for `petstore-conformance`, also the report files it wrote to a scratch directory made and removed
- * here. Only `*.e2e.test.ts` files use it (`npm run test:e2e`): `npm test` starts no child process.
+ * The one way tests start a child process: the kit's commands as a user runs them (`runCommand`, `startCommand`:
+ * a child process of a bin, its exit code and what it printed; for `petstore-conformance`, also the report files
+ * it wrote to a scratch directory made and removed here), and any other program (`runProcess`, `startProcess`,
+ * `runProcessSync`). The kit's commands run only in `*.e2e.test.ts` files (`npm run test:e2e`); in-process tests
+ * call the library (`runConformance`). See test-support/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -154,6 +156,31 @@ export function startCommand(bin: Bin, args: readonly string[], options: RunOpti
 /** Runs any executable to its end. */
 export function runProcess(command: string, args: readonly string[], options: RunOptions = {}): Promise<Finished> {
   return startProcess(command, args, options).exited
+}
+
+/**
+ * Runs any executable to its end, blocking: a probe of what is installed (`runProcessSync('git', ['--version'])`)
+ * or a quick step a synchronous helper needs. A command that cannot start ends with code null and the reason on
+ * stderr; `timeoutMs` kills it.
+ */
+export function runProcessSync(
+  command: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Omit<Finished, 'ms' | 'timedOut'> {
+  const done = spawnSync(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    timeout: options.timeoutMs,
+  })
+  return {
+    code: done.status,
+    signal: done.signal,
+    stdout: done.stdout ?? '',
+    stderr: done.error ? String(done.error.message) : (done.stderr ?? ''),
+  }
 }
 
 /**

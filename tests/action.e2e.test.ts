@@ -8,14 +8,13 @@
  * cache here) and its time is printed as `[figures]`; `actions/upload-artifact` is not run. Skipped where there is
  * no bash or git (GitHub's Windows runners have both).
  */
-import { spawnSync } from 'node:child_process'
 import { cpSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { ROOT, runProcess, startCommand, type Finished } from '../test-support/run-command.js'
+import { ROOT, runProcess, runProcessSync, startCommand, type Finished } from '../test-support/run-command.js'
 
 interface Step {
   id?: string
@@ -29,7 +28,7 @@ const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, { default?: string }>
   runs: { steps: Step[] }
 }
-const hasBash = spawnSync('bash', ['-c', 'true']).status === 0 && spawnSync('git', ['--version']).status === 0
+const hasBash = runProcessSync('bash', ['-c', 'true']).code === 0 && runProcessSync('git', ['--version']).code === 0
 
 /** The action's folder: the release tag `v<major>` of this commit, checked out (set in beforeAll). */
 let actionPath = ROOT

@@ -9,8 +9,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SPEC_PATH, spec } from '../spec/index.js'
-import { startStub } from '../stub/index.js'
 import { runProcess } from '../test-support/run-command.js'
+import { targets, type StubTarget } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const KEY = 'dredd-key-93b1'
@@ -18,11 +20,11 @@ const DREDD = 'dredd@14.1.0'
 const HOOKS = fileURLToPath(new URL('../spec/dredd-hooks.cjs', import.meta.url))
 
 describe('Dredd against the stub', () => {
-  let stub: Awaited<ReturnType<typeof startStub>>
+  let stub: StubTarget
   let output = ''
 
   beforeAll(async () => {
-    stub = await startStub({ apiKeys: [KEY], port: 0 })
+    stub = await start({ stub: { apiKeys: [KEY], port: 0 } })
     const local = join(ROOT, 'node_modules', '.bin', 'dredd')
     const [command, args] = existsSync(local) ? [local, []] : ['npx', ['--yes', DREDD]]
     const result = await runProcess(

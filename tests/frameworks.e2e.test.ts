@@ -4,11 +4,14 @@
  * effort, every check that applies judged; each natural mistake of its framework exits 1 and names the check the
  * mistake names. Fixed seeds make every run replayable. The same in-process is tests/frameworks.test.ts.
  */
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { brokenChecks, failedChecks } from '../test-support/run-command.js'
 import { judge, runsUpFront } from '../test-support/up-front.js'
 import { FRAMEWORKS, holdPets, MISTAKE_CASES, type FrameworkName } from '../test-support/frameworks/index.js'
 import { skippedForState } from '../test-support/premises.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'framework-key-5d02'
 // Conformant services get the default effort, as a user runs it; mistakes the teeth's effort.
@@ -33,7 +36,7 @@ const runOf = runsUpFront(
   cases,
   (c) => c.name,
   async ({ framework, mistake }) => {
-    const target = await FRAMEWORKS[framework].start({ keys: [KEY], ...(mistake ? { mistake } : {}) })
+    const target = await start({ framework, keys: [KEY], ...(mistake ? { mistake } : {}) })
     try {
       if (!mistake) await holdPets(target, 6)
       return await judge(target.url, KEY, mistake ? MISTAKE_FLAGS : CONFORMANT_FLAGS)

@@ -6,12 +6,15 @@
  * tests/frameworks.e2e.test.ts (`npm run test:e2e`).
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { runConformance } from '../command/library.js'
 import type { RunResult } from '../model/index.js'
 import { CHECKS } from '../suites/index.js'
-import { FRAMEWORKS, holdPets, MISTAKE_CASES, type FrameworkTarget } from '../test-support/frameworks/index.js'
+import { FRAMEWORKS, holdPets, MISTAKE_CASES, type FrameworkName } from '../test-support/frameworks/index.js'
 import { skippedForState } from '../test-support/premises.js'
+import { targets, type Target } from '../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const KEY = 'framework-key-5d02'
 // The teeth's effort (every mistake below is caught by an example-based check), with a longer timeout: the service
@@ -24,7 +27,7 @@ const broken = (run: RunResult) =>
   run.checks.filter((c) => c.outcome === 'error' || c.outcome === 'unjudged').map((c) => `${c.id}: ${c.reason ?? ''}`)
 
 /** Runs the suite (or only `checks`) against a target holding a few pets already, then stops the target. */
-async function judged(target: FrameworkTarget, checks?: string[]): Promise<RunResult> {
+async function judged(target: Target, checks?: string[]): Promise<RunResult> {
   try {
     await holdPets(target, 6)
     return await runConformance({ baseUrl: target.url, apiKey: KEY, ...EFFORT, ...(checks ? { checks } : {}) })
@@ -55,9 +58,9 @@ describe('services on mainstream frameworks', () => {
       expect(ids.has(catches), `${framework} ${mistake}`).toBe(true)
   })
 
-  for (const [name, framework] of Object.entries(FRAMEWORKS)) {
+  for (const name of Object.keys(FRAMEWORKS) as FrameworkName[]) {
     it(`passes the conformant ${name} service, judging every check that applies`, async () => {
-      const run = await judged(await framework.start({ keys: [KEY] }))
+      const run = await judged(await start({ framework: name, keys: [KEY] }))
       expect(broken(run)).toEqual([])
       expect(failed(run)).toEqual([])
       expect(run.verdict).toBe('conformant')
@@ -74,7 +77,7 @@ describe('services on mainstream frameworks', () => {
 
   for (const { framework, mistake, catches } of MISTAKE_CASES) {
     it(`fails ${framework} with the mistake "${mistake}" through ${catches}`, async () => {
-      const run = await judged(await FRAMEWORKS[framework].start({ keys: [KEY], mistake }), [catches])
+      const run = await judged(await start({ framework, keys: [KEY], mistake }), [catches])
       expect(broken(run)).toEqual([])
       expect(failed(run)).toContain(catches)
       expect(run.verdict).toBe('non-conformant')

@@ -164,3 +164,49 @@ describe('npm run lint keeps imports one way', () => {
     expect([...new Set(cycles)]).toEqual([])
   })
 })
+
+describe('npm run lint keeps one way to start a target and one way to run a process in tests', () => {
+  /** The messages of the one-way rules for `code` as if it were the file at `path`. */
+  const oneWay = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(`${code}\n`, { filePath: join(ROOT, path) })
+    return result!.messages
+      .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
+      .map((m) => m.message)
+  }
+
+  it.each([
+    ['tests/x.test.ts', `import { spawn } from 'node:child_process'`, 'test-support/run-command.ts'],
+    ['tests/x.e2e.test.ts', `import { execFileSync } from 'child_process'`, 'test-support/run-command.ts'],
+    ['tests/x.test.ts', `import { createServer } from 'node:http'`, 'test-support/targets.ts'],
+    ['suites/x.test.ts', `import http from 'node:http'\nhttp.createServer(() => undefined)`, 'targets.ts'],
+    ['tests/x.test.ts', `import { startStub } from '../stub/index.js'`, 'test-support/targets.ts'],
+    ['tests/x.test.ts', `import { startStack } from '../test-support/stacks.js'`, 'test-support/targets.ts'],
+    [
+      'tests/x.test.ts',
+      `import { startIndependent } from '../test-support/targets/server.js'`,
+      'test-support/targets.ts',
+    ],
+    [
+      'tests/x.test.ts',
+      `import { FRAMEWORKS } from '../test-support/frameworks/index.js'\nawait FRAMEWORKS['Express 5'].start({})`,
+      'test-support/targets.ts',
+    ],
+    [
+      'tests/x.test.ts',
+      `import * as target from '../test-support/misbehaving.js'\nawait target.serveFetch(fetch)`,
+      'test-support/targets.ts',
+    ],
+  ])('refuses in %s: %s', async (path, code, message) => {
+    expect(await oneWay(path, code)).toEqual([expect.stringContaining(message)])
+  })
+
+  it.each([
+    ['tests/x.test.ts', `import type { ChildProcess } from 'node:child_process'`],
+    ['tests/x.test.ts', `import { STACKS } from '../test-support/stacks.js'\nimport { request } from 'node:http'`],
+    ['stub/x.test.ts', `import { startStub } from './index.js'`], // the stub's own tests test its server
+    ['test-support/x.ts', `import { spawn } from 'node:child_process'\nimport { createServer } from 'node:http'`],
+    ['bench/x.ts', `import { createServer } from 'node:http'`],
+  ])('allows in %s: %s', async (path, code) => {
+    expect(await oneWay(path, code)).toEqual([])
+  })
+})

@@ -14,13 +14,15 @@ import { exitCode, keySecrets, Redactor } from '../model/index.js'
 import { REPORT_FILES, toConsole, writeReports, WRITERS } from '../reporters/index.js'
 import { createStub } from '../stub/index.js'
 import * as target from '../test-support/misbehaving.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const KEY = 'prefix-test-key-5d1b'
-const serve = target.closedAfter(afterEach)
 
 describe('a service without the /v1 prefix', () => {
   it('fails one check, the prefix missing, in every report: non-conformant, exit 1', async () => {
-    const s = await serve(target.serveFetch(target.withoutPrefix(createStub({ apiKeys: [KEY] }).fetch)))
+    const s = await start({ fetch: target.withoutPrefix(createStub({ apiKeys: [KEY] }).fetch) })
     const run = await runConformance({ baseUrl: s.url, apiKey: KEY, runs: 2 })
     expect(run.verdict).toBe('non-conformant')
     expect(exitCode(run)).toBe(1)
@@ -52,7 +54,7 @@ describe('a service without the /v1 prefix', () => {
   })
 
   it('the same service given its real base URL (no /v1) passes: the prefix is all it lacks', async () => {
-    const s = await serve(target.serveFetch(target.withoutPrefix(createStub({ apiKeys: [KEY] }).fetch)))
+    const s = await start({ fetch: target.withoutPrefix(createStub({ apiKeys: [KEY] }).fetch) })
     // Served at the origin, every path the suite sends is the interface's own: it conforms there.
     const run = await runConformance({ baseUrl: s.origin, apiKey: KEY, runs: 2, checks: ['listPets.limit.max'] })
     expect(run.checks.find((c) => c.id === PREFIX_CHECK_ID)).toBeUndefined()

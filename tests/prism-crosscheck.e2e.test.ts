@@ -5,9 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Finding, RunResult } from '../model/index.js'
 import { runConformance } from '../command/library.js'
-import { startStub, type Stub } from '../stub/index.js'
 import { PRISM_CHECKS } from '../suites/prism/index.js'
 import { runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { targets, type StubTarget } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'crosscheck-key'
 const PRISM_IDS = PRISM_CHECKS.map((c) => c.id).sort()
@@ -36,11 +38,11 @@ describe('the command with --via-prism, against its embedded stub', { timeout: 1
 })
 
 describe('the suite in-process through Prism, against a stub that wraps the list', { timeout: 120_000 }, () => {
-  let stub: Stub
+  let stub: StubTarget
   let report: RunResult
 
   beforeAll(async () => {
-    stub = await startStub({ apiKeys: [KEY], fault: 'list-wrapped' })
+    stub = await start({ stub: { apiKeys: [KEY], fault: 'list-wrapped' } })
     report = await runConformance({ baseUrl: stub.url, apiKey: KEY, viaPrism: true, runs: 5, seed: 1 })
   }, 120_000)
   afterAll(() => stub?.close())

@@ -1,29 +1,29 @@
 // Prism's validating proxy, started for real (about 2 s each): the tap keeps exchanges exact, the verdict comes
 // back in `sl-violations`, and a target that misbehaves, or a Prism that dies, is passed on as it is.
 import { readdirSync, readFileSync } from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RecordedExchange } from '../model/index.js'
 import { runConformance } from '../command/library.js'
-import { startStub, type Stub } from '../stub/index.js'
 import { parseViolations, startPrismProxy, VIOLATIONS_HEADER, type PrismProxy } from '../suites/prism/index.js'
 import { listExchange } from '../suites/prism/test-support.js'
-import { startTarget } from '../test-support/targets/server.js'
+import { serveNode } from '../test-support/misbehaving.js'
+import { targets, type Served, type StubTarget } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 // Each proxy start runs Prism (about 2 s); these tests share few of them.
 describe('startPrismProxy in front of the stub', () => {
   const KEY = 'prism-test-key'
-  let stub: Stub
-  let faulty: Stub
+  let stub: StubTarget
+  let faulty: StubTarget
   let proxy: PrismProxy
   let faultyProxy: PrismProxy
 
   beforeAll(async () => {
     ;[stub, faulty] = await Promise.all([
-      startStub({ apiKeys: [KEY] }),
-      startStub({ apiKeys: [KEY], fault: 'list-wrapped' }),
+      start({ stub: { apiKeys: [KEY] } }),
+      start({ stub: { apiKeys: [KEY], fault: 'list-wrapped' } }),
     ])
     ;[proxy, faultyProxy] = await Promise.all([
       startPrismProxy({ upstream: stub.url }),
@@ -105,7 +105,7 @@ describe('startPrismProxy in front of the stub', () => {
 })
 
 describe('startPrismProxy against a target that misbehaves', () => {
-  let target: http.Server
+  let target: Served
   let proxy: PrismProxy
 
   const hits: string[] = []
@@ -115,28 +115,30 @@ describe('startPrismProxy against a target that misbehaves', () => {
   ])
 
   beforeAll(async () => {
-    target = http.createServer((req, res) => {
-      const mode = req.headers['x-mode']
-      hits.push(String(mode))
-      if (mode === 'redirect')
-        return void res.writeHead(302, { location: '/v1/elsewhere', 'content-type': 'application/json' }).end('{}')
-      if (mode === 'hang') return
-      if (mode === 'drop') return void req.socket.destroy()
-      if (mode === '501')
-        return void res
-          .writeHead(501, { 'content-type': 'application/json' })
-          .end('{"code":"x","message":"y","status":501}')
-      if (mode === 'forged')
-        return void res.writeHead(200, { 'content-type': 'application/json', [VIOLATIONS_HEADER]: FORGED }).end('[]')
-      res.writeHead(200, { 'content-type': 'application/json' }).end('not json{')
+    target = await start({
+      serve: () =>
+        serveNode((req, res) => {
+          const mode = req.headers['x-mode']
+          hits.push(String(mode))
+          if (mode === 'redirect')
+            return void res.writeHead(302, { location: '/v1/elsewhere', 'content-type': 'application/json' }).end('{}')
+          if (mode === 'hang') return
+          if (mode === 'drop') return void req.socket.destroy()
+          if (mode === '501')
+            return void res
+              .writeHead(501, { 'content-type': 'application/json' })
+              .end('{"code":"x","message":"y","status":501}')
+          if (mode === 'forged')
+            return void res
+              .writeHead(200, { 'content-type': 'application/json', [VIOLATIONS_HEADER]: FORGED })
+              .end('[]')
+          res.writeHead(200, { 'content-type': 'application/json' }).end('not json{')
+        }),
     })
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
-    proxy = await startPrismProxy({ upstream: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1` })
+    proxy = await startPrismProxy({ upstream: target.url })
   })
   afterAll(async () => {
     await proxy?.close()
-    target.closeAllConnections()
-    await new Promise((resolve) => target.close(resolve))
   })
 
   const get = (mode: string, signal?: AbortSignal) =>
@@ -194,11 +196,10 @@ describe('startPrismProxy failures', () => {
   })
 
   it('says so when Prism dies, and the target still answers, with no verdict', async () => {
-    const target = http.createServer(
-      (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[]'),
-    )
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
-    const proxy = await startPrismProxy({ upstream: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1` })
+    const target = await start({
+      serve: () => serveNode((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[]')),
+    })
+    const proxy = await startPrismProxy({ upstream: target.url })
     try {
       process.kill(proxy.pid, 'SIGKILL')
       await expect.poll(() => proxy.problem()).toMatch(/^Prism exited \(SIGKILL\)/)
@@ -206,7 +207,7 @@ describe('startPrismProxy failures', () => {
       expect([res.status, await res.text(), res.headers.get(VIOLATIONS_HEADER)]).toEqual([200, '[]', null])
     } finally {
       await proxy.close()
-      await new Promise((resolve) => target.close(resolve))
+      await target.close()
     }
   })
 
@@ -256,7 +257,7 @@ function isAlive(pid: number): boolean {
 describe('runConformance via Prism, on a conformant target that refuses what the interface does not describe', () => {
   it('passes a target answering 400 to a petId that is no int64 and 404 to other spellings of a path', async () => {
     const KEY = 'prism-leeway-key'
-    const target = await startTarget({ badId: '400', keys: [KEY] })
+    const target = await start({ independent: { badId: '400', keys: [KEY] } })
     try {
       const fraction = await fetch(`${target.url}/pets/1.5`, { headers: { authorization: `Bearer ${KEY}` } })
       const encoded = await fetch(`${target.url}/%70ets`, { headers: { authorization: `Bearer ${KEY}` } })

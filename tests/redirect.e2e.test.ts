@@ -4,9 +4,12 @@
  * (exit 2), and the report names the status and the `Location` of each redirect.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStub, type FaultName } from '../stub/index.js'
+import { type FaultName } from '../stub/index.js'
 import type { ConformanceRun } from '../test-support/run-command.js'
 import { judge } from '../test-support/up-front.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'redirect-key-3e8d71'
 const FLAGS = [
@@ -26,7 +29,7 @@ const runs = new Map<FaultName, ConformanceRun>()
 
 beforeAll(async () => {
   for (const fault of ['list-redirect', 'slash-redirect'] as FaultName[]) {
-    const stub = await startStub({ apiKeys: [KEY], fault })
+    const stub = await start({ stub: { apiKeys: [KEY], fault } })
     try {
       runs.set(fault, await judge(stub.url, KEY, FLAGS))
     } finally {

@@ -4,12 +4,11 @@
  * nothing; a release tags a commit holding the sources and their build as v<version> and v<major>, leaving the
  * branch and the working tree as they were; the next release moves v<major> and keeps the older tag.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT } from '../test-support/run-command.js'
+import { ROOT, runProcessSync } from '../test-support/run-command.js'
 
 interface Released {
   version: string
@@ -23,12 +22,12 @@ const { release, ReleaseError } = (await import(join(ROOT, 'scripts/release.mjs'
   ReleaseError: new (message: string) => Error
 }
 
-const hasGit = spawnSync('git', ['--version']).status === 0
+const hasGit = runProcessSync('git', ['--version']).code === 0
 let repo: string
 
 function git(...args: string[]): string {
-  const done = spawnSync('git', args, { cwd: repo, encoding: 'utf8' })
-  if (done.status !== 0) throw new Error(`git ${args.join(' ')}: ${done.stderr}`)
+  const done = runProcessSync('git', args, { cwd: repo })
+  if (done.code !== 0) throw new Error(`git ${args.join(' ')}: ${done.stderr}`)
   return done.stdout.trim()
 }
 

@@ -7,15 +7,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parseDocument, type Document } from 'yaml'
 import { runConformance } from '../command/library.js'
 import { UsageError } from '../command/usage-error.js'
 import { resolveConfig as conformanceConfig } from '../command/conformance/config.js'
 import { resolveConfig as stubConfig } from '../command/stub/config.js'
 import { bundledSpec, loadSpec, OPERATION_IDS, SPEC_PATH, spec } from '../spec/index.js'
-import { createStub, startStub } from '../stub/index.js'
+import { createStub } from '../stub/index.js'
 import type { RunResult } from '../model/index.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const work = mkdtempSync(join(tmpdir(), 'petstore-revisions-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -340,7 +343,7 @@ describe('a revision of the interface, served by the stub and judged by the suit
     expect(sent.every((request) => new URL(request.url).pathname.startsWith('/v2/'))).toBe(true)
     const embedded = await runConformance({ spec: REVISIONS.v2, runs: 1, seed: 7, checks: ['listPets.limit.default'] })
     expect([embedded.target.baseUrl, embedded.verdict]).toEqual(['http://stub.invalid/v2', 'conformant'])
-    const running = await startStub({ spec: REVISIONS.v2 })
+    const running = await start({ stub: { spec: REVISIONS.v2 } })
     try {
       expect(new URL(running.url).pathname).toBe('/v2')
     } finally {

@@ -6,18 +6,17 @@
  * of the project with one test added that creates a pet through `fetch`. The markers themselves are checked by
  * tests/snippets.test.ts. Shell snippets are skipped where there is no bash.
  */
-import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { consumerEnv, NPX_CLI, ok, projectWithKit } from '../test-support/packed-kit.js'
-import { ROOT, runProcess, startProcess } from '../test-support/run-command.js'
+import { ROOT, runProcess, runProcessSync, startProcess } from '../test-support/run-command.js'
 import { allSnippets, type Runner, type Snippet } from '../test-support/snippets.js'
 
 const require = createRequire(import.meta.url)
-const hasBash = spawnSync('bash', ['-c', 'true']).status === 0
+const hasBash = runProcessSync('bash', ['-c', 'true']).code === 0
 const runnable = allSnippets().filter(
   (s): s is Snippet & { marker: { run: Runner; note: string } } => s.marker !== undefined && 'run' in s.marker,
 )

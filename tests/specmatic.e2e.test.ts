@@ -3,15 +3,16 @@
  * every example pair of spec/petstore.yaml and spec/petstore_examples/ becomes a test, and every test passes.
  * CI needs Java 17 (Debian: `apt-get install -y --no-install-recommends openjdk-17-jre-headless`).
  */
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SPEC_PATH, spec } from '../spec/index.js'
-import { startStub } from '../stub/index.js'
-import { runProcess } from '../test-support/run-command.js'
+import { runProcess, runProcessSync } from '../test-support/run-command.js'
+import { targets, type StubTarget } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const KEY = 'specmatic-key-4f2a'
@@ -33,14 +34,14 @@ function inlinePairs(): string[] {
 }
 
 describe('Specmatic contract tests against the stub', () => {
-  let stub: Awaited<ReturnType<typeof startStub>>
+  let stub: StubTarget
   let work: string
   let output = ''
 
   beforeAll(async () => {
-    if (spawnSync('java', ['-version']).status !== 0)
+    if (runProcessSync('java', ['-version']).code !== 0)
       throw new Error('Specmatic needs Java 17: apt-get install -y --no-install-recommends openjdk-17-jre-headless')
-    stub = await startStub({ apiKeys: [KEY], port: 0 })
+    stub = await start({ stub: { apiKeys: [KEY], port: 0 } })
     // Specmatic writes build/reports/ where it runs: a directory of its own.
     work = mkdtempSync(join(tmpdir(), 'specmatic-'))
     const local = join(ROOT, 'node_modules', '.bin', 'specmatic')

@@ -4,10 +4,13 @@
  * judged, and each natural mistake of a stack exits 1 and names the check the mistake names. The same for a
  * representative two in-process is tests/stacks.test.ts.
  */
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { brokenChecks, failedChecks } from '../test-support/run-command.js'
 import { judge, runsUpFront } from '../test-support/up-front.js'
-import { STACK_MISTAKES, STACKS, startStack } from '../test-support/stacks.js'
+import { STACK_MISTAKES, STACKS } from '../test-support/stacks.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'stack-key-3e91'
 // Conformant services get the default effort, as a user runs it; mistakes the teeth's effort.
@@ -23,7 +26,7 @@ const runOf = runsUpFront(
   [...conformant, ...mistakes],
   (name) => name,
   async (name) => {
-    const target = await startStack(name, { keys: [KEY] })
+    const target = await start({ stack: name, keys: [KEY] })
     try {
       return await judge(target.url, KEY, name in STACK_MISTAKES ? MISTAKE_FLAGS : CONFORMANT_FLAGS)
     } finally {

@@ -6,11 +6,14 @@
  * runs through the real command in tests/stacks.e2e.test.ts (`npm run test:e2e`).
  */
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { runConformance } from '../command/library.js'
 import type { RunResult } from '../model/index.js'
 import { CHECKS } from '../suites/index.js'
-import { STACK_MISTAKES, STACKS, startStack, type StackTarget } from '../test-support/stacks.js'
+import { STACK_MISTAKES, STACKS } from '../test-support/stacks.js'
+import { targets, type Target } from '../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const KEY = 'stack-key-3e91'
 // The teeth's effort; a longer timeout, as the service shares this process's event loop with the suite.
@@ -22,7 +25,7 @@ const broken = (run: RunResult) =>
   run.checks.filter((c) => c.outcome === 'error' || c.outcome === 'unjudged').map((c) => `${c.id}: ${c.reason ?? ''}`)
 
 /** Pets held before the run, as a service in use has (one of them beyond 2^53). */
-async function hold(target: StackTarget): Promise<void> {
+async function hold(target: Target): Promise<void> {
   for (const [i, body] of [
     '{"name":"held","categoryId":9007199254740993}',
     '{"name":"held","categoryId":2,"status":"sold"}',
@@ -36,7 +39,7 @@ async function hold(target: StackTarget): Promise<void> {
   }
 }
 
-async function judged(target: StackTarget): Promise<RunResult> {
+async function judged(target: Target): Promise<RunResult> {
   try {
     return await runConformance({ baseUrl: target.url, apiKey: KEY, ...EFFORT })
   } finally {
@@ -59,7 +62,7 @@ describe('services as other stacks and proxies serve them', () => {
 
   for (const name of ['Koa 3', 'nginx + Go net/http'] as const) {
     it(`passes the conformant service on ${name}, judging every check that applies`, async () => {
-      const target = await startStack(name, { keys: [KEY] })
+      const target = await start({ stack: name, keys: [KEY] })
       await hold(target)
       const run = await judged(target)
       expect(broken(run)).toEqual([])

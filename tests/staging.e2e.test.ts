@@ -20,6 +20,9 @@ import { createStub, type FaultName } from '../stub/index.js'
 import * as target from '../test-support/misbehaving.js'
 import { skippedForState } from '../test-support/premises.js'
 import { BINS, runProcess, type Finished } from '../test-support/run-command.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 // Mixed case, and characters that JSON, URLs and HTML each escape differently.
 const KEY = 'Echo.Key-7f3A9c1D_e2~b8+Q'
@@ -32,8 +35,6 @@ const figures: string[] = []
 afterAll(() => {
   if (figures.length) console.log(`[figures]\n${figures.join('\n')}`)
 })
-
-const serve = target.closedAfter(afterAll)
 
 const stub = (fault?: FaultName) => createStub({ apiKeys: [KEY], ...(fault ? { fault } : {}) }).fetch
 
@@ -137,8 +138,8 @@ describe('the command on a correct target: exit 0, every check judged', () => {
 
   it('a target answering every request after 300 ms: judged fully in well under the time its requests take one at a time; the same with `limit` ignored exits 1', async () => {
     const [correct, limitIgnored] = await Promise.all([
-      serve(target.serveFetch(target.slow(stub(), 300))),
-      serve(target.serveFetch(target.slow(stub('limit-ignored'), 300))),
+      start({ fetch: target.slow(stub(), 300) }),
+      start({ fetch: target.slow(stub('limit-ignored'), 300) }),
     ])
     const [ok, caught] = await Promise.all([
       conformance(['--base-url', correct.url, ...ALL_REPORTERS], { timeoutMs: 240_000 }),
@@ -164,11 +165,9 @@ describe('the command on a correct target: exit 0, every check judged', () => {
     let count = 0
     const correct = stub()
     const ways: target.RetryAfter[] = ['seconds', 'date', 'none']
-    const s = await serve(
-      target.serveFetch(async (request) =>
-        ++count % 30 === 0 ? target.tooMany(ways[(count / 30) % 3]!, 1) : correct(request),
-      ),
-    )
+    const s = await start({
+      fetch: async (request) => (++count % 30 === 0 ? target.tooMany(ways[(count / 30) % 3]!, 1) : correct(request)),
+    })
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 180_000 })
     figures.push(
       `throttled now and then: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s, ${Math.floor(count / 30)} answers 429`,
@@ -179,9 +178,7 @@ describe('the command on a correct target: exit 0, every check judged', () => {
   }, 200_000)
 
   it('an edge that closes every connection 1 ms after answering, gzips, chunks and sends 103: exit 0', async () => {
-    const s = await serve(
-      target.serveFetch(stub(), { closeAfterMs: 1, encoding: 'gzip', chunked: 1024, interim: [103] }),
-    )
+    const s = await start({ fetch: stub(), edge: { closeAfterMs: 1, encoding: 'gzip', chunked: 1024, interim: [103] } })
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 120_000 })
     expect(run.code, said(run)).toBe(0)
     expectComplete(run)
@@ -190,7 +187,7 @@ describe('the command on a correct target: exit 0, every check judged', () => {
 
 describe('the command on a broken target: exit 1, the key in no output, memory bounded', () => {
   it('a target echoing the key everywhere (headers, names, cookie, reason phrase, bodies, escaped), given with --api-key', async () => {
-    const s = await serve(target.serveFetch(target.echoing(stub('create-200')), target.echoAtEdge))
+    const s = await start({ fetch: target.echoing(stub('create-200')), edge: target.echoAtEdge })
     const run = await conformance(['--base-url', s.url, '--api-key', KEY, ...ALL_REPORTERS], { timeoutMs: 120_000 })
     expect(run.code, said(run)).toBe(1)
     expectComplete(run)
@@ -199,7 +196,7 @@ describe('the command on a broken target: exit 1, the key in no output, memory b
   }, 150_000)
 
   it('list answers that are huge (just under 16 MiB), deep, wide, endless, a huge number, a huge string: within 400 MB', async () => {
-    const s = await serve(target.serveFetch(target.hostileMix(stub(), target.HOSTILE_SHAPES, Number.MAX_SAFE_INTEGER)))
+    const s = await start({ fetch: target.hostileMix(stub(), target.HOSTILE_SHAPES, Number.MAX_SAFE_INTEGER) })
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 240_000 })
     expect(run.code, said(run)).toBe(1)
     expectComplete(run)
@@ -211,7 +208,7 @@ describe('the command on a broken target: exit 1, the key in no output, memory b
   }, 250_000)
 
   it('a body that never ends on every answer: stopped at the cap each time, exit 1', async () => {
-    const s = await serve(target.endlessBody())
+    const s = await start({ serve: target.endlessBody })
     const run = await conformance(['--base-url', s.url, ...ALL_REPORTERS], { timeoutMs: 180_000 })
     expect(run.code, said(run)).toBe(1)
     expectComplete(run)
@@ -227,43 +224,43 @@ describe('the command on a target it cannot judge: exit 2 and one line saying wh
   const cases: [string, () => Promise<string>, RegExp, string[]?][] = [
     [
       'a wrong key',
-      async () => (await serve(target.serveFetch(createStub({ apiKeys: ['another-key-0000'] }).fetch))).url,
+      async () => (await start({ fetch: createStub({ apiKeys: ['another-key-0000'] }).fetch })).url,
       /refused the API key.*check --api-key/,
     ],
     [
       'a base URL serving HTML 404',
-      async () => (await serve(target.serveFetch(target.everything(404, target.HTML_404, 'text/html')))).url,
+      async () => (await start({ fetch: target.everything(404, target.HTML_404, 'text/html') })).url,
       /does not serve the interface.*check --base-url/,
     ],
     [
       'a base URL without /v1',
-      async () => (await serve(target.serveFetch(stub()))).origin,
+      async () => (await start({ fetch: stub() })).origin,
       /does not serve the interface.*version prefix \/v1.*check --base-url/,
     ],
     ['a closed port', () => target.closedPort(), /cannot reach the target .*connection refused/],
     [
       'a TLS server asked for http://',
-      async () => (await serve(target.serveTls())).url.replace('https:', 'http:'),
+      async () => (await start({ serve: target.serveTls })).url.replace('https:', 'http:'),
       /cannot reach the target .*https:\/\//,
     ],
     [
       'a self-signed https:// server',
-      async () => (await serve(target.serveTls())).url,
+      async () => (await start({ serve: target.serveTls })).url,
       /cannot reach the target .*TLS failed: self[- ]signed certificate/,
     ],
     [
       'garbage instead of HTTP',
-      async () => (await serve(target.garbage())).url,
+      async () => (await start({ serve: target.garbage })).url,
       /cannot reach the target .*not a valid HTTP response/,
     ],
     [
       'a header flood',
-      async () => (await serve(target.headerFlood('many', 5000))).url,
+      async () => (await start({ serve: () => target.headerFlood('many', 5000) })).url,
       /cannot reach the target .*headers are larger/,
     ],
     [
       'a target that never answers',
-      async () => (await serve(target.hang())).url,
+      async () => (await start({ serve: target.hang })).url,
       /cannot reach the target .*timeout after 2000 ms/,
       ['--timeout', '2000'],
     ],
@@ -283,7 +280,7 @@ describe('the command on a target it cannot judge: exit 2 and one line saying wh
   )
 
   it('a target answering 429 to every request: exit 2, rate-limited throughout, in bounded time', async () => {
-    const s = await serve(target.serveFetch(async () => target.tooMany('seconds', 1)))
+    const s = await start({ fetch: async () => target.tooMany('seconds', 1) })
     const run = await conformance(['--base-url', s.url], { timeoutMs: 240_000 })
     figures.push(`429 to every request: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s`)
     expect(run.code, said(run)).toBe(2)

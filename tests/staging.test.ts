@@ -18,11 +18,13 @@ import { createStub, type FaultName } from '../stub/index.js'
 import { CHECKS } from '../suites/index.js'
 import * as target from '../test-support/misbehaving.js'
 import { skippedForState } from '../test-support/premises.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterEach)
 
 // Mixed case, and characters that JSON, URLs and HTML each escape differently.
 const KEY = 'Echo.Key-7f3A9c1D_e2~b8+Q'
 const EFFORT = { seed: 424242, runs: 2, timeoutMs: 5000 } satisfies ConformanceOptions
-const serve = target.closedAfter(afterEach)
 
 const stub = (fault?: FaultName) => createStub({ apiKeys: [KEY], ...(fault ? { fault } : {}) }).fetch
 const failed = (run: RunResult) =>
@@ -97,9 +99,7 @@ describe('throttled and closing targets pass', () => {
   })
 
   it('a correct target behind an edge that closes every connection 1 ms after answering, gzips, chunks and sends 103 passes', async () => {
-    const s = await serve(
-      target.serveFetch(stub(), { closeAfterMs: 1, encoding: 'gzip', chunked: 512, interim: [103] }),
-    )
+    const s = await start({ fetch: stub(), edge: { closeAfterMs: 1, encoding: 'gzip', chunked: 512, interim: [103] } })
     const run = await runConformance({ baseUrl: s.url, apiKey: KEY, ...EFFORT })
     expect(failed(run)).toEqual([])
     expect(notJudged(run)).toEqual([])
@@ -108,7 +108,7 @@ describe('throttled and closing targets pass', () => {
   })
 
   it('a correct target that closes the connection on a body over 64 KiB passes, the close observed; over 8 KiB fails', async () => {
-    const large = await serve(target.serveFetch(stub(), { resetBodiesOver: 64 * 1024 }))
+    const large = await start({ fetch: stub(), edge: { resetBodiesOver: 64 * 1024 } })
     const run = await runConformance({ baseUrl: large.url, apiKey: KEY, ...EFFORT })
     expect(failed(run)).toEqual([])
     expect(notJudged(run)).toEqual([
@@ -120,7 +120,7 @@ describe('throttled and closing targets pass', () => {
     expect(closed[0]!.behaviour).toMatch(/^connection closed without an answer while a body of \d{7} bytes was sent/)
     expect(closed[0]!.subject).toMatch(/^POST \/pets/)
     // A body of 16 KiB (a long name) is one every connection buffers whole: a close without an answer is a failure.
-    const small = await serve(target.serveFetch(stub(), { resetBodiesOver: 8 * 1024 }))
+    const small = await start({ fetch: stub(), edge: { resetBodiesOver: 8 * 1024 } })
     const refused = await runConformance({ baseUrl: small.url, apiKey: KEY, ...EFFORT })
     expect(failed(refused)).toContain('transport.ok')
     expect(refused.verdict).toBe('non-conformant')
@@ -140,7 +140,7 @@ describe('a target echoing the key', () => {
   })
 
   it('over HTTP, also in the reason phrase and raw header names: the key is in no output', async () => {
-    const s = await serve(target.serveFetch(target.echoing(stub('create-200')), target.echoAtEdge))
+    const s = await start({ fetch: target.echoing(stub('create-200')), edge: target.echoAtEdge })
     const run = await runConformance({ baseUrl: s.url, apiKey: KEY, ...EFFORT })
     expect(run.verdict).toBe('non-conformant')
     const files = await outputs(run)
@@ -174,16 +174,16 @@ describe('runs that cannot be judged reject with a UsageError naming what to che
   it.each([
     [
       'a wrong key',
-      () => target.serveFetch(createStub({ apiKeys: ['another-key-0000'] }).fetch),
+      { fetch: createStub({ apiKeys: ['another-key-0000'] }).fetch },
       /refused the API key.*check --api-key/,
     ],
     [
       'a base URL serving HTML 404',
-      () => target.serveFetch(target.everything(404, target.HTML_404, 'text/html')),
+      { fetch: target.everything(404, target.HTML_404, 'text/html') },
       /does not serve the interface.*check --base-url/,
     ],
-  ])('%s', async (_name, start, message) => {
-    const s = await serve(start())
+  ])('%s', async (_name, kind, message) => {
+    const s = await start(kind)
     const error = await runConformance({ baseUrl: s.url, apiKey: KEY, ...EFFORT }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UsageError)
     expect((error as Error).message).toMatch(message)

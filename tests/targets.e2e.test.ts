@@ -5,11 +5,14 @@
  * failure here replays exactly. Arguable choices (JUDGEMENT_CALLS) are not asserted:
  * `npx tsx test-support/targets/measure.ts calls` shows them.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pool } from '../scripts/pool.js'
 import { brokenChecks, failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
 import { CONFORMANT, CORE_FAULTS, FAULT_CASES as ALL_FAULT_CASES } from '../test-support/targets/catalogue.js'
-import { startTarget, type TargetFault, type TargetOptions } from '../test-support/targets/server.js'
+import type { TargetFault, TargetOptions } from '../test-support/targets/server.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 // Conformant targets get the default effort, as a user runs it: more runs, more chances to fail a fair target.
 // Faults get the teeth's effort (fewer runs, a short timeout), enough for every core fault with this seed.
@@ -136,7 +139,7 @@ const verdicts = new Map<string, Verdict>()
 // The commands run up front, two at a time, so that no test's timeout includes its wait for a turn.
 beforeAll(async () => {
   await pool(cases, PARALLEL, async ({ name, options, flags }) => {
-    const target = await startTarget(options)
+    const target = await start({ independent: options })
     try {
       const run = await runCommand('conformance', ['--base-url', target.url, '--api-key', target.key, ...flags], {
         timeoutMs: 5 * 60_000,

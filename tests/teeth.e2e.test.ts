@@ -4,10 +4,13 @@
  * table with the check the fault names, each finding with a curl line that replays it. The same runs
  * in-process are tests/teeth.test.ts (`npm test`); these are `npm run test:e2e`.
  */
-import { describe, expect, it } from 'vitest'
-import { FAULTS, startStub, type FaultName } from '../stub/index.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { FAULTS, type FaultName } from '../stub/index.js'
 import { brokenChecks, failedChecks } from '../test-support/run-command.js'
 import { judge, runsUpFront } from '../test-support/up-front.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'teeth-key-8c1f0e'
 const SEED = '20301205'
@@ -27,10 +30,12 @@ const runOf = runsUpFront(
   TARGETS,
   ([name]) => name,
   async ([name, fault]) => {
-    const stub = await startStub({
-      apiKeys: [KEY],
-      fault,
-      ...(fault && FAULTS[fault].emptyStore ? { seed: false } : {}),
+    const stub = await start({
+      stub: {
+        apiKeys: [KEY],
+        fault,
+        ...(fault && FAULTS[fault].emptyStore ? { seed: false } : {}),
+      },
     })
     try {
       // The key from the environment, as the printed replay lines expect it.

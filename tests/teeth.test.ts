@@ -4,13 +4,15 @@
  * conformant targets that choose differently where the interface is silent. The same runs through the real
  * command, in child processes, are in `npm run test:e2e`.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { runConformance } from '../command/library.js'
 import type { RunResult } from '../model/index.js'
 import { createStub, FAULTS, type FaultName } from '../stub/index.js'
 import { CHECKS, type CheckId } from '../suites/index.js'
 import { VARIANTS } from '../test-support/targets/catalogue.js'
-import { startTarget } from '../test-support/targets/server.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const KEY = 'teeth-key-8c1f0e'
 const SEED = 20301205
@@ -102,7 +104,7 @@ describe('teeth, in-process', () => {
 describe('teeth, conformant variants over loopback HTTP', () => {
   for (const [name, options] of Object.entries(VARIANTS)) {
     it(`passes: ${name}`, async () => {
-      const target = await startTarget({ ...options, keys: [KEY] })
+      const target = await start({ independent: { ...options, keys: [KEY] } })
       try {
         const run = await runConformance({ baseUrl: target.url, apiKey: KEY, ...EFFORT })
         expect(broken(run)).toEqual([])
@@ -129,7 +131,7 @@ describe('nothing stored, judged whatever the ids', () => {
     ],
   ] as const) {
     it(name, async () => {
-      const target = await startTarget({ ids: 'snowflake', ...(fault ? { fault } : {}), keys: [KEY] })
+      const target = await start({ independent: { ids: 'snowflake', ...(fault ? { fault } : {}), keys: [KEY] } })
       try {
         const run = await runConformance({ baseUrl: target.url, apiKey: KEY, ...EFFORT })
         expect(outcomes(run)).toEqual(Object.fromEntries(STORES_NOTHING.map((id, i) => [id, expected[i]])))

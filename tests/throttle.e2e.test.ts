@@ -9,10 +9,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createStub } from '../stub/index.js'
 import * as target from '../test-support/misbehaving.js'
 import { failedChecks, runCommand, type ConformanceRun } from '../test-support/run-command.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'throttle-e2e-key-8c2d'
 const env = { PETSTORE_API_KEY: KEY, NO_COLOR: '1' }
-const serve = target.closedAfter(afterAll)
 const stub = () => createStub({ apiKeys: [KEY] }).fetch
 const said = (run: ConformanceRun) => `${run.stderr}\n${run.stdout.slice(-3000)}`
 
@@ -26,7 +28,7 @@ describe('the command behind a rate limit: waits what is asked, passes a conform
     'a token bucket of 20 requests/s, burst 10, answering %i with Retry-After: 1: exit 0',
     async (status) => {
       const limiter = target.tokenBucket(stub(), { rate: 20, burst: 10, status })
-      const s = await serve(target.serveFetch(limiter.fetch))
+      const s = await start({ fetch: limiter.fetch })
       const run = await runCommand('conformance', ['--base-url', s.url, '--reporter', 'json'], {
         env,
         timeoutMs: 170_000,
@@ -43,7 +45,7 @@ describe('the command behind a rate limit: waits what is asked, passes a conform
   )
 
   it('429 with Retry-After: 1 to one request in five, whatever the rate: exit 0', async () => {
-    const s = await serve(target.serveFetch(target.throttled(stub(), { every: 5, retryAfter: 'seconds', seconds: 1 })))
+    const s = await start({ fetch: target.throttled(stub(), { every: 5, retryAfter: 'seconds', seconds: 1 }) })
     const run = await runCommand('conformance', ['--base-url', s.url, '--reporter', 'json'], {
       env,
       timeoutMs: 170_000,
@@ -63,9 +65,9 @@ describe('the command behind a rate limit: waits what is asked, passes a conform
   it('a day-long Retry-After in the middle of the run: exit 2 at once, the wait asked, the reports written', async () => {
     const correct = stub()
     let count = 0
-    const s = await serve(
-      target.serveFetch(async (request) => (++count > 40 ? target.tooMany('seconds', 86_400) : correct(request))),
-    )
+    const s = await start({
+      fetch: async (request) => (++count > 40 ? target.tooMany('seconds', 86_400) : correct(request)),
+    })
     const run = await runCommand('conformance', ['--base-url', s.url, '--reporter', 'json'], { env, timeoutMs: 60_000 })
     figures.push(`Retry-After: 86400 mid-run: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s`)
     expect(run.code, said(run)).toBe(2)
@@ -79,7 +81,7 @@ describe('the command behind a rate limit: waits what is asked, passes a conform
   }, 90_000)
 
   it('a day-long Retry-After from the first request: exit 2 with that one line', async () => {
-    const s = await serve(target.serveFetch(async () => target.tooMany('seconds', 86_400)))
+    const s = await start({ fetch: async () => target.tooMany('seconds', 86_400) })
     const run = await runCommand('conformance', ['--base-url', s.url], { env, timeoutMs: 60_000 })
     expect(run.code, said(run)).toBe(2)
     expect(run.stderr.trim().split('\n')).toEqual([
@@ -91,7 +93,7 @@ describe('the command behind a rate limit: waits what is asked, passes a conform
 
 describe('the command against a service without the /v1 prefix', () => {
   it('one failing check, base-url.version-prefix, in every report: exit 1', async () => {
-    const s = await serve(target.serveFetch(target.withoutPrefix(stub())))
+    const s = await start({ fetch: target.withoutPrefix(stub()) })
     const args = [
       '--base-url',
       s.url,

@@ -12,7 +12,6 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { RunResult } from '../model/index.js'
 import { compareObservations, type ReportData } from '../stub/index.js'
-import { FRAMEWORKS } from '../test-support/frameworks/index.js'
 import {
   brokenChecks,
   failedChecks,
@@ -20,9 +19,10 @@ import {
   startCommand,
   type ConformanceRun,
 } from '../test-support/run-command.js'
-import { startStack } from '../test-support/stacks.js'
-import { startTarget } from '../test-support/targets/server.js'
 import { judge, runsUpFront } from '../test-support/up-front.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'twin-key-3e91'
 const FLAGS = ['--seed', '20261204', '--runs', '20', '--timeout', '30000', '--reporter', 'json']
@@ -33,24 +33,26 @@ interface Service {
 }
 
 const SERVICES: Service[] = [
-  { name: 'Express 5', start: () => FRAMEWORKS['Express 5'].start({ keys: [KEY] }) },
-  { name: 'Fastify 5', start: () => FRAMEWORKS['Fastify 5'].start({ keys: [KEY] }) },
-  { name: 'Go net/http', start: () => startStack('Go net/http', { keys: [KEY] }) },
-  { name: 'FastAPI + uvicorn', start: () => startStack('FastAPI + uvicorn', { keys: [KEY] }) },
+  { name: 'Express 5', start: () => start({ framework: 'Express 5', keys: [KEY] }) },
+  { name: 'Fastify 5', start: () => start({ framework: 'Fastify 5', keys: [KEY] }) },
+  { name: 'Go net/http', start: () => start({ stack: 'Go net/http', keys: [KEY] }) },
+  { name: 'FastAPI + uvicorn', start: () => start({ stack: 'FastAPI + uvicorn', keys: [KEY] }) },
   {
     name: 'random ids, newest first, clamping, default pending, extra fields, UPPER codes, JSON only',
     start: () =>
-      startTarget({
-        keys: [KEY],
-        ids: 'random',
-        order: 'newest',
-        outOfRange: 'clamp',
-        defaultStatus: 'pending',
-        extraFields: true,
-        errorCodes: 'upper',
-        unknownFields: 'echo',
-        badId: '400',
-        mediaTypes: 'json-only',
+      start({
+        independent: {
+          keys: [KEY],
+          ids: 'random',
+          order: 'newest',
+          outOfRange: 'clamp',
+          defaultStatus: 'pending',
+          extraFields: true,
+          errorCodes: 'upper',
+          unknownFields: 'echo',
+          badId: '400',
+          mediaTypes: 'json-only',
+        },
       }),
   },
 ]

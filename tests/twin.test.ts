@@ -4,27 +4,31 @@
  * service's observed choices alike; every other one is named among those it could not mimic. The same through
  * both commands, against five services, is tests/twin.e2e.test.ts.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { runConformance } from '../command/library.js'
 import { compareObservations, createStub, type ReportData } from '../stub/index.js'
-import { startTarget } from '../test-support/targets/server.js'
+import { targets } from '../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const KEY = 'twin-key-77a0'
 const EFFORT = { seed: 20261204, runs: 10, timeoutMs: 5000 }
 
 describe('a twin of a service that chooses differently, in-process', () => {
   it('is conformant and observed alike, the rest named', async () => {
-    const target = await startTarget({
-      keys: [KEY],
-      ids: 'big',
-      order: 'newest',
-      outOfRange: '422',
-      defaultStatus: 'available',
-      extraFields: true,
-      errorCodes: 'upper',
-      unknownFields: 'reject',
-      badId: '400',
-      tooLarge: '413',
+    const target = await start({
+      independent: {
+        keys: [KEY],
+        ids: 'big',
+        order: 'newest',
+        outOfRange: '422',
+        defaultStatus: 'available',
+        extraFields: true,
+        errorCodes: 'upper',
+        unknownFields: 'reject',
+        badId: '400',
+        tooLarge: '413',
+      },
     })
     let service
     try {

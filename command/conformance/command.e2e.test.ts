@@ -1,27 +1,20 @@
 /** The command as a user runs it: a child process, its exit code and its output. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { startStub } from '../../stub/index.js'
+import { afterEach, describe, expect, it } from 'vitest'
 import { runCommand, type ConformanceRun } from '../../test-support/run-command.js'
+import { closedPort, serveSocket } from '../../test-support/misbehaving.js'
+import { targets } from '../../test-support/targets.js'
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
-  await new Promise((r) => server.close(r))
-  return port
-}
+const start = targets(afterEach)
 
 describe('petstore-conformance', { timeout: 90_000 }, () => {
   it('exits 2 with one line on an unreachable target, and reports that say why, what was tried and what to do', async () => {
-    const port = await closedPort()
+    const url = await closedPort()
     const { code, stdout, stderr, files } = (await runCommand('conformance', [
       '--base-url',
-      `http://127.0.0.1:${port}/v1`,
+      url,
       '--api-key',
       'k-1',
       '--reporter',
@@ -30,22 +23,18 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     expect(code).toBe(2)
     // The first lines, at once: what runs against what, and the seed that replays it.
     expect(stdout).toMatch(
-      new RegExp(
-        `^running \\d+ checks against http://127.0.0.1:${port}/v1 …\\nrun \\w+ · seed -?\\d+ · \\d+ runs per property\\n\\n$`,
-      ),
+      new RegExp(`^running \\d+ checks against ${url} …\\nrun \\w+ · seed -?\\d+ · \\d+ runs per property\\n\\n$`),
     )
     expect(stderr.trim().split('\n')).toEqual([
-      `petstore-conformance: cannot reach the target at http://127.0.0.1:${port}/v1: connection refused; check --base-url (or PETSTORE_BASE_URL)`,
+      `petstore-conformance: cannot reach the target at ${url}: connection refused; check --base-url (or PETSTORE_BASE_URL)`,
     ])
     const report = JSON.parse(files['report.json']!)
     expect(report.verdict).toBe('incomplete')
     expect(report.verdictLine).toBe('COULD NOT RUN')
-    expect(report.cannotRun.reason).toBe(`cannot reach the target at http://127.0.0.1:${port}/v1: connection refused`)
+    expect(report.cannotRun.reason).toBe(`cannot reach the target at ${url}: connection refused`)
     expect(report.cannotRun.tried).toEqual([
-      expect.stringMatching(
-        new RegExp(`^GET http://127.0.0.1:${port}/v1/pets\\?limit=1 -> no answer: connection refused`),
-      ),
-      expect.stringMatching(new RegExp(`^GET http://127.0.0.1:${port}/v1/pets/1 -> no answer: connection refused`)),
+      expect.stringMatching(new RegExp(`^GET ${url}/pets\\?limit=1 -> no answer: connection refused`)),
+      expect.stringMatching(new RegExp(`^GET ${url}/pets/1 -> no answer: connection refused`)),
     ])
     expect(report.cannotRun.advice).toMatch(/^Check --base-url/)
     expect(report.totals.unjudged).toBe(report.totals.checks)
@@ -56,7 +45,7 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     expect(files['junit.xml']).toContain('name="could-not-run"')
   })
   it('writes reports for a refused key: the reason, both answers 401, and what to do about the key', async () => {
-    const stub = await startStub({ apiKeys: ['the-right-key-7f1'] })
+    const stub = await start({ stub: { apiKeys: ['the-right-key-7f1'] } })
     try {
       const { code, files } = (await runCommand('conformance', [
         '--base-url',
@@ -78,21 +67,8 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
     }
   })
   it('exits 2 with one line on a target that does not speak HTTP', async () => {
-    const sockets: Socket[] = []
-    const server = createServer((socket) => {
-      sockets.push(socket)
-      socket.end('SSH-2.0-OpenSSH_9.6\r\n')
-    })
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-    const { port } = server.address() as AddressInfo
-    const { code, stderr } = await runCommand('conformance', [
-      '--base-url',
-      `http://127.0.0.1:${port}/v1`,
-      '--api-key',
-      'k-1',
-    ])
-    for (const socket of sockets) socket.destroy()
-    await new Promise((r) => server.close(r))
+    const ssh = await start({ serve: () => serveSocket((socket) => void socket.end('SSH-2.0-OpenSSH_9.6\r\n')) })
+    const { code, stderr } = await runCommand('conformance', ['--base-url', ssh.url, '--api-key', 'k-1'])
     expect(code).toBe(2)
     expect(stderr.trim().split('\n')).toHaveLength(1)
     expect(stderr).toMatch(
@@ -116,8 +92,8 @@ describe('petstore-conformance', { timeout: 90_000 }, () => {
   it('replays a report: STILL FAILING against the same faulty target (exit 1), FIXED once it is fixed (exit 0)', async () => {
     const KEY = 'replay-e2e-key-19c'
     const env = { PETSTORE_API_KEY: KEY }
-    const faulty = await startStub({ apiKeys: [KEY], fault: 'limit-ignored' })
-    const fixed = await startStub({ apiKeys: [KEY] })
+    const faulty = await start({ stub: { apiKeys: [KEY], fault: 'limit-ignored' } })
+    const fixed = await start({ stub: { apiKeys: [KEY] } })
     const dir = await mkdtemp(join(tmpdir(), 'replay-e2e-'))
     try {
       const run = (await runCommand('conformance', ['--base-url', faulty.url, '--runs', '5', '--reporter', 'json'], {

@@ -14,9 +14,11 @@ import type { RunResult } from '../../model/index.js'
 import { createStub } from '../../stub/index.js'
 import * as target from '../../test-support/misbehaving.js'
 import { startCommand } from '../../test-support/run-command.js'
+import { targets } from '../../test-support/targets.js'
+
+const start = targets(afterAll)
 
 const KEY = 'interrupt-e2e-key-3f9a'
-const serve = target.closedAfter(afterAll)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Whether something accepts connections on the port. */
@@ -56,7 +58,7 @@ describe('petstore-conformance stopped by a signal', { timeout: 120_000 }, () =>
   it.each(['SIGTERM', 'SIGINT'] as const)(
     '%s in the middle of a run against a slow target: reports of what was judged, exit 2, no process left',
     async (signal) => {
-      const s = await serve(target.serveFetch(target.slow(createStub({ apiKeys: [KEY] }).fetch, 300)))
+      const s = await start({ fetch: target.slow(createStub({ apiKeys: [KEY] }).fetch, 300) })
       const { finished, files, stopMs } = await interrupt(
         ['--base-url', s.url, '--reporter', 'console', '--reporter', 'json', '--reporter', 'junit'],
         signal,

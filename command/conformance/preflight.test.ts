@@ -10,9 +10,11 @@ import { recordAllowances, type RunConfig } from '../../suites/index.js'
 import * as target from '../../test-support/misbehaving.js'
 import { UsageError } from '../usage-error.js'
 import { PREFIX_CHECK_ID, preflight } from './preflight.js'
+import { targets } from '../../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const KEY = 'preflight-key-0a7e3c'
-const serve = target.closedAfter(afterEach)
 
 function config(baseUrl: string, apiKey = KEY): RunConfig {
   return {
@@ -47,37 +49,37 @@ async function verdict(baseUrl: string, apiKey = KEY): Promise<string> {
 
 describe('preflight: runs that cannot be judged end before the checks, with one line', () => {
   it('a wrong key (every authenticated request 401): check --api-key', async () => {
-    const s = await serve(target.serveFetch(createStub({ apiKeys: ['the-right-key-1234'] }).fetch))
+    const s = await start({ fetch: createStub({ apiKeys: ['the-right-key-1234'] }).fetch })
     expect(await verdict(s.url)).toBe(
       `the target refused the API key: GET ${s.url}/pets and GET ${s.url}/pets/1 both answered 401 with the key given; check --api-key (or PETSTORE_API_KEY)`,
     )
   })
 
   it('a gateway answering 403 to a revoked key: check --api-key', async () => {
-    const s = await serve(target.serveFetch(target.everything(403, '{"message":"Forbidden"}')))
+    const s = await start({ fetch: target.everything(403, '{"message":"Forbidden"}') })
     expect(await verdict(s.url)).toMatch(
       /^the target refused the API key: .* both answered 403 with the key given; check --api-key/,
     )
   })
 
   it('a base URL serving an HTML 404 page: check --base-url', async () => {
-    const s = await serve(target.serveFetch(target.everything(404, target.HTML_404, 'text/html')))
+    const s = await start({ fetch: target.everything(404, target.HTML_404, 'text/html') })
     expect(await verdict(s.url)).toBe(
       `the base URL does not serve the interface: GET ${s.url}/pets answered 404 (text/html); check --base-url (or PETSTORE_BASE_URL)`,
     )
   })
 
   it('a base URL without /v1 on the real interface: 404 with JSON Errors, and the hint about the prefix', async () => {
-    const s = await serve(target.serveFetch(createStub({ apiKeys: [KEY] }).fetch))
+    const s = await start({ fetch: createStub({ apiKeys: [KEY] }).fetch })
     expect(await verdict(s.origin)).toBe(
       `the base URL does not serve the interface: GET ${s.origin}/pets answered 404 (it does not end with the version prefix /v1); check --base-url (or PETSTORE_BASE_URL)`,
     )
   })
 
   it('a web page answering 200 to every path: not JSON', async () => {
-    const s = await serve(
-      target.serveFetch(target.everything(200, '<html><body>Welcome</body></html>', 'text/html; charset=utf-8')),
-    )
+    const s = await start({
+      fetch: target.everything(200, '<html><body>Welcome</body></html>', 'text/html; charset=utf-8'),
+    })
     expect(await verdict(s.url)).toMatch(
       /^the base URL does not serve the interface: GET .*\/pets answered 200 with a body that is not JSON \(text\/html; charset=utf-8\); check --base-url/,
     )
@@ -88,7 +90,7 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
     [503, 'Service Unavailable'],
     [504, 'Gateway Timeout'],
   ])('a proxy whose service is down (%i to everything): says so, not check --base-url', async (status, phrase) => {
-    const s = await serve(target.serveFetch(target.everything(status, '<html>upstream down</html>', 'text/html')))
+    const s = await start({ fetch: target.everything(status, '<html>upstream down</html>', 'text/html') })
     const message = await verdict(s.url)
     expect(message).toBe(
       `every request answered ${status} ${phrase} (GET ${s.url}/pets and GET ${s.url}/pets/1): the service behind the proxy or gateway seems down; start it, or wait until it is up`,
@@ -96,7 +98,7 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
   })
 
   it('a certificate Node cannot trust: names NODE_EXTRA_CA_CERTS, not --base-url', async () => {
-    const s = await serve(target.serveTls())
+    const s = await start({ serve: target.serveTls })
     const message = await verdict(s.url)
     expect(message).toMatch(/^cannot reach the target at .*: TLS failed: .*set NODE_EXTRA_CA_CERTS to its PEM file$/)
     expect(message).not.toContain('--base-url')
@@ -106,17 +108,17 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
     ['a closed port', () => target.closedPort(), /: connection refused; check --base-url/],
     [
       'a TLS server asked for plain HTTP',
-      async () => (await serve(target.serveTls())).url.replace('https:', 'http:'),
+      async () => (await start({ serve: target.serveTls })).url.replace('https:', 'http:'),
       /: connection closed without any answer \(reset\); if the port speaks TLS, the URL should start with https:\/\/; check --base-url/,
     ],
     [
       'garbage instead of HTTP',
-      async () => (await serve(target.garbage())).url,
+      async () => (await start({ serve: target.garbage })).url,
       /: not a valid HTTP response \(.*\); check --base-url/,
     ],
     [
       'a port that never answers',
-      async () => (await serve(target.hang())).url,
+      async () => (await start({ serve: target.hang })).url,
       /: timeout after 1000 ms; check --base-url/,
     ],
   ])('unreachable: %s', async (_name, url, reason) => {
@@ -129,7 +131,7 @@ describe('preflight: runs that cannot be judged end before the checks, with one 
 
 describe('preflight: a service without the documented version prefix fails one check', () => {
   it('the interface at /pets, asked at /v1: the record of one failing check, its basis the servers URL', async () => {
-    const s = await serve(target.serveFetch(target.withoutPrefix(createStub({ apiKeys: [KEY] }).fetch)))
+    const s = await start({ fetch: target.withoutPrefix(createStub({ apiKeys: [KEY] }).fetch) })
     const { prefixMissing } = await preflight(config(s.url))
     expect(prefixMissing?.checks.map((c) => [c.id, c.severity, c.outcome])).toEqual([
       [PREFIX_CHECK_ID, 'fail', 'failed'],
@@ -153,12 +155,12 @@ describe('preflight: a service without the documented version prefix fails one c
     ['an HTML 404 everywhere', () => target.everything(404, target.HTML_404, 'text/html')],
     ['a JSON 404 everywhere', () => target.everything(404, '{"code":"not_found","message":"no","status":404}')],
   ])('%s, with or without the prefix: cannot run, as before', async (_name, handler) => {
-    const s = await serve(target.serveFetch(handler()))
+    const s = await start({ fetch: handler() })
     expect(await verdict(s.url)).toMatch(/^the base URL does not serve the interface: /)
   })
 
   it('the prefix missing and the key wrong: nothing shows the interface is served, cannot run', async () => {
-    const s = await serve(target.serveFetch(target.withoutPrefix(createStub({ apiKeys: ['another-key-99'] }).fetch)))
+    const s = await start({ fetch: target.withoutPrefix(createStub({ apiKeys: ['another-key-99'] }).fetch) })
     expect(await verdict(s.url)).toMatch(/^the base URL does not serve the interface: /)
   })
 })
@@ -186,26 +188,24 @@ describe('preflight: targets that answer, however badly, are for the checks to j
       },
     ],
   ])('%s', async (_name, handler) => {
-    const s = await serve(target.serveFetch(handler()))
+    const s = await start({ fetch: handler() })
     expect(await verdict(s.url)).toBe('passes')
   })
 
   it('every documented GET redirected to its path with a trailing slash: it serves the interface, wrongly', async () => {
-    const s = await serve(target.serveFetch(createStub({ apiKeys: [KEY], fault: 'slash-redirect' }).fetch))
+    const s = await start({ fetch: createStub({ apiKeys: [KEY], fault: 'slash-redirect' }).fetch })
     expect(await verdict(s.url)).toBe('passes')
   })
 
   it('a redirect out of the base URL (a login page) on everything: cannot run, the Location named', async () => {
-    const s = await serve(
-      target.serveFetch(async () => new Response('', { status: 302, headers: { location: '/login' } })),
-    )
+    const s = await start({ fetch: async () => new Response('', { status: 302, headers: { location: '/login' } }) })
     expect(await verdict(s.url)).toBe(
       `the base URL does not serve the interface: GET ${s.url}/pets answered 302 with a body that is not JSON (text/plain;charset=UTF-8) (a redirect to /login); check --base-url (or PETSTORE_BASE_URL)`,
     )
   })
 
   it('a body over the 16 MiB cap: the target answered, the checks judge it', async () => {
-    const s = await serve(target.endlessBody())
+    const s = await start({ serve: target.endlessBody })
     expect(await verdict(s.url)).toBe('passes')
   })
 })

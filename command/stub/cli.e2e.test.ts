@@ -1,32 +1,25 @@
 // The petstore-stub command in child processes: output, signals, exit codes, the data file across restarts.
-import { describe, expect, it, onTestFinished } from 'vitest'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { serveSocket } from '../../test-support/misbehaving.js'
+import { BINS, runProcess, startCommand, startProcess } from '../../test-support/run-command.js'
+import { targets } from '../../test-support/targets.js'
 
-const BIN = fileURLToPath(new URL('../../bin/petstore-stub.js', import.meta.url))
+const BIN = BINS.stub
+const start = targets(afterEach)
 
 /** Runs the bin; `ready` resolves with its stdout once it has printed its startup message. */
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text))
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text))
-  const exited = once(child, 'exit').then(([code]) => code as number | null)
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => /Prefer: code=404.*\n/.test(stdout) && resolve(stdout))
-    void exited.then((code) => reject(new Error(`exited with ${code} before it was ready: ${stderr}`)))
-  })
+  const running = startCommand('stub', args, { env })
+  const exited = running.exited.then((done) => done.code)
+  const ready = running.waitFor(/Prefer: code=404.*\n/).then(() => running.output().stdout)
   ready.catch(() => undefined) // runs that are meant to fail never get ready; only awaiting callers see the rejection
-  return { child, ready, exited, output: () => ({ stdout, stderr }) }
+  return { child: running.child, ready, exited, output: running.output }
 }
 
 /** A fresh folder, removed when the test ends. */
@@ -134,10 +127,7 @@ describe('the petstore-stub command', () => {
   it('stops when the npm shell it runs under goes away, since that shell dies on SIGTERM without passing it on', async () => {
     // npx and npm start run the bin below `sh -c`; `& wait` keeps the stub a separate child of the shell, as dash does.
     const script = `"${process.execPath}" "${BIN}" --port 0 --quiet --api-key cli-key & echo "pid $!"; wait`
-    const shell = spawn('sh', ['-c', script], {
-      env: { ...process.env, npm_lifecycle_event: 'npx' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const shell = startProcess('sh', ['-c', script], { env: { npm_lifecycle_event: 'npx' } }).child
     let stdout = ''
     shell.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text))
     while (!/listening on \S+/.test(stdout) && shell.exitCode === null)
@@ -304,32 +294,26 @@ describe('the petstore-stub command', () => {
   })
 
   it('prints curl lines that work as printed', async () => {
-    const curl = spawnSync('curl', ['--version'])
-    if (curl.error) return void console.warn('curl is not installed: the printed lines were not tried')
+    const curl = await runProcess('curl', ['--version']).catch(() => undefined)
+    if (!curl) return void console.warn('curl is not installed: the printed lines were not tried')
     const stub = run(['--port', '0', '--quiet'])
     onTestFinished(() => void stub.child.kill('SIGKILL'))
     const lines = (await stub.ready).split('\n').filter((line) => line.startsWith('  curl '))
-    const statuses = lines.map(
-      (line) =>
-        spawnSync('curl', [...words(line.trim()).slice(1), '-s', '-o', '/dev/null', '-w', '%{http_code}'], {
-          encoding: 'utf8',
-        }).stdout,
-    )
+    const statuses: string[] = []
+    for (const line of lines)
+      statuses.push(
+        (await runProcess('curl', [...words(line.trim()).slice(1), '-s', '-o', '/dev/null', '-w', '%{http_code}']))
+          .stdout,
+      )
     expect(statuses).toEqual(['200', '201', '404'])
   })
 
   it('exits 2 with one line when the port is taken', async () => {
-    const blocker = createServer()
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
-    const port = (blocker.address() as { port: number }).port
-    try {
-      const taken = run(['--port', String(port), '--quiet'])
-      expect(await taken.exited).toBe(2)
-      expect(taken.output().stderr).toBe(
-        `petstore-stub: port ${port} on 127.0.0.1 is already in use; choose another with --port\n`,
-      )
-    } finally {
-      blocker.close()
-    }
+    const { port } = await start({ serve: () => serveSocket(() => undefined) })
+    const taken = run(['--port', String(port), '--quiet'])
+    expect(await taken.exited).toBe(2)
+    expect(taken.output().stderr).toBe(
+      `petstore-stub: port ${port} on 127.0.0.1 is already in use; choose another with --port\n`,
+    )
   })
 })

@@ -1,38 +1,23 @@
 // `petstore-stub --data` in child processes under crashes and faults: kill -9 during concurrent creates, paths that
 // cannot be written, writes that fail later.
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { BINS, startProcess } from '../../test-support/run-command.js'
 
 // PETSTORE_STUB_BIN_UNDER_TEST runs the battery against another build (an older one, to see it fail).
-const BIN =
-  process.env.PETSTORE_STUB_BIN_UNDER_TEST ?? fileURLToPath(new URL('../../bin/petstore-stub.js', import.meta.url))
+const BIN = process.env.PETSTORE_STUB_BIN_UNDER_TEST ?? BINS.stub
 const AUTH = { authorization: 'Bearer k', 'content-type': 'application/json' }
 
 /** Runs the bin; `url` resolves with the interface's address once it listens. */
 function run(args: string[]) {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--quiet', '--api-key', 'k', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  onTestFinished(() => void child.kill('SIGKILL'))
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text))
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text))
-  const exited = once(child, 'exit').then(([code]) => code as number | null)
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => {
-      const found = /listening on (\S+)/.exec(stdout)?.[1]
-      if (found && /Prefer: code=404.*\n/.test(stdout)) resolve(found)
-    })
-    void exited.then((code) => reject(new Error(`exited with ${code} before it was ready: ${stderr}`)))
-  })
+  const running = startProcess(process.execPath, [BIN, '--port', '0', '--quiet', '--api-key', 'k', ...args])
+  onTestFinished(() => running.stop('SIGKILL'))
+  const exited = running.exited.then((done) => done.code)
+  const url = running.waitFor(/listening on (\S+)[\s\S]*Prefer: code=404.*\n/).then((match) => match[1]!)
   url.catch(() => undefined)
-  return { child, url, exited, stderr: () => stderr }
+  return { child: running.child, url, exited, stderr: () => running.output().stderr }
 }
 
 function scratch(): string {

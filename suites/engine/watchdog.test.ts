@@ -1,35 +1,18 @@
-import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
+import { runProcess, type Finished } from '../../test-support/run-command.js'
 
 const TSX = createRequire(import.meta.url).resolve('tsx')
 const WATCHDOG = new URL('./watchdog.ts', import.meta.url).href
 
-interface Ended {
-  code: number | null
-  signal: string | null
-  stdout: string
-  stderr: string
-  ms: number
-}
-
 /** Runs `body` in a child Node process that first watches its event loop with a deadline of `staleMs`. */
-function watched(staleMs: number, body: string): Promise<Ended> {
+function watched(staleMs: number, body: string): Promise<Finished> {
   const script = `
     const { watchEventLoop } = await import(${JSON.stringify(WATCHDOG)})
     watchEventLoop(${staleMs}, 'stopped: blocked')
     ${body}
   `
-  const started = Date.now()
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      ['--import', TSX, '--input-type=module', '-e', script],
-      { timeout: 30_000 },
-      (_, stdout, stderr) =>
-        resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr, ms: Date.now() - started }),
-    )
-  })
+  return runProcess(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], { timeoutMs: 30_000 })
 }
 
 describe('the event-loop watchdog', () => {

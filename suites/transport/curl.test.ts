@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { runProcessSync } from '../../test-support/run-command.js'
 import { authorizationFor, curlLine, redactedAuthorization, shellQuote, type Credential } from './curl.js'
 
 const KEY = 'sk-live-0123456789'
@@ -7,14 +7,13 @@ const KEY = 'sk-live-0123456789'
 /** The words bash makes of a curl line, with the key in the environment: what curl would receive. */
 function argvOf(line: string): string[] {
   const script = `set -- ${line.replace(/^curl /, '')}; for a in "$@"; do printf '%s\\0' "$a"; done`
-  const out = execFileSync('bash', ['--noprofile', '--norc', '-c', script], {
-    env: { PETSTORE_API_KEY: KEY, PATH: process.env.PATH },
-  })
-  return out.toString('utf8').split('\0').slice(0, -1)
+  const done = runProcessSync('bash', ['--noprofile', '--norc', '-c', script], { env: { PETSTORE_API_KEY: KEY } })
+  if (done.code !== 0) throw new Error(`bash: ${done.stderr}`)
+  return done.stdout.split('\0').slice(0, -1)
 }
 
 // The curl lines are POSIX shell; the two tests that hand them to a shell need bash (Windows has it with Git).
-const hasBash = spawnSync('bash', ['--noprofile', '--norc', '-c', 'true']).status === 0
+const hasBash = runProcessSync('bash', ['--noprofile', '--norc', '-c', 'true']).code === 0
 
 describe('curl lines', () => {
   it.runIf(hasBash)('quote any body so the shell hands it to curl unchanged', () => {

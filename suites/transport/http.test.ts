@@ -2,8 +2,6 @@
  * Live HTTP against misbehaving targets on loopback ports (test-support/misbehaving.ts): what a server may legally
  * do never becomes a transport error, and what it must not do becomes one clear, bounded error, in bounded time.
  */
-import type { AddressInfo } from 'node:net'
-import tls from 'node:tls'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Exchange, Request } from '../../model/index.js'
 import { createStub } from '../../stub/index.js'
@@ -11,16 +9,13 @@ import * as target from '../../test-support/misbehaving.js'
 import { PRIVATE_CA_LEAF_CERT, PRIVATE_CA_LEAF_KEY } from '../../test-support/private-ca.js'
 import { describeTransportError, HttpTransport } from './http.js'
 import { MAX_BODY_BYTES } from './transport.js'
+import { targets } from '../../test-support/targets.js'
+
+const start = targets(afterEach)
 
 const KEY = 'http-test-key-5d2a'
 const stub = createStub({ apiKeys: [KEY] })
 const opened: { close(): Promise<void> }[] = []
-
-async function served(start: Promise<target.Served>): Promise<target.Served> {
-  const s = await start
-  opened.push(s)
-  return s
-}
 
 function transport(baseUrl: string, timeoutMs = 2000): HttpTransport {
   const t = new HttpTransport({ baseUrl, apiKey: KEY, timeoutMs })
@@ -51,7 +46,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 
 describe('HttpTransport: what a server may do is no error', () => {
   it('a server that says keep-alive, then closes every connection 1 ms after answering: GETs retried on a fresh connection, POSTs never replayed', async () => {
-    const s = await served(target.serveFetch(stub.fetch, { closeAfterMs: 1 }))
+    const s = await start({ fetch: stub.fetch, edge: { closeAfterMs: 1 } })
     const t = transport(s.url)
     const exchanges: Exchange[] = []
     let posts = 0
@@ -73,7 +68,7 @@ describe('HttpTransport: what a server may do is no error', () => {
   })
 
   it.each(['gzip', 'deflate', 'br'] as const)('decompresses a %s body', async (encoding) => {
-    const s = await served(target.serveFetch(stub.fetch, { encoding }))
+    const s = await start({ fetch: stub.fetch, edge: { encoding } })
     const exchange = await transport(s.url).send(list)
     expect(outcome(exchange)).toBe('200 json')
     expect(exchange.response!.headers['content-encoding']).toBe(encoding)
@@ -82,7 +77,7 @@ describe('HttpTransport: what a server may do is no error', () => {
 
   it('reads a chunked body, compressed or not', async () => {
     for (const edge of [{ chunked: 7 }, { chunked: 5, encoding: 'gzip' as const }]) {
-      const s = await served(target.serveFetch(stub.fetch, edge))
+      const s = await start({ fetch: stub.fetch, edge: edge })
       const exchange = await transport(s.url).send(list)
       expect(outcome(exchange)).toBe('200 json')
       expect(exchange.response!.headers['content-length']).toBeUndefined()
@@ -90,7 +85,7 @@ describe('HttpTransport: what a server may do is no error', () => {
   })
 
   it('waits past 1xx interim answers (100 Continue, 103 Early Hints) for the final one', async () => {
-    const s = await served(target.serveFetch(stub.fetch, { interim: [100, 103, 103] }))
+    const s = await start({ fetch: stub.fetch, edge: { interim: [100, 103, 103] } })
     const t = transport(s.url)
     expect(outcome(await t.send(list))).toBe('200 json')
     expect(outcome(await t.send(create))).toBe('201 json')
@@ -99,12 +94,12 @@ describe('HttpTransport: what a server may do is no error', () => {
 
 describe('HttpTransport: what a server must not do is one clear error', () => {
   it('a body shorter than its Content-Length: the connection closed early', async () => {
-    const s = await served(target.shortBody())
+    const s = await start({ serve: target.shortBody })
     expect(outcome(await transport(s.url).send(list))).toBe('connection closed before a complete response (reset)')
   })
 
   it('a body longer than its Content-Length: bytes that are not HTTP where the next answer should start', async () => {
-    const s = await served(target.longBody())
+    const s = await start({ serve: target.longBody })
     const exchange = await transport(s.url).send(list)
     expect(outcome(exchange)).toMatch(/^not a valid HTTP response/)
   })
@@ -113,8 +108,8 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
     ['Content-Length', () => target.hugeBody(MAX_BODY_BYTES + 1024 * 1024, 'length')],
     ['chunked', () => target.hugeBody(MAX_BODY_BYTES + 1024 * 1024, 'chunked')],
     ['endless', () => target.endlessBody()],
-  ])('a body over 16 MiB (%s): read no further than the cap, said so, nothing held', async (_name, start) => {
-    const s = await served(start())
+  ])('a body over 16 MiB (%s): read no further than the cap, said so, nothing held', async (_name, serve) => {
+    const s = await start({ serve })
     const { value: exchange, ms } = await timed(() => transport(s.url, 20_000).send(list))
     expect(exchange.error).toBe(`response body larger than ${MAX_BODY_BYTES} bytes (16 MiB): read no further`)
     expect(exchange.response).toBeUndefined()
@@ -126,16 +121,17 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
 
   it('a compressed body that inflates past 16 MiB is stopped at the cap too', async () => {
     const big = `[${'0,'.repeat(9 * 1024 * 1024)}0]`
-    const s = await served(
-      target.serveFetch(async () => new Response(big, { headers: { 'content-type': 'application/json' } }), {
+    const s = await start({
+      fetch: async () => new Response(big, { headers: { 'content-type': 'application/json' } }),
+      edge: {
         encoding: 'gzip',
-      }),
-    )
+      },
+    })
     expect((await transport(s.url).send(list)).error).toMatch(/^response body larger than/)
   })
 
   it('a body trickled a byte at a time: the timeout holds for the whole answer', async () => {
-    const s = await served(target.trickle(50))
+    const s = await start({ serve: () => target.trickle(50) })
     const { value: exchange, ms } = await timed(() => transport(s.url, 400).send(list))
     expect(outcome(exchange)).toBe('timeout after 400 ms')
     expect(ms).toBeGreaterThanOrEqual(390)
@@ -145,20 +141,20 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   it.each([
     ['many headers', () => target.headerFlood('many', 5000)],
     ['one huge header', () => target.headerFlood('huge', 1_000_000)],
-  ])('a header flood (%s)', async (_name, start) => {
-    const s = await served(start())
+  ])('a header flood (%s)', async (_name, serve) => {
+    const s = await start({ serve })
     expect(outcome(await transport(s.url).send(list))).toMatch(
       /^not a valid HTTP response \(its headers are larger than the \d+ bytes the suite reads\)$/,
     )
   })
 
   it('garbage instead of HTTP', async () => {
-    const s = await served(target.garbage())
+    const s = await start({ serve: target.garbage })
     expect(outcome(await transport(s.url).send(list))).toMatch(/^not a valid HTTP response \(.+\)$/)
   })
 
   it('a TLS server on the port: plain HTTP is told to try https://; https:// meets its certificate', async () => {
-    const s = await served(target.serveTls())
+    const s = await start({ serve: target.serveTls })
     expect(outcome(await transport(s.url.replace('https:', 'http:')).send(list))).toBe(
       'connection closed without any answer (reset); if the port speaks TLS, the URL should start with https://',
     )
@@ -168,14 +164,8 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   })
 
   it('a leaf of a private CA sent without its chain names NODE_EXTRA_CA_CERTS', async () => {
-    const server = tls.createServer({ key: PRIVATE_CA_LEAF_KEY, cert: PRIVATE_CA_LEAF_CERT }, (socket) =>
-      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n[]'),
-    )
-    server.on('tlsClientError', () => undefined)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-    opened.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) })
-    const { port } = server.address() as AddressInfo
-    expect(outcome(await transport(`https://127.0.0.1:${port}/v1`).send(list))).toBe(
+    const s = await start({ serve: () => target.serveTls({ key: PRIVATE_CA_LEAF_KEY, cert: PRIVATE_CA_LEAF_CERT }) })
+    expect(outcome(await transport(s.url).send(list))).toBe(
       "TLS failed: unable to verify the first certificate (UNABLE_TO_VERIFY_LEAF_SIGNATURE); for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file (and its intermediates', if the server does not send its chain)",
     )
   })
@@ -203,7 +193,7 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   })
 
   it('https:// to a plain HTTP port is told to try http://', async () => {
-    const s = await served(target.fixed(200, '[]'))
+    const s = await start({ serve: () => target.fixed(200, '[]') })
     expect(outcome(await transport(s.url.replace('http:', 'https:')).send(list))).toMatch(
       /^TLS failed: the port does not speak TLS .*http:\/\//,
     )
@@ -214,7 +204,7 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   })
 
   it('a server that never answers: the transport timeout, and a request’s own timeout, are honoured', async () => {
-    const s = await served(target.hang())
+    const s = await start({ serve: target.hang })
     const t = transport(s.url, 500)
     const [byDefault, byRequest] = await Promise.all([
       timed(() => t.send(list)),
@@ -228,21 +218,21 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   })
 
   it('time the suite itself kept the event loop busy is not counted against the target', async () => {
-    const s = await served(target.serveFetch(stub.fetch))
+    const s = await start({ fetch: stub.fetch })
     const t = transport(s.url, 100)
     const pending = t.send(list)
     const until = performance.now() + 400
     while (performance.now() < until); // the suite busy: a property's generator, a large parse
     expect(outcome(await pending)).toBe('200 json')
     // A target that really does not answer still times out, in bounded time.
-    const hung = await served(target.hang())
+    const hung = await start({ serve: target.hang })
     const { value, ms } = await timed(() => transport(hung.url, 100).send(list))
     expect(outcome(value)).toBe('timeout after 100 ms')
     expect(ms).toBeLessThan(1000)
   })
 
   it('a server that drops every connection unanswered: a POST is sent once, a GET at most twice', async () => {
-    const s = await served(target.resets())
+    const s = await start({ serve: target.resets })
     const t = transport(s.url)
     const post = await t.send(create)
     // A request with a body: its size said, not the TLS hint (a server may close to refuse a body).
@@ -256,13 +246,14 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   })
 
   it('a POST the server took and then dropped the connection on is not sent again, even after a kept-alive GET', async () => {
-    const s = await served(
-      target.serveRawHttp((socket, head) => {
-        if (head.startsWith('GET'))
-          socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]')
-        else socket.destroy()
-      }),
-    )
+    const s = await start({
+      serve: () =>
+        target.serveRawHttp((socket, head) => {
+          if (head.startsWith('GET'))
+            socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]')
+          else socket.destroy()
+        }),
+    })
     const t = transport(s.url)
     expect(outcome(await t.send(list))).toBe('200 json')
     expect(outcome(await t.send(create))).toMatch(/^connection closed/)
@@ -270,11 +261,12 @@ describe('HttpTransport: what a server must not do is one clear error', () => {
   })
 
   it('a body that is not the encoding it claims', async () => {
-    const s = await served(
-      target.serveRawHttp((socket) =>
-        socket.end('HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: 5\r\n\r\nhello'),
-      ),
-    )
+    const s = await start({
+      serve: () =>
+        target.serveRawHttp((socket) =>
+          socket.end('HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: 5\r\n\r\nhello'),
+        ),
+    })
     expect(outcome(await transport(s.url).send(list))).toMatch(/^the body could not be decompressed/)
   })
 })
