@@ -43,6 +43,7 @@ describe('--data under kill -9', () => {
       const state = await (await fetch(url.replace(/\/v1$/, '/__stub/state'))).text()
       for (const [id, json] of acknowledged) expect(state, `pet ${id}`).toContain(json)
       let killed = false
+      let failed: unknown
       const worker = async (n: number) => {
         for (let i = 0; !killed; i++) {
           try {
@@ -53,12 +54,16 @@ describe('--data under kill -9', () => {
             if (acknowledged.has(id)) reissued++
             acknowledged.set(id, json)
           } catch (error) {
-            if (!killed) throw error
+            if (!killed) throw (failed = error)
           }
         }
       }
+      const before = acknowledged.size
       const workers = Array.from({ length: 12 }, (_, n) => worker(n))
-      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400))
+      // The kill comes at a random moment once this round has had 30 creates answered, however loaded the machine.
+      while (acknowledged.size - before < 30 && failed === undefined)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 400))
       killed = true
       stub.child.kill('SIGKILL')
       await Promise.all(workers)
