@@ -8,8 +8,9 @@
  *
  *   npx tsx bench/default-run.ts [--runs 7] [--launcher npx|node|both] [--interval 20] [--root DIR]...
  *
- * Needs the build (`npm ci` or `npm run build`): the command runs dist/. `--root` runs another checkout's build; given more
- * than once, the builds take turns (before and after, interleaved). Its reports go to a temporary directory.
+ * Needs the build (`npm ci` or `npm run build`): the command runs dist/. `--root` runs another checkout's build
+ * (installed with `npm ci`: npx looks for the command in its node_modules); given more than once, the builds take
+ * turns. Its reports go to a temporary directory.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
