@@ -9,7 +9,7 @@
  *   npx tsx bench/default-run.ts [--runs 7] [--launcher npx|node|both] [--interval 20] [--root DIR]...
  *
  * Needs the build (`npm ci` or `npm run build`): the command runs dist/. `--root` runs another checkout's build
- * (installed with `npm ci`: npx looks for the command in its node_modules); given more than once, the builds take
+ * (installed with `npm ci`: npx reads the checkout's own install); given more than once, the builds take
  * turns. Its reports go to a temporary directory.
  */
 import { spawn } from 'node:child_process'
