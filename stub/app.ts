@@ -14,6 +14,7 @@ import { Responder } from './respond.js'
 import { Router } from './router.js'
 import {
   answer,
+  compose,
   DEFAULT_MAX_BODY,
   type AppResponse,
   type Chaos,
@@ -61,12 +62,15 @@ export class App implements Handler {
     const responder = new Responder(s, options.maxBody ?? DEFAULT_MAX_BODY)
     const auth = new Authenticator(options.apiKeys, responder)
     this.store = options.store
-    this.maxBody = responder.maxBody
-    this.tooLarge = responder.tooLarge
-    this.failure = responder.failure
-    this.protocolError = responder.protocolError
     const router = new Router(s, new Operations(s, options.store, auth, responder), responder)
-    this.operationOf = router.operationOf
+    const core: Handler = {
+      maxBody: responder.maxBody,
+      route: router.route,
+      operationOf: router.operationOf,
+      tooLarge: responder.tooLarge,
+      failure: responder.failure,
+      protocolError: responder.protocolError,
+    }
     const controls = clientControls({
       auth,
       responder,
@@ -74,7 +78,14 @@ export class App implements Handler {
       chaos: options.chaos,
       random: options.random ?? Math.random,
     })
-    this.route = controls(router.route, this)
+    // The layers around the router's route, innermost first: a new control of the interface's requests goes here.
+    const app = compose(core, [{ route: controls }])
+    this.maxBody = app.maxBody
+    this.route = app.route
+    this.operationOf = app.operationOf
+    this.tooLarge = app.tooLarge
+    this.failure = app.failure
+    this.protocolError = app.protocolError
   }
 
   /** Answers a request whose whole body is at hand (tests, and anything that does not stream). */
