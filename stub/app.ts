@@ -1,26 +1,26 @@
 /**
  * The stub's HTTP semantics with no socket: a request (method, target, headers, body) goes in, a
  * response (status, flat header list, body text) comes out. Tests call it directly; server.ts binds it.
- * It is made of a router (paths, CORS, 404 and 405) over the three operations (each after authentication),
- * wrapped in the client's controls (`Prefer`, chaos).
+ * Its route is the router's (paths, CORS, 404 and 405, then the three operations, each after authentication) with
+ * the client's controls (`Prefer`, chaos) wrapped around it; its error answers are the one responder's.
  */
-import { spec, type OperationId, type Spec } from '../spec/index.js'
+import { spec, type Spec } from '../spec/index.js'
 import { specExamples } from './examples.js'
 import type { Store } from './store.js'
 import { Authenticator } from './auth.js'
-import { ClientControls } from './controls.js'
+import { clientControls } from './controls.js'
 import { Operations } from './operations.js'
 import { Responder } from './respond.js'
 import { Router } from './router.js'
 import {
   answer,
+  compose,
   DEFAULT_MAX_BODY,
-  type AppRequest,
   type AppResponse,
   type Chaos,
   type FullRequest,
   type Handler,
-  type Routed,
+  type Route,
 } from './http.js'
 
 export * from './http.js'
@@ -40,58 +40,56 @@ export interface AppOptions {
   spec?: Spec
 }
 
-/** The stub's request handling over one store. */
+/** The stub's request handling over one store: the router's route with the client's controls around it. */
 export class App implements Handler {
   /** The pets this app serves. */
   readonly store: Store
   /** Largest accepted request body in bytes. */
   readonly maxBody: number
-  readonly #handler: Handler
+  /** Routes a request: answers it, or asks for its body (authenticated createPet). Never throws. */
+  readonly route: Route
+  /** The operation a request is for, or `undefined` (unknown path or method). */
+  readonly operationOf: Handler['operationOf']
+  /** The answer to a body over `maxBody`; it closes the connection, since the rest of the body is not read. */
+  readonly tooLarge: Handler['tooLarge']
+  /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */
+  readonly failure: Handler['failure']
+  /** An Error response for a request that never reached routing (bad HTTP, timeouts). */
+  readonly protocolError: Handler['protocolError']
 
   constructor(options: AppOptions) {
     const s = options.spec ?? spec()
     const responder = new Responder(s, options.maxBody ?? DEFAULT_MAX_BODY)
     const auth = new Authenticator(options.apiKeys, responder)
     this.store = options.store
-    this.maxBody = responder.maxBody
     const router = new Router(s, new Operations(s, options.store, auth, responder), responder)
-    const random = options.random ?? Math.random
-    this.#handler = new ClientControls(router, {
+    const core: Handler = {
+      maxBody: responder.maxBody,
+      route: router.route,
+      operationOf: router.operationOf,
+      tooLarge: responder.tooLarge,
+      failure: responder.failure,
+      protocolError: responder.protocolError,
+    }
+    const controls = clientControls({
       auth,
       responder,
       examples: specExamples(s),
       chaos: options.chaos,
-      random,
+      random: options.random ?? Math.random,
     })
-  }
-
-  /** Routes a request: answers it, or asks for its body (authenticated createPet). Never throws. */
-  route(request: AppRequest): Routed {
-    return this.#handler.route(request)
+    // The layers around the router's route, innermost first: a new control of the interface's requests goes here.
+    const app = compose(core, [{ route: controls }])
+    this.maxBody = app.maxBody
+    this.route = app.route
+    this.operationOf = app.operationOf
+    this.tooLarge = app.tooLarge
+    this.failure = app.failure
+    this.protocolError = app.protocolError
   }
 
   /** Answers a request whose whole body is at hand (tests, and anything that does not stream). */
   handle(request: FullRequest): Promise<AppResponse> {
     return answer(this, request)
-  }
-
-  /** The operation a request is for, or `undefined` (unknown path or method). */
-  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
-    return this.#handler.operationOf(request)
-  }
-
-  /** The answer to a body over `maxBody`; it closes the connection, since the rest of the body is not read. */
-  tooLarge(): AppResponse {
-    return this.#handler.tooLarge()
-  }
-
-  /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */
-  failure(error: unknown, operationId?: OperationId): AppResponse {
-    return this.#handler.failure(error, operationId)
-  }
-
-  /** An Error response for a request that never reached routing (bad HTTP, timeouts). */
-  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
-    return this.#handler.protocolError(status, code, message)
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The shapes the stub's parts share: a request (method, target, headers, body) goes in, a response (status,
- * flat header list, body text) comes out, and a {@link Handler} turns one into the other with no socket.
+ * flat header list, body text) comes out, and a {@link Handler} turns one into the other with no socket. The stub
+ * is composed ({@link compose}) from wrappers around one route, as Hono middleware is.
  */
 import { bundledSpec, versionPrefix, type OperationId, type Spec } from '../spec/index.js'
 import type { RequestHeaders } from './request.js'
@@ -87,20 +88,60 @@ export type Routed = AppResponse | BodyWanted
 /** A request with its whole body. */
 export type FullRequest = AppRequest & { body?: Uint8Array | string }
 
-/** What the edges drive: the app, or something wrapped around it with the same shape (a fault, the client controls). */
+/** Answers a routed request: a response now, or a request for its body. Never throws. */
+export type Route = (request: AppRequest) => Routed
+
+/**
+ * What the edges drive: the composed stub ({@link compose}). Its route answers routed requests; the error answers
+ * given outside any route (a body too large, a throw, bad HTTP) come from the one responder.
+ */
 export interface Handler {
   /** Largest accepted request body in bytes. */
   readonly maxBody: number
   /** Answers a request, or asks for its body. Never throws. */
-  route(request: AppRequest): Routed
+  readonly route: Route
   /** The answer to a body over `maxBody`. */
-  tooLarge(): AppResponse
+  readonly tooLarge: () => AppResponse
   /** The answer when handling threw. */
-  failure(error: unknown, operationId?: OperationId): AppResponse
+  readonly failure: (error: unknown, operationId?: OperationId) => AppResponse
   /** The answer to a request that never reached routing (bad HTTP, timeouts). */
-  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse
+  readonly protocolError: (status: 400 | 408 | 431, code: string, message: string) => AppResponse
   /** The operation a request is for, if any (logs, journal, wrappers). */
-  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined
+  readonly operationOf: (request: Pick<AppRequest, 'method' | 'url'>) => OperationId | undefined
+}
+
+/**
+ * A wrapper, as a Hono middleware: it takes the route within and returns the route to use. `within` is the stub
+ * composed so far, for the operation a request is for and the error answers.
+ */
+export type Wrapper = (next: Route, within: Handler) => Route
+
+/** One layer of the stub: a wrapper, and for a layer that rewrites answers, its rewrite of the error answers too. */
+export interface Layer {
+  route?: Wrapper
+  /** Rewrites an error answer given outside any route (a body too large, a throw, bad HTTP). */
+  answers?: (response: AppResponse, operationId?: OperationId) => AppResponse
+}
+
+/** The stub made of `core` with `layers` around it, innermost first; built once, so a request allocates nothing more. */
+export function compose(core: Handler, layers: readonly Layer[]): Handler {
+  let within = core
+  for (const { route, answers } of layers) {
+    const inner = within
+    within = {
+      maxBody: inner.maxBody,
+      route: route ? route(inner.route, inner) : inner.route,
+      operationOf: inner.operationOf,
+      tooLarge: answers ? () => answers(inner.tooLarge()) : inner.tooLarge,
+      failure: answers
+        ? (error, operationId) => answers(inner.failure(error, operationId), operationId)
+        : inner.failure,
+      protocolError: answers
+        ? (status, code, message) => answers(inner.protocolError(status, code, message))
+        : inner.protocolError,
+    }
+  }
+  return within
 }
 
 /** Global chaos for soak tests, off by default: latency on every answer, and a share of answers failing. */

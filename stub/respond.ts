@@ -112,7 +112,7 @@ export class Responder {
   }
 
   /** The one catch-all: an ApiError becomes its Error response, anything else a safe documented 4xx. */
-  failure(error: unknown, operationId?: OperationId): AppResponse {
+  readonly failure = (error: unknown, operationId?: OperationId): AppResponse => {
     if (error instanceof ApiError) return this.error(error, operationId)
     if (error instanceof PersistError) return this.error(notKept(error), operationId, ['Retry-After', RETRY_AFTER])
     if (error instanceof StoreError) return this.error(new ApiError(400, 'ids_exhausted', error.message), operationId)
@@ -121,13 +121,13 @@ export class Responder {
   }
 
   /** The answer to a body over `maxBody`; it closes the connection, since the rest of the body is not read. */
-  tooLarge(): AppResponse {
+  readonly tooLarge = (): AppResponse => {
     const error = new ApiError(400, 'body_too_large', `request body exceeds the limit of ${this.maxBody} bytes`)
     return this.error(error, 'createPet', ['Connection', 'close'])
   }
 
   /** An Error response for a request that never reached routing (bad HTTP, timeouts). */
-  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
+  readonly protocolError = (status: 400 | 408 | 431, code: string, message: string): AppResponse => {
     return this.error(new ApiError(status, code, message), undefined, ['Connection', 'close'])
   }
 

@@ -5,30 +5,28 @@ import { decodeComponent, quote, splitTarget } from './request.js'
 import { allowedHeaders, preflightHeaders } from './cors.js'
 import type { Operations } from './operations.js'
 import type { Responder } from './respond.js'
-import { basePathOf, JSON_TYPE, type AppRequest, type AppResponse, type Handler, type Routed } from './http.js'
+import { basePathOf, JSON_TYPE, type AppRequest, type AppResponse, type Route } from './http.js'
 
 /** A path template of the spec and the operation behind each of its methods. */
-interface Route {
+interface PathRoute {
   segments: string[]
   operations: Map<string, OperationId>
   allow: string
 }
 
-/** Routes requests to the operations by the spec's paths; every failure becomes its documented answer. */
-export class Router implements Handler {
-  readonly maxBody: number
+/** Routes requests to the operations by the spec's paths (the core route); every failure becomes its documented answer. */
+export class Router {
   readonly #operations: Operations
   readonly #responder: Responder
-  readonly #routes: Route[]
+  readonly #routes: PathRoute[]
   /** The version prefix the operations live under (`/v1`). */
   readonly #base: string
   /** Routes by exact path, for the paths with no parameter (the usual spelling skips decoding). */
-  readonly #fixedRoutes = new Map<string, { route: Route }>()
+  readonly #fixedRoutes = new Map<string, { route: PathRoute }>()
   /** Routes whose one parameter is their last segment, by the path before it (`/v1/pets/`). */
-  readonly #lastParamRoutes: { prefix: string; route: Route }[] = []
+  readonly #lastParamRoutes: { prefix: string; route: PathRoute }[] = []
 
   constructor(s: Spec, operations: Operations, responder: Responder) {
-    this.maxBody = responder.maxBody
     this.#operations = operations
     this.#responder = responder
     this.#routes = readRoutes(s.operations)
@@ -43,7 +41,7 @@ export class Router implements Handler {
   }
 
   /** Routes a request: answers it, or asks for its body (authenticated createPet). Never throws. */
-  route(request: AppRequest): Routed {
+  readonly route: Route = (request) => {
     let operationId: OperationId | undefined
     try {
       const { path, query } = splitTarget(request.url)
@@ -59,12 +57,12 @@ export class Router implements Handler {
       if (operationId === undefined) return this.#methodNotAllowed(request.method, path, match.route)
       return this.#operations.operate(request, operationId, match.param, query)
     } catch (error) {
-      return this.failure(error, operationId)
+      return this.#responder.failure(error, operationId)
     }
   }
 
   /** The operation a request is for, or `undefined` (unknown path or method). */
-  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
+  readonly operationOf = (request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined => {
     try {
       return this.#match(splitTarget(request.url).path)?.route.operations.get(request.method)
     } catch {
@@ -72,19 +70,7 @@ export class Router implements Handler {
     }
   }
 
-  tooLarge(): AppResponse {
-    return this.#responder.tooLarge()
-  }
-
-  failure(error: unknown, operationId?: OperationId): AppResponse {
-    return this.#responder.failure(error, operationId)
-  }
-
-  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
-    return this.#responder.protocolError(status, code, message)
-  }
-
-  #match(path: string): { route: Route; param?: string } | undefined {
+  #match(path: string): { route: PathRoute; param?: string } | undefined {
     const fixed = this.#fixedRoutes.get(path)
     if (fixed) return fixed
     // `/v1/pets/42`: a plain last segment (no escapes, so no other spelling of a fixed path) is the parameter.
@@ -117,7 +103,7 @@ export class Router implements Handler {
     return undefined
   }
 
-  #preflight(route: Route, request: AppRequest): AppResponse {
+  #preflight(route: PathRoute, request: AppRequest): AppResponse {
     // No body, but every answer says JSON: clients and checks that read Content-Type on every response agree.
     const asked = request.headers['access-control-request-headers']
     const allowed = allowedHeaders(Array.isArray(asked) ? asked.join(',') : asked)
@@ -125,7 +111,7 @@ export class Router implements Handler {
     return { status: 204, headers, body: '', allowedHeaders: allowed }
   }
 
-  #methodNotAllowed(method: string, path: string, route: Route): AppResponse {
+  #methodNotAllowed(method: string, path: string, route: PathRoute): AppResponse {
     const error = new ApiError(
       405,
       'method_not_allowed',
@@ -135,8 +121,10 @@ export class Router implements Handler {
   }
 }
 
-function readRoutes(operations: Record<string, { operationId: OperationId; method: string; path: string }>): Route[] {
-  const routes = new Map<string, Route>()
+function readRoutes(
+  operations: Record<string, { operationId: OperationId; method: string; path: string }>,
+): PathRoute[] {
+  const routes = new Map<string, PathRoute>()
   for (const op of Object.values(operations)) {
     const route = routes.get(op.path) ?? { segments: op.path.split('/').slice(1), operations: new Map(), allow: '' }
     route.operations.set(op.method, op.operationId)

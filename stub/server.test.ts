@@ -408,16 +408,12 @@ describe('the server edge', () => {
     let closed: Promise<void> | undefined
     // A shutdown that starts while the answer is being made: it waits in the outbox, and the request in flight.
     const closingApp: Handler = {
-      maxBody: inner.maxBody,
+      ...inner,
       route: (request) => {
         const routed = inner.route(request)
         closed ??= running!.close(5_000)
         return routed
       },
-      tooLarge: () => inner.tooLarge(),
-      failure: (error, operationId) => inner.failure(error, operationId),
-      protocolError: (status, code, message) => inner.protocolError(status, code, message),
-      operationOf: (request) => inner.operationOf(request),
     }
     running = await serve(closingApp, { port: 0, host: '127.0.0.1' })
     const answer = await fetchAnswer(`${running.url}/pets?limit=1`, { headers: AUTH })
@@ -430,7 +426,7 @@ describe('the server edge', () => {
   it('ends only the connection of an answer Node refuses to write, and keeps serving', async () => {
     const inner = app()
     const refusedApp: Handler = {
-      maxBody: inner.maxBody,
+      ...inner,
       route: (request) => {
         const routed = inner.route(request)
         // A header value with a line break, which Node refuses to write.
@@ -438,10 +434,6 @@ describe('the server edge', () => {
           ? { ...routed, headers: routed.headers.concat('X-Broken', 'a\nb') }
           : routed
       },
-      tooLarge: () => inner.tooLarge(),
-      failure: (error, operationId) => inner.failure(error, operationId),
-      protocolError: (status, code, message) => inner.protocolError(status, code, message),
-      operationOf: (request) => inner.operationOf(request),
     }
     const running = await serve(refusedApp, { port: 0, host: '127.0.0.1' })
     try {

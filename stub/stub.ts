@@ -2,18 +2,19 @@
  * A whole stub in-process: its store, its app (with a fault around it, if asked), the admin API and the
  * journal, as a Fetch handler or on a port.
  */
-import { specFrom, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
+import { specFrom, type JsonValue, type Spec } from '../spec/index.js'
 import { Admin, adminJson, adminText, type AdminOptions } from './admin.js'
 import { ClientReporter, clientReportMarkdown, ReportingJournal, type ClientReport } from './client-report.js'
 import { isAdmin } from './admin-path.js'
 import {
   App,
   basePathOf,
+  compose,
   DEFAULT_MAX_BODY,
   type AppRequest,
-  type AppResponse,
   type Chaos,
   type Handler,
+  type Route,
   type Routed,
 } from './app.js'
 import { FAULTS, type FaultName } from './faults/index.js'
@@ -129,7 +130,6 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     random: options.random,
     spec,
   })
-  const faultApp = wrappers.app?.(app, { apiKeys, store: appStore }) ?? app
   const more: AdminOptions['more'] = {
     '/like': {
       summary: 'what this twin adopted from a report, and what it could not mimic',
@@ -160,19 +160,22 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
       },
     },
   }
-  const handler = new StubHandler(
-    twin ? twin.app(faultApp) : faultApp,
-    new Admin({
-      store,
-      seed,
-      journal,
-      adminKey: options.adminKey,
-      spec,
-      origins: options.adminOrigins,
-      more,
-      onReset: () => reporter.reset(),
-    }),
-  )
+  const admin = new Admin({
+    store,
+    seed,
+    journal,
+    adminKey: options.adminKey,
+    spec,
+    origins: options.adminOrigins,
+    more,
+    onReset: () => reporter.reset(),
+  })
+  // Innermost first: the fault, the twin, then the admin API and the pages' credentials.
+  const handler = compose(app, [
+    wrappers.layer?.({ apiKeys, store: appStore }) ?? {},
+    twin?.layer ?? {},
+    { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : credentialed(next, request)) },
+  ])
   return {
     store,
     basePath: basePathOf(spec),
@@ -196,43 +199,14 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   }
 }
 
-/** The admin API under its prefix, the app everywhere else. */
-class StubHandler implements Handler {
-  readonly maxBody: number
-
-  constructor(
-    readonly app: Handler,
-    readonly admin: Admin,
-  ) {
-    this.maxBody = app.maxBody
-  }
-
-  route(request: AppRequest): Routed {
-    if (isAdmin(request.url)) return this.admin.route(request)
-    const origin = request.headers.origin
-    // A page's request (it names its origin) may carry cookies: its answer names that origin, with credentials.
-    return typeof origin === 'string' ? credentialed(this.app.route(request), origin) : this.app.route(request)
-  }
-
-  tooLarge(): AppResponse {
-    return this.app.tooLarge()
-  }
-
-  failure(error: unknown, operationId?: OperationId): AppResponse {
-    return this.app.failure(error, operationId)
-  }
-
-  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
-    return this.app.protocolError(status, code, message)
-  }
-
-  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
-    return this.app.operationOf(request)
-  }
+/** The app's answer to `request`; a page's request (it names its origin) may carry cookies, so its answer names that origin. */
+function credentialed(next: Route, request: AppRequest): Routed {
+  const origin = request.headers.origin
+  return typeof origin === 'string' ? withOrigin(next(request), origin) : next(request)
 }
 
 /** What `routed` answers, made readable to a page on `origin` that sends cookies. */
-function credentialed(routed: Routed, origin: string): Routed {
+function withOrigin(routed: Routed, origin: string): Routed {
   if (!('kind' in routed)) return withCredentials(routed, origin)
   return {
     kind: 'body',

@@ -93,8 +93,8 @@ export const acceptsInvalidStatus: Fault = {
         override(store, {
           add: (pet: NewPetRecord) => store.add(smuggled === undefined ? pet : { ...pet, status: smuggled }),
         }),
-      app: (app, context) =>
-        withMiddleware(app, context, (next, { operationOf }) => async (request) => {
+      layer: (context) =>
+        withMiddleware(context, (next, { operationOf }) => async (request) => {
           const pet = operationOf(request) === 'createPet' ? objectIn(request.body) : undefined
           if (typeof pet?.status !== 'string' || statuses.includes(pet.status)) return next(request)
           // The app validates a valid stand-in; the store, wrapped above, keeps the invalid one.
@@ -117,8 +117,8 @@ export const duplicateIds: Fault = {
         override(store, {
           add: (pet: NewPetRecord) => (taken === undefined ? store.add(pet) : store.addWithId(pet, taken)),
         }),
-      app: (app, context) =>
-        withMiddleware(app, context, (next, { operationOf, store }) => async (request) => {
+      layer: (context) =>
+        withMiddleware(context, (next, { operationOf, store }) => async (request) => {
           if (operationOf(request) !== 'createPet') return next(request)
           const id = store.nextId
           await new Promise((resolve) => setImmediate(resolve)) // other creates read the same id meanwhile

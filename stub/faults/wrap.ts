@@ -1,9 +1,9 @@
 /**
- * How a test-only fault changes the stub: by wrapping its app (request -> response, as a Hono middleware
- * does) or its store. The product code never knows a fault is there.
+ * How a test-only fault changes the stub: by a layer around its route (a wrapper from route to route, as a Hono
+ * middleware is) or by wrapping its store. The product code never knows a fault is there.
  */
 import type { OperationId } from '../../spec/index.js'
-import { answer, type AppRequest, type AppResponse, type FullRequest, type Handler, type Routed } from '../app.js'
+import { answer, type AppRequest, type AppResponse, type FullRequest, type Handler, type Layer } from '../app.js'
 import type { Store } from '../store.js'
 
 /** One deliberate bug, the check of the conformance suite meant to catch it, and how to put it in. */
@@ -18,10 +18,10 @@ export interface Fault {
   readonly emptyStore?: true
 }
 
-/** The wrappers one fault puts around a stub's store (before the app is built on it) and its app. */
+/** The wrappers one fault puts around a stub's store (before the app is built on it) and its route. */
 export interface FaultWrappers {
   store?: (store: Store) => Store
-  app?: (app: Handler, context: FaultContext) => Handler
+  layer?: (context: FaultContext) => Layer
 }
 
 /** What a fault may use besides the request: the stub's keys and its (wrapped) store. */
@@ -39,7 +39,7 @@ export function wrapApp(
   catches: string,
   middleware: (next: Next, context: FaultContext & { operationOf: Handler['operationOf'] }) => Next,
 ): Fault {
-  return { description, catches, wrap: () => ({ app: (app, context) => withMiddleware(app, context, middleware) }) }
+  return { description, catches, wrap: () => ({ layer: (context) => withMiddleware(context, middleware) }) }
 }
 
 /** A fault that changes what the store does. */
@@ -56,7 +56,7 @@ export function mapResponses(
   catches: string,
   map: (response: AppResponse, request: AppRequest | undefined, operationId: OperationId | undefined) => AppResponse,
 ): Fault {
-  return { description, catches, wrap: () => ({ app: (app) => new MappedHandler(app, map) }) }
+  return { description, catches, wrap: () => ({ layer: () => mapped(map) }) }
 }
 
 /** A store whose `methods` replace the original's; everything else goes to the original. */
@@ -70,66 +70,36 @@ export function override(store: Store, methods: Partial<Store>): Store {
   })
 }
 
-/** Builds the handler that runs `middleware` around `app`: every request is read whole, then handed to it. */
+/** The layer that runs `middleware` around the route within: every request is read whole, then handed to it. */
 export function withMiddleware(
-  app: Handler,
   context: FaultContext,
   middleware: (next: Next, context: FaultContext & { operationOf: Handler['operationOf'] }) => Next,
-): Handler {
-  const handle = middleware((request) => answer(app, request), {
-    ...context,
-    operationOf: (request) => app.operationOf(request),
-  })
+): Layer {
   return {
-    maxBody: app.maxBody,
-    route: (request): Routed => ({
-      kind: 'body',
-      operationId: app.operationOf(request),
-      accept: (body) => handle({ ...request, body }),
-    }),
-    tooLarge: () => app.tooLarge(),
-    failure: (error, operationId) => app.failure(error, operationId),
-    protocolError: (status, code, message) => app.protocolError(status, code, message),
-    operationOf: (request) => app.operationOf(request),
+    route: (_next, within) => {
+      const handle = middleware((request) => answer(within, request), { ...context, operationOf: within.operationOf })
+      return (request) => ({
+        kind: 'body',
+        operationId: within.operationOf(request),
+        accept: (body) => handle({ ...request, body }),
+      })
+    },
   }
 }
 
-class MappedHandler implements Handler {
-  readonly maxBody: number
-
-  constructor(
-    readonly app: Handler,
-    readonly map: (
-      response: AppResponse,
-      request: AppRequest | undefined,
-      operationId: OperationId | undefined,
-    ) => AppResponse,
-  ) {
-    this.maxBody = app.maxBody
-  }
-
-  route(request: AppRequest): Routed {
-    const routed = this.app.route(request)
-    const operationId = this.app.operationOf(request)
-    if (!('kind' in routed)) return this.map(routed, request, operationId)
-    const accept = async (body: Uint8Array | string) => this.map(await routed.accept(body), request, operationId)
-    return { kind: 'body', operationId: routed.operationId, accept }
-  }
-
-  tooLarge(): AppResponse {
-    return this.map(this.app.tooLarge(), undefined, undefined)
-  }
-
-  failure(error: unknown, operationId?: OperationId): AppResponse {
-    return this.map(this.app.failure(error, operationId), undefined, operationId)
-  }
-
-  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
-    return this.map(this.app.protocolError(status, code, message), undefined, undefined)
-  }
-
-  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
-    return this.app.operationOf(request)
+/** The layer that rewrites every answer: the route's, and the error answers given outside it. */
+function mapped(
+  map: (response: AppResponse, request: AppRequest | undefined, operationId: OperationId | undefined) => AppResponse,
+): Layer {
+  return {
+    route: (next, within) => (request) => {
+      const routed = next(request)
+      const operationId = within.operationOf(request)
+      if (!('kind' in routed)) return map(routed, request, operationId)
+      const accept = async (body: Uint8Array | string) => map(await routed.accept(body), request, operationId)
+      return { kind: 'body', operationId: routed.operationId, accept }
+    },
+    answers: (response, operationId) => map(response, undefined, operationId),
   }
 }
 

@@ -1,17 +1,17 @@
 /**
  * A likeness put around the stub as wrappers, the way a fault is: one around the store (ids, order, default status,
- * fields kept or added) and one around the app (answers to requests the stub would refuse or route otherwise). The
+ * fields kept or added) and a layer around the route (answers to requests the stub would refuse or route otherwise). The
  * product's handlers never ask whether a twin is on; each trait below changes one behaviour, and only when adopted.
  */
-import { parseJson, stringifyJson, type JsonValue, type OperationId, type Spec } from '../../spec/index.js'
+import { parseJson, stringifyJson, type JsonValue, type Spec } from '../../spec/index.js'
 import {
   basePathOf,
   DEFAULT_MAX_BODY,
-  type AppRequest,
   type AppResponse,
   type FullRequest,
   type Handler,
-  type Routed,
+  type Layer,
+  type Route,
 } from '../http.js'
 import { splitTarget, readQuery, headerOf } from '../request.js'
 import type { Store } from '../store.js'
@@ -23,7 +23,7 @@ import { LEADING_ID, likeStore, withAdded } from './store.js'
 /** The wrappers of one twin: state they share (kept fields) lives in this call, never in the module. */
 export interface LikeWrappers {
   store: (store: Store) => Store
-  app: (app: Handler) => Handler
+  layer: Layer
   /** The body limit the twin needs (a service that took larger bodies than the stub's default). */
   maxBody?: number
 }
@@ -43,13 +43,21 @@ export function likeWrappers(like: Likeness, spec: Spec): LikeWrappers {
   return {
     ...(traits.maxBody ? { maxBody: traits.maxBody } : {}),
     store: (store) => likeStore(store, { traits, ids, shown, added, extras }),
-    app: (app) => new LikeHandler(app, spec, traits, ids, added),
+    layer: {
+      route: (_next, within) => new LikeRoute(within, spec, traits, ids, added).route,
+      // A body too large is refused as the service refused it, and every error answer carries its codes.
+      answers: (response) =>
+        withCodes(
+          traits.tooLarge && response.code === 'body_too_large' ? act(response, traits.tooLarge) : response,
+          traits,
+        ),
+    },
   }
 }
 
-/** The app as the twin answers: each trait changes the requests it names, every other request passes as it is. */
-class LikeHandler implements Handler {
-  readonly maxBody: number
+/** The route as the twin answers: each trait changes the requests it names, every other request passes as it is. */
+class LikeRoute {
+  /** The stub composed so far: its route, the operation a request is for, its error answers. */
   readonly #app: Handler
   readonly #spec: Spec
   readonly #traits: Traits
@@ -59,7 +67,6 @@ class LikeHandler implements Handler {
   readonly #undeclared: Set<string>
 
   constructor(app: Handler, spec: Spec, traits: Traits, ids: IdMapping | undefined, added: Map<string, string>) {
-    this.maxBody = app.maxBody
     this.#app = app
     this.#spec = spec
     this.#traits = traits
@@ -69,29 +76,11 @@ class LikeHandler implements Handler {
     this.#undeclared = new Set(['id', ...Object.keys(spec.propertiesOf('NewPet'))])
   }
 
-  route(request: AppRequest): Routed {
-    return {
-      kind: 'body',
-      operationId: this.#app.operationOf(request),
-      accept: (body) => this.#answer({ ...request, body }),
-    }
-  }
-
-  tooLarge(): AppResponse {
-    return this.#codes(this.#traits.tooLarge ? act(this.#app.tooLarge(), this.#traits.tooLarge) : this.#app.tooLarge())
-  }
-
-  failure(error: unknown, operationId?: OperationId): AppResponse {
-    return this.#codes(this.#app.failure(error, operationId))
-  }
-
-  protocolError(status: 400 | 408 | 431, code: string, message: string): AppResponse {
-    return this.#codes(this.#app.protocolError(status, code, message))
-  }
-
-  operationOf(request: Pick<AppRequest, 'method' | 'url'>): OperationId | undefined {
-    return this.#app.operationOf(request)
-  }
+  readonly route: Route = (request) => ({
+    kind: 'body',
+    operationId: this.#app.operationOf(request),
+    accept: (body) => this.#answer({ ...request, body }),
+  })
 
   /** The stub's answer with the service's Error codes. */
   readonly #next: Next = async (request) => {
@@ -326,22 +315,27 @@ class LikeHandler implements Handler {
     return undefined
   }
 
-  /** Error codes as the service writes them: its 401 and 404 codes, and its style for the others. */
+  /** Error codes as the service writes them. */
   #codes(response: AppResponse): AppResponse {
-    const codes = this.#traits.codes
-    if (!codes || response.code === undefined) return response
-    const code =
-      response.status === 401 && codes.unauthorized
-        ? codes.unauthorized
-        : response.status === 404 && response.code === 'pet_not_found' && codes.notFound
-          ? codes.notFound
-          : codes.style === 'upper'
-            ? response.code.toUpperCase()
-            : codes.style === 'numeric'
-              ? `E${response.status}`
-              : response.code
-    return code === response.code ? response : rewriteError(response, response.status, code)
+    return withCodes(response, this.#traits)
   }
+}
+
+/** Error codes as the service writes them: its 401 and 404 codes, and its style for the others. */
+function withCodes(response: AppResponse, traits: Traits): AppResponse {
+  const codes = traits.codes
+  if (!codes || response.code === undefined) return response
+  const code =
+    response.status === 401 && codes.unauthorized
+      ? codes.unauthorized
+      : response.status === 404 && response.code === 'pet_not_found' && codes.notFound
+        ? codes.notFound
+        : codes.style === 'upper'
+          ? response.code.toUpperCase()
+          : codes.style === 'numeric'
+            ? `E${response.status}`
+            : response.code
+  return code === response.code ? response : rewriteError(response, response.status, code)
 }
 
 /** True when a createPet body shows the JSON form the report's words name. */
