@@ -297,6 +297,8 @@ class LikeRoute {
         collapsed.split('/').length > 3 ? 'with a doubled slash' : 'with a doubled leading slash',
       ])
     }
+    // A slash sent as `%2F` (RFC 3986 §2.2: another resource to the letter, the same one to many routers).
+    if (/%2f/i.test(path)) candidates.push([path.replace(/%2f/gi, '/'), 'with its slash percent-encoded'])
     if (path !== path.toLowerCase()) {
       const lower = path.toLowerCase()
       const rest = lower.slice(base.length)
