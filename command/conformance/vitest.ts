@@ -48,17 +48,20 @@ export async function runInVitest(
   // cancelled, its reports written, its processes stopped), so the listeners vitest adds are taken off again.
   const SIGNALS = ['SIGINT', 'SIGTERM'] as const
   const ours = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]))
+  const takeOffTheirs = () => {
+    for (const signal of SIGNALS)
+      for (const listener of process.listeners(signal))
+        if (!ours.get(signal)!.has(listener)) process.off(signal, listener)
+  }
   // Vitest hands its instance to reporters: the way to cancel the run it is running.
   const canceller = {
     onInit: (vitest: Vitest) => {
       running = vitest
-      for (const signal of SIGNALS)
-        for (const listener of process.listeners(signal))
-          if (!ours.get(signal)!.has(listener)) process.off(signal, listener)
+      takeOffTheirs()
     },
     onTestRunStart: () => (stop?.aborted ? cancel() : undefined),
   }
-  const vitest = await startVitest(
+  const starting = startVitest(
     'test',
     [],
     {
@@ -86,6 +89,10 @@ export async function runInVitest(
     } as never,
     { logLevel: 'error', cacheDir: join(ROOT, 'node_modules', '.vite-conformance') },
   )
+  // Vitest's logger adds its listeners as vitest is constructed, before startVitest's first await: taken off at once,
+  // a signal while vitest starts (its config, its vite server, its worker) cancels the run like any other.
+  takeOffTheirs()
+  const vitest = await starting
   try {
     return result()
   } finally {
