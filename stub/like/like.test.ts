@@ -41,6 +41,8 @@ const SERVICE = report([
     '401 Error (code "UNAUTHORIZED")',
   ],
   ['paths.variant', 'GET /pets/{petId} with its slash percent-encoded', '200 Pet (id 1)'],
+  ['paths.variant', 'GET /pets with a percent-encoded letter without a key', '404 Error (code "NOT_FOUND")'],
+  ['paths.variant', 'GET /pets/{petId} with its digits percent-encoded', '404 Error (code "NOT_FOUND")'],
   ['pet.extra-fields', 'Pet bodies', 'extra fields: createdAt'],
   ['createPet.large-body', 'POST /pets with a valid NewPet of 1 MiB', '1 MiB -> 413 Error (code "TOO_LARGE")'],
 ])
@@ -179,6 +181,15 @@ describe('a twin answers as the service did where the interface is silent', () =
       status: 401,
       body: { code: 'UNAUTHORIZED' },
     })
+    // Other letters or digits percent-encoded, which the stub itself decodes: answered as the service did.
+    expect(await call(stub, 'GET', '/v1/%70ets')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
+    expect(await call(stub, 'GET', '/v1/%70ets', { headers: auth })).toMatchObject({ status: 200 })
+    const digits = [...id].map((d) => `%3${d}`).join('')
+    expect(await call(stub, 'GET', `/v1/pets/${digits}`, { headers: auth })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    })
+    expect(await call(stub, 'GET', `/v1/pets/${digits}`)).toMatchObject({ status: 401 })
     expect(await call(stub, 'GET', '/v1/nothing/here', { headers: auth })).toMatchObject({
       status: 404,
       body: { detail: 'Not Found' },

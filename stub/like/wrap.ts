@@ -94,6 +94,11 @@ class LikeRoute {
   }
 
   async #answer(request: FullRequest): Promise<AppResponse> {
+    // A percent-encoded spelling the stub decodes to a documented path: as the service answered it, when it showed.
+    if (request.url.includes('%')) {
+      const spelled = await this.#asVariant(request)
+      if (spelled) return spelled
+    }
     const operationId = this.#app.operationOf(request)
     switch (operationId) {
       case 'listPets':
@@ -246,7 +251,7 @@ class LikeRoute {
   /** A path or method the interface does not have, answered as the service answered it. */
   async #elsewhere(request: FullRequest): Promise<AppResponse> {
     const keyed = request.headers.authorization !== undefined
-    const { path, query } = splitTarget(request.url)
+    const { path } = splitTarget(request.url)
     const suffix = keyed ? '' : ' without a key'
     const template = this.#templateOf(path)
     if (template !== undefined) {
@@ -258,22 +263,27 @@ class LikeRoute {
         return this.#next({ ...request, method: 'GET' })
       return act(await this.#next(request), answer)
     }
-    const variant = this.#variantOf(request.method, path)
-    if (variant !== undefined) {
-      const answer = this.#traits.paths?.get(`${variant.label}${suffix}`)
-      if (answer) {
-        const canonical = variant.canonical + (query ? `?${query}` : '')
-        if (answer.status < 300) return this.#answer({ ...request, url: canonical })
-        if (answer.status < 400) return redirect(await this.#next(request), answer.status, canonical)
-        if (answer.status === 401) {
-          const denied = await this.#next({ ...request, url: canonical, body: '' })
-          if (denied.status === 401) return denied
-        }
-        return act(await this.#next(request), answer)
-      }
-    }
+    const spelled = await this.#asVariant(request)
+    if (spelled) return spelled
     const response = await this.#next(request)
     return this.#traits.unknownPath && response.status === 404 ? act(response, this.#traits.unknownPath) : response
+  }
+
+  /** Another spelling of a documented path answered as the service answered it, if the report showed that spelling. */
+  async #asVariant(request: FullRequest): Promise<AppResponse | undefined> {
+    const { path, query } = splitTarget(request.url)
+    const variant = this.#variantOf(request.method, path)
+    const suffix = request.headers.authorization !== undefined ? '' : ' without a key'
+    const answer = variant && this.#traits.paths?.get(`${variant.label}${suffix}`)
+    if (!variant || !answer) return undefined
+    const canonical = variant.canonical + (query ? `?${query}` : '')
+    if (answer.status < 300) return this.#answer({ ...request, url: canonical })
+    if (answer.status < 400) return redirect(await this.#next(request), answer.status, canonical)
+    if (answer.status === 401) {
+      const denied = await this.#next({ ...request, url: canonical, body: '' })
+      if (denied.status === 401) return denied
+    }
+    return act(await this.#next(request), answer)
   }
 
   /** The spec's path template a path matches with some documented method (`/pets/{petId}`), if any. */
@@ -299,6 +309,16 @@ class LikeRoute {
     }
     // A slash sent as `%2F` (RFC 3986 §2.2: another resource to the letter, the same one to many routers).
     if (/%2f/i.test(path)) candidates.push([path.replace(/%2f/gi, '/'), 'with its slash percent-encoded'])
+    // Unreserved characters percent-encoded: the same path to RFC 3986 §2.3, another spelling on the wire.
+    const decoded = path.replace(/%([0-9a-f]{2})/gi, (code, hex: string) => {
+      const c = String.fromCharCode(parseInt(hex, 16))
+      return /[A-Za-z0-9._~-]/.test(c) ? c : code
+    })
+    if (decoded !== path) {
+      const digits = /\/([0-9]+)$/.exec(decoded)
+      const inDigits = digits !== null && path.slice(path.lastIndexOf('/') + 1) !== digits[1]
+      candidates.push([decoded, inDigits ? 'with its digits percent-encoded' : 'with a percent-encoded letter'])
+    }
     if (path !== path.toLowerCase()) {
       const lower = path.toLowerCase()
       const rest = lower.slice(base.length)
