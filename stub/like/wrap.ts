@@ -263,7 +263,8 @@ class LikeRoute {
         return this.#next({ ...request, method: 'GET' })
       return act(await this.#next(request), answer)
     }
-    const spelled = await this.#asVariant(request)
+    // A percent-encoded spelling was looked up already, by #answer.
+    const spelled = request.url.includes('%') ? undefined : await this.#asVariant(request)
     if (spelled) return spelled
     const response = await this.#next(request)
     return this.#traits.unknownPath && response.status === 404 ? act(response, this.#traits.unknownPath) : response

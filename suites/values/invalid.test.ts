@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseJson, Spec, spec } from '../../spec/index.js'
+import { parseJson, spec } from '../../spec/index.js'
+import { revisionWithAlternatives, revisionWithFormats } from './test-support.js'
 import { renderInvalid } from '../engine/index.js'
 import { asJson, invalidBody, invalidNumbers, leewayNumbers, malformedJson } from './index.js'
 
@@ -59,20 +60,7 @@ describe('wider probes built from the spec', () => {
 })
 
 describe('NewPets of a revision whose added properties have formats, patterns, null, arrays and objects', () => {
-  const doc = structuredClone(s.doc)
-  Object.assign(doc.components.schemas.NewPet.properties, {
-    birthDate: { type: 'string', format: 'date' },
-    chip: { type: 'string', format: 'uuid' },
-    code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
-    rank: { type: ['integer', 'null'], minimum: 1, maximum: 9 },
-    vets: {
-      type: 'array',
-      maxItems: 3,
-      items: { type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } },
-    },
-  })
-  doc.components.schemas.NewPet.required = ['name', 'categoryId', 'birthDate']
-  const revised = new Spec(doc)
+  const revised = revisionWithFormats(s)
   const valid = revised.schema('NewPet')
 
   it('are made invalid only by values the schema refuses (null is no wrong value of a nullable rank)', () => {
@@ -87,18 +75,7 @@ describe('NewPets of a revision whose added properties have formats, patterns, n
 })
 
 describe('NewPets of a revision with anyOf and oneOf properties and a long minLength', () => {
-  const doc = structuredClone(s.doc)
-  Object.assign(doc.components.schemas.NewPet.properties, {
-    status: { anyOf: [{ $ref: '#/components/schemas/PetStatus' }, { type: 'null' }] },
-    note: {
-      oneOf: [
-        { type: 'string', maxLength: 20 },
-        { type: 'integer', minimum: 1000 },
-      ],
-    },
-    description: { type: 'string', minLength: 300, maxLength: 400 },
-  })
-  const revised = new Spec(doc)
+  const revised = revisionWithAlternatives(s)
   const valid = revised.schema('NewPet')
 
   it('are made invalid without drawing forever: null is no wrong value of a status that takes it', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Spec, spec } from '../../spec/index.js'
+import { spec } from '../../spec/index.js'
+import { revisionWithAlternatives, revisionWithFormats } from './test-support.js'
 import { fitNewPet } from '../engine/index.js'
 import { asJson, categoryId, categoryIdEdges, codePoint, integerBounds, labelOf, newPet } from './index.js'
 
@@ -50,20 +51,7 @@ describe('one code point', () => {
 })
 
 describe('NewPets of a revision whose added properties have formats, patterns, null, arrays and objects', () => {
-  const doc = structuredClone(s.doc)
-  Object.assign(doc.components.schemas.NewPet.properties, {
-    birthDate: { type: 'string', format: 'date' },
-    chip: { type: 'string', format: 'uuid' },
-    code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
-    rank: { type: ['integer', 'null'], minimum: 1, maximum: 9 },
-    vets: {
-      type: 'array',
-      maxItems: 3,
-      items: { type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } },
-    },
-  })
-  doc.components.schemas.NewPet.required = ['name', 'categoryId', 'birthDate']
-  const revised = new Spec(doc)
+  const revised = revisionWithFormats(s)
   const valid = revised.schema('NewPet')
 
   it('are valid, carry every added property in some of them, and null where the type allows it', () => {
@@ -77,18 +65,7 @@ describe('NewPets of a revision whose added properties have formats, patterns, n
 })
 
 describe('NewPets of a revision with anyOf and oneOf properties and a long minLength', () => {
-  const doc = structuredClone(s.doc)
-  Object.assign(doc.components.schemas.NewPet.properties, {
-    status: { anyOf: [{ $ref: '#/components/schemas/PetStatus' }, { type: 'null' }] },
-    note: {
-      oneOf: [
-        { type: 'string', maxLength: 20 },
-        { type: 'integer', minimum: 1000 },
-      ],
-    },
-    description: { type: 'string', minLength: 300, maxLength: 400 },
-  })
-  const revised = new Spec(doc)
+  const revised = revisionWithAlternatives(s)
   const valid = revised.schema('NewPet')
 
   it('are valid and reach every alternative, null included', () => {
