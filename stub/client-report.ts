@@ -10,6 +10,7 @@ import {
   renderBasis,
   type BasisLine,
   type JsonValue,
+  type Operation,
   type OperationId,
   type BasisRef,
   type Spec,
@@ -85,7 +86,12 @@ export class ClientReporter {
   #since = new Date()
   #requests = 0
   #findings = new Map<string, ClientFinding>()
-  #received = new Set<string>()
+  /** The statuses the client received, by operation. */
+  #received = new Map<OperationId, Set<number>>()
+  /** The request being judged, for the findings it shows: {@link record} judges one request at a time. */
+  #judging: { request: AppRequest; body: string | undefined; now: number } | undefined
+  /** Notes a finding of the request being judged; made once, not per request. */
+  readonly #seen: Seen = (id, operationId, describe) => this.#found(id, operationId, describe, this.#judging!)
   #calls: Partial<Record<OperationId, number>> = {}
   /** Until when each client (by its credentials and operation) was asked to wait, in ms since the epoch. */
   #waiting = new Map<string, number>()
@@ -120,25 +126,34 @@ export class ClientReporter {
     const now = Date.now()
     const operationId = this.#operationOf(request)
     const text = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8')
-    const seen: Seen = (id, op, describe) => this.#found(id, op, describe, { request, body: text, now })
+    this.#judging = { request, body: text, now }
+    const seen = this.#seen
     if (operationId === undefined) return this.#undocumented(request, seen)
     this.#calls[operationId] = (this.#calls[operationId] ?? 0) + 1
-    if (response) this.#received.add(`${operationId} ${response.status}`)
+    if (response) this.#receivedBy(operationId).add(response.status)
     const op = this.#spec.operation(operationId)
-    if (op.deprecated)
-      seen('deprecated-operation', operationId, () => {
-        const successor: unknown = this.#spec.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
-        const removal = op.sunset ? `, removed on ${op.sunset.toISOString().slice(0, 10)}` : ''
-        return {
-          title: `calls ${op.method} ${op.path}, which is deprecated${removal}${typeof successor === 'string' ? `; use ${successor} instead` : ''}`,
-          basis: [{ spec: operationPointer(this.#spec, operationId, 'deprecated') }],
-        }
-      })
+    if (op.deprecated) seen('deprecated-operation', operationId, () => this.#deprecated(op))
     this.#credentials(request, response, operationId, seen)
     if (this.#waiting.size > 0 || (response && (response.status === 429 || response.status === 503)))
       this.#retry(request, response, operationId, now, seen)
     if (operationId === 'listPets') this.#query(request, seen)
-    if (operationId === 'createPet') this.#createPet(request, text, seen)
+    if (operationId === 'createPet') this.#createPet(request, response, text, seen)
+  }
+
+  /** The statuses the client received from an operation. */
+  #receivedBy(operationId: OperationId): Set<number> {
+    let statuses = this.#received.get(operationId)
+    if (statuses === undefined) this.#received.set(operationId, (statuses = new Set()))
+    return statuses
+  }
+
+  #deprecated(op: Operation): { title: string; basis: Basis } {
+    const successor: unknown = this.#spec.doc.paths[op.path][op.method.toLowerCase()]['x-successor']
+    const removal = op.sunset ? `, removed on ${op.sunset.toISOString().slice(0, 10)}` : ''
+    return {
+      title: `calls ${op.method} ${op.path}, which is deprecated${removal}${typeof successor === 'string' ? `; use ${successor} instead` : ''}`,
+      basis: [{ spec: operationPointer(this.#spec, op.operationId, 'deprecated') }],
+    }
   }
 
   /** A request no operation answers: a method the path does not document, or a path the interface does not have. */
@@ -169,17 +184,30 @@ export class ClientReporter {
   }
 
   #credentials(request: AppRequest, response: AppResponse | undefined, operationId: OperationId, seen: Seen): void {
-    const finding = (title: string) => () => ({
+    const header = headerOf(request.headers, 'authorization')
+    if (header === undefined)
+      return seen('missing-credentials', operationId, () =>
+        this.#credentialsFinding('a request without Authorization', operationId),
+      )
+    const memo = request.connection
+    // The scheme is a case-insensitive token (RFC 9110 §11.1): `bearer` is no misuse. A connection sends the same
+    // header again and again: one found well formed is not read again.
+    if (memo?.wellFormedHeader !== header) {
+      if (!/^Bearer [\x21-\x7e]+$/i.test(header))
+        return seen('malformed-credentials', operationId, () =>
+          this.#credentialsFinding('Authorization not in the form `Bearer <API_KEY>`', operationId),
+        )
+      if (memo) memo.wellFormedHeader = header
+    }
+    if (response?.status === 401 && !/\bcode=401\b/.test(response.applied ?? ''))
+      seen('invalid-key', operationId, () => this.#credentialsFinding('a key the service does not accept', operationId))
+  }
+
+  #credentialsFinding(title: string, operationId: OperationId): { title: string; basis: Basis } {
+    return {
       title,
       basis: [{ spec: pointer('security') }, { spec: operationPointer(this.#spec, operationId, 'responses', '401') }],
-    })
-    const header = headerOf(request.headers, 'authorization')
-    if (header === undefined) seen('missing-credentials', operationId, finding('a request without Authorization'))
-    // The scheme is a case-insensitive token (RFC 9110 §11.1): `bearer` is no misuse.
-    else if (!/^Bearer [\x21-\x7e]+$/i.test(header))
-      seen('malformed-credentials', operationId, finding('Authorization not in the form `Bearer <API_KEY>`'))
-    else if (response?.status === 401 && !/\bcode=401\b/.test(response.applied ?? ''))
-      seen('invalid-key', operationId, finding('a key the service does not accept'))
+    }
   }
 
   #retry(
@@ -233,24 +261,27 @@ export class ClientReporter {
       }))
   }
 
-  #createPet(request: AppRequest, text: string | undefined, seen: Seen): void {
-    const finding = (title: string) => () => ({
-      title,
-      basis: [{ spec: operationPointer(this.#spec, 'createPet', 'requestBody') }],
-    })
-    if (!isJsonMediaType(headerOf(request.headers, 'content-type'))) {
-      seen('wrong-content-type', 'createPet', finding('a createPet body not sent as application/json'))
-      return
+  #createPet(request: AppRequest, response: AppResponse | undefined, text: string | undefined, seen: Seen): void {
+    // A NewPet the stub read and stored was sent as JSON, parses, and passes NewPet: only its fields are left to judge.
+    let value: JsonValue | undefined = response?.readBody
+    if (value === undefined) {
+      if (!isJsonMediaType(headerOf(request.headers, 'content-type'))) {
+        seen('wrong-content-type', 'createPet', () =>
+          this.#bodyFinding('a createPet body not sent as application/json'),
+        )
+        return
+      }
+      try {
+        value = parseBody(text?.charCodeAt(0) === 0xfeff ? text.slice(1) : (text ?? ''))
+      } catch {
+        seen('invalid-new-pet', 'createPet', () => this.#bodyFinding('a createPet body that is not JSON'))
+        return
+      }
+      if (this.#newPet.validate(value).length)
+        seen('invalid-new-pet', 'createPet', () =>
+          this.#bodyFinding('a NewPet the interface refuses (required fields, types, values)'),
+        )
     }
-    let value: JsonValue
-    try {
-      value = parseBody(text?.charCodeAt(0) === 0xfeff ? text.slice(1) : (text ?? ''))
-    } catch {
-      seen('invalid-new-pet', 'createPet', finding('a createPet body that is not JSON'))
-      return
-    }
-    if (this.#newPet.validate(value).length)
-      seen('invalid-new-pet', 'createPet', finding('a NewPet the interface refuses (required fields, types, values)'))
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const declared = this.#newPet.declared
       for (const name in value) {
@@ -262,6 +293,10 @@ export class ClientReporter {
         break
       }
     }
+  }
+
+  #bodyFinding(title: string): { title: string; basis: Basis } {
+    return { title, basis: [{ spec: operationPointer(this.#spec, 'createPet', 'requestBody') }] }
   }
 
   #found(
@@ -295,7 +330,7 @@ export class ClientReporter {
     const notExercised: NotExercised[] = []
     for (const op of Object.values(this.#spec.operations)) {
       for (const status of [...op.statuses, '429']) {
-        if (status.startsWith('2') || this.#received.has(`${op.operationId} ${status}`)) continue
+        if (status.startsWith('2') || this.#received.get(op.operationId)?.has(Number(status))) continue
         notExercised.push({
           operationId: op.operationId,
           status,

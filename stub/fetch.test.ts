@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spec } from '../spec/index.js'
 import { JSON_TYPE, type AppResponse, type Handler, type SocketDirective } from './app.js'
@@ -155,6 +157,25 @@ describe('socket directives, the same at both edges', () => {
       await expect(local(socketed(socket))).rejects.toThrow(new TypeError('fetch failed'))
       await overHttp(socketed(socket), (url) => expect(fetch(url)).rejects.toThrow(new TypeError('fetch failed')))
     }
+  })
+
+  it('hang: hears the caller give up even when nothing but the caller holds the request', async () => {
+    // A Request follows its caller's signal through a weak reference; a collection while the answer hangs must not
+    // leave the caller waiting for ever.
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const controller = new AbortController()
+    const settled = local(socketed('hang'), controller.signal).then(
+      () => 'answered',
+      () => 'rejected',
+    )
+    for (let i = 0; i < 3; i++) {
+      gc()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    controller.abort()
+    const waited = new Promise((resolve) => setTimeout(() => resolve('still hanging'), 1_000))
+    expect(await Promise.race([settled, waited])).toBe('rejected')
   })
 
   it('hang: never settles until the caller aborts, then rejects with its reason', async () => {

@@ -84,6 +84,9 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
 }
 
+/** The requests answered with a hang, held until their caller gives up (see `toFetchResponse`). */
+const hanging = new Set<Request>()
+
 /** What `fetch` shows when a server closes or resets the connection instead of answering. */
 function networkError(reason: string, code: string): TypeError {
   return new TypeError('fetch failed', { cause: Object.assign(new Error(reason), { code }) })
@@ -99,7 +102,19 @@ function toFetchResponse(response: AppResponse, request: Request): Promise<Respo
     case 'hang':
       // Settles only when the caller gives up, with the reason it gave (what fetch does), at once if it already has.
       if (signal.aborted) return Promise.reject(signal.reason as Error)
-      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
+      return new Promise((_, reject) => {
+        // A Request follows its caller's signal through a weak reference: held by nothing else, it could be collected
+        // and would then never hear that the caller gave up. It is held until then.
+        hanging.add(request)
+        signal.addEventListener(
+          'abort',
+          () => {
+            hanging.delete(request)
+            reject(signal.reason)
+          },
+          { once: true },
+        )
+      })
   }
   const headers: [string, string][] = []
   for (let i = 0; i < response.headers.length; i += 2) headers.push([response.headers[i]!, response.headers[i + 1]!])

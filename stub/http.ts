@@ -3,7 +3,7 @@
  * flat header list, body text) comes out, and a {@link Handler} turns one into the other with no socket. The stub
  * is composed ({@link compose}) from wrappers around one route, as Hono middleware is.
  */
-import { bundledSpec, versionPrefix, type OperationId, type Spec } from '../spec/index.js'
+import { bundledSpec, versionPrefix, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
 import type { RequestHeaders } from './request.js'
 import type { SocketDirective } from './socket.js'
 
@@ -47,9 +47,11 @@ export interface AppRequest {
   connection?: ConnectionMemo
 }
 
-/** Per-connection memory: the Authorization this connection already proved, so its next requests skip reading it. */
+/** Per-connection memory: what this connection's Authorization already proved, so its next requests skip reading it. */
 export interface ConnectionMemo {
   acceptedHeader?: string
+  /** The Authorization the client report last found well formed on this connection, so its next requests skip reading it. */
+  wellFormedHeader?: string
 }
 
 /**
@@ -63,6 +65,11 @@ export interface AppResponse {
   code?: string
   /** The preferences applied (what `Preference-Applied` says), for the log and the journal. */
   applied?: string
+  /**
+   * The request body as the app read it, when it read and stored a NewPet from it: sent as JSON, parsed, valid. The
+   * client report judges that body from it instead of parsing it again.
+   */
+  readBody?: { [key: string]: JsonValue }
   /** Wait this long before answering. */
   delayMs?: number
   /** Misbehave at the connection instead of answering normally. */

@@ -92,6 +92,9 @@ function tenths(ms: number): string {
 
 /** The request target as a log can show it: control characters escaped, so one request is one line. */
 function printable(url: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[\x00-\x1f\x7f]/.test(url) ? JSON.stringify(url) : url
+  for (let i = 0; i < url.length; i++) {
+    const unit = url.charCodeAt(i)
+    if (unit < 0x20 || unit === 0x7f) return JSON.stringify(url)
+  }
+  return url
 }

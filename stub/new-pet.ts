@@ -42,8 +42,11 @@ export class NewPetReader {
     this.#made = requiredMakers(spec).filter(({ name }) => !this.#required.includes(name))
   }
 
-  /** The NewPet in a createPet body; throws an ApiError naming the first thing wrong with it. */
-  read(body: Uint8Array | string, headers: RequestHeaders): NewPetRecord {
+  /**
+   * The NewPet in a createPet body (`pet`, what is stored) and the object sent (`sent`, every field as parsed); throws an
+   * ApiError naming the first thing wrong with it.
+   */
+  read(body: Uint8Array | string, headers: RequestHeaders): NewPetRead {
     if (isBlank(body)) throw new ApiError(400, 'missing_body', 'request body is missing: send a NewPet as JSON')
     checkRepresentation(headers)
     const value = parseBody(body)
@@ -52,7 +55,10 @@ export class NewPetReader {
     }
     const problems = this.#validate(value)
     // A NewPet the schema accepts breaks none of the rules below: they only name what is wrong with one it refuses.
-    if (problems.length === 0) return this.#record(value)
+    if (problems.length === 0) {
+      const pet = this.#record(value)
+      return { sent: value, pet, json: typeof body === 'string' && isWrittenAs(body, value, pet) ? body : undefined }
+    }
     for (const name of this.#required) {
       if (!Object.hasOwn(value, name)) throw new ApiError(400, 'missing_field', `request body: ${name} is required`)
     }
@@ -99,6 +105,50 @@ export class NewPetReader {
     for (const { name, value } of this.#made) if (record[name] === undefined) record[name] = value()
     return record
   }
+}
+
+/** A createPet body read: the object sent, the NewPet to store, and that NewPet's JSON when the body already is it. */
+export interface NewPetRead {
+  /** The body's object, every member as parsed. */
+  sent: { [key: string]: JsonValue }
+  /** What is stored: the declared members, and those the stub makes. */
+  pet: NewPetRecord
+  /** The body itself, when it is `pet` exactly as `JSON.stringify` writes it (what most clients send). */
+  json?: string
+}
+
+/**
+ * True when `text`, the body `sent` was parsed from, is what `JSON.stringify(pet)` writes: `pet` holds every member
+ * sent, unchanged and in the same order (no `id`), and the text is ASCII with no space, escape, fraction, exponent,
+ * `-0` or long number between its tokens, the only spellings in which JSON.stringify could differ from it. Cheaper
+ * than writing the JSON again.
+ */
+function isWrittenAs(text: string, sent: { [key: string]: JsonValue }, pet: NewPetRecord): boolean {
+  let inString = false
+  let digits = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0x80 || c === 0x5c /* \ */) return false
+    if (inString) {
+      if (c === 0x22) inString = false
+      continue
+    }
+    if (c === 0x22 /* " */) inString = true
+    else if (c >= 0x30 && c <= 0x39) {
+      if (++digits > 15) return false
+      continue
+    } else if (c === 0x2e /* . */ || c <= 0x20 || (digits > 0 && (c === 0x65 || c === 0x45)) /* e E */) return false
+    else if (c === 0x2d /* - */ && text.charCodeAt(i + 1) === 0x30) return false
+    digits = 0
+  }
+  const sentKeys = Object.keys(sent)
+  const petKeys = Object.keys(pet)
+  if (sentKeys.length !== petKeys.length) return false
+  for (let i = 0; i < sentKeys.length; i++) {
+    const key = sentKeys[i]!
+    if (key !== petKeys[i] || key === 'id' || sent[key] !== pet[key]) return false
+  }
+  return true
 }
 
 /** A property the stub makes itself, as it does the id: its name and how the stub makes a value. */

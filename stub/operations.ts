@@ -1,5 +1,5 @@
 /** The interface's three operations over one store: listPets, createPet and getPet, each after its 401 check. */
-import type { OperationId, Spec } from '../spec/index.js'
+import type { JsonValue, OperationId, Spec } from '../spec/index.js'
 import { ApiError } from './errors.js'
 import { NewPetReader } from './new-pet.js'
 import { parsePetId, quote, readQuery, type RequestHeaders } from './request.js'
@@ -143,17 +143,25 @@ export class Operations {
 
   #create(body: Uint8Array | string, headers: RequestHeaders): AppResponse | Promise<AppResponse> {
     try {
-      const { json } = this.store.add(this.#newPets.read(body, headers))
+      const { sent, pet, json: written } = this.#newPets.read(body, headers)
+      const { json } = this.store.add(pet, written)
       // With a data file, the 201 leaves only once the pet is on disk; a pet that cannot be kept is not stored.
       const settled = this.store.settled()
-      if (settled === undefined) return this.#responder.respond(201, json, 'createPet')
+      if (settled === undefined) return this.#created(json, sent)
       return settled.then(
-        () => this.#responder.respond(201, json, 'createPet'),
+        () => this.#created(json, sent),
         (error: unknown) => this.#responder.failure(error, 'createPet'),
       )
     } catch (error) {
       return this.#responder.failure(error, 'createPet')
     }
+  }
+
+  /** The 201 of a stored pet, with the body as read for the client report. */
+  #created(json: string, sent: { [key: string]: JsonValue }): AppResponse {
+    const response = this.#responder.respond(201, json, 'createPet')
+    response.readBody = sent
+    return response
   }
 }
 

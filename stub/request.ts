@@ -81,10 +81,10 @@ export function headerOf(headers: RequestHeaders, name: string): string | undefi
 
 /** True when a body holds nothing but JSON whitespace. */
 export function isBlank(body: Uint8Array | string): boolean {
-  if (typeof body === 'string') return /^[ \t\r\n]*$/.test(body)
+  const text = typeof body === 'string'
   for (let i = 0; i < body.length; i++) {
-    const byte = body[i]
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false
+    const unit = text ? body.charCodeAt(i) : body[i]
+    if (unit !== 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d) return false
   }
   return true
 }

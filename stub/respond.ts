@@ -67,8 +67,9 @@ export class Responder {
     status: number,
     body: string,
     operationId?: OperationId,
-    { extra, code, facts = {} }: { extra?: string[]; code?: string; facts?: AnswerFacts } = {},
+    options?: { extra?: string[]; code?: string; facts?: AnswerFacts },
   ): AppResponse {
+    const extra = options?.extra
     // A copy of a prepared list, which writeHead takes as is: cheaper than building or concatenating arrays.
     let headers = ((operationId && this.#deprecatedHead.get(operationId)) || this.#head).slice()
     headers[LENGTH_AT] = String(Buffer.byteLength(body))
@@ -79,7 +80,7 @@ export class Responder {
       if (declared)
         for (const header of declared)
           if (!extra?.some((item, at) => at % 2 === 0 && item.toLowerCase() === header.name.toLowerCase())) {
-            const value = header.value(facts)
+            const value = header.value(options?.facts ?? {})
             if (value === undefined) continue
             headers.push(header.name, value)
             added = true
@@ -87,7 +88,7 @@ export class Responder {
     }
     if (extra) for (const item of extra) headers.push(item)
     if (added || extra) headers = exposing(headers)
-    return { status, headers, body, code }
+    return { status, headers, body, code: options?.code }
   }
 
   /**
