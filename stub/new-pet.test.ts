@@ -80,7 +80,7 @@ describe('NewPetReader', () => {
       }),
       { numRuns: 1000 },
     )
-    expect(offered).toBeGreaterThan(20) // the shortcut was taken, not only refused
+    expect(offered).toBeGreaterThan(5) // the shortcut was taken (about 3% of the bodies), not only refused
   })
 
   it('offers the body for what most clients send, and not for a body it had to change', () => {

@@ -49,7 +49,7 @@ export class NewPetReader {
   read(body: Uint8Array | string, headers: RequestHeaders): NewPetRead {
     if (isBlank(body)) throw new ApiError(400, 'missing_body', 'request body is missing: send a NewPet as JSON')
     checkRepresentation(headers)
-    const value = parseBody(body)
+    const { value, compact } = readJson(body)
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ApiError(400, 'not_an_object', `request body must be a JSON object (a NewPet); got ${describe(value)}`)
     }
@@ -57,7 +57,11 @@ export class NewPetReader {
     // A NewPet the schema accepts breaks none of the rules below: they only name what is wrong with one it refuses.
     if (problems.length === 0) {
       const pet = this.#record(value)
-      return { sent: value, pet, json: typeof body === 'string' && isWrittenAs(body, value, pet) ? body : undefined }
+      return {
+        sent: value,
+        pet,
+        json: compact && typeof body === 'string' && sameMembers(value, pet) ? body : undefined,
+      }
     }
     for (const name of this.#required) {
       if (!Object.hasOwn(value, name)) throw new ApiError(400, 'missing_field', `request body: ${name} is required`)
@@ -118,29 +122,10 @@ export interface NewPetRead {
 }
 
 /**
- * True when `text`, the body `sent` was parsed from, is what `JSON.stringify(pet)` writes: `pet` holds every member
- * sent, unchanged and in the same order (no `id`), and the text is ASCII with no space, escape, fraction, exponent,
- * `-0` or long number between its tokens, the only spellings in which JSON.stringify could differ from it. Cheaper
- * than writing the JSON again.
+ * True when `pet` holds every member `sent` has, unchanged and in the same order, and no `id`: then the compact text
+ * `sent` was parsed from is what `JSON.stringify(pet)` writes, and need not be written again.
  */
-function isWrittenAs(text: string, sent: { [key: string]: JsonValue }, pet: NewPetRecord): boolean {
-  let inString = false
-  let digits = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 0x80 || c === 0x5c /* \ */) return false
-    if (inString) {
-      if (c === 0x22) inString = false
-      continue
-    }
-    if (c === 0x22 /* " */) inString = true
-    else if (c >= 0x30 && c <= 0x39) {
-      if (++digits > 15) return false
-      continue
-    } else if (c === 0x2e /* . */ || c <= 0x20 || (digits > 0 && (c === 0x65 || c === 0x45)) /* e E */) return false
-    else if (c === 0x2d /* - */ && text.charCodeAt(i + 1) === 0x30) return false
-    digits = 0
-  }
+function sameMembers(sent: { [key: string]: JsonValue }, pet: NewPetRecord): boolean {
   const sentKeys = Object.keys(sent)
   const petKeys = Object.keys(pet)
   if (sentKeys.length !== petKeys.length) return false
@@ -267,20 +252,25 @@ function checkRepresentation(headers: RequestHeaders): void {
  * keys, which `parseJson` refuses); everything else, and every malformed body, goes to `parseJson`.
  */
 export function parseBody(body: Uint8Array | string): JsonValue {
+  return readJson(body).value
+}
+
+/** {@link parseBody}'s value, and whether the text is compact (see {@link PlainScan}). */
+function readJson(body: Uint8Array | string): { value: JsonValue; compact: boolean } {
   try {
     const text = typeof body === 'string' ? body : utf8.decode(body)
-    const members = plainMembers(text)
-    if (members >= 0) {
+    const scan = scanPlain(text)
+    if (scan !== undefined) {
       try {
         const value = JSON.parse(text) as Record<string, JsonValue>
         let kept = 0
         for (const _ in value) kept++ // JSON.parse makes own data properties only, on a plain object
-        if (kept === members) return value
+        if (kept === scan.members) return { value, compact: scan.compact }
       } catch {
         // malformed: parseJson below says how
       }
     }
-    return parseJson(text)
+    return { value: parseJson(text), compact: false }
   } catch (error) {
     const why =
       error instanceof RangeError
@@ -292,41 +282,56 @@ export function parseBody(body: Uint8Array | string): JsonValue {
   }
 }
 
+/** What {@link scanPlain} finds in the text of a plain object. */
+interface PlainScan {
+  /** How many members it has. */
+  members: number
+  /**
+   * Whether it is written as `JSON.stringify` writes its value: ASCII, with no space between tokens, no escape, and no
+   * fraction, exponent or `-0` in a number (so every number is an integer of at most 15 digits).
+   */
+  compact: boolean
+}
+
 /**
- * How many members `text` has, if it is an object with no nested object or array and no number that a
- * double could round (an exponent, or more than 15 digits); else -1. Valid JSON is assumed: JSON.parse
- * checks that afterwards, and the count (colons outside strings) only holds for valid JSON.
+ * What `text` holds, if it is an object with no nested object or array and no number that a double could round (an
+ * exponent, or more than 15 digits); else `undefined`. Valid JSON is assumed: JSON.parse checks that afterwards, and the
+ * count (colons outside strings) only holds for valid JSON.
  */
-function plainMembers(text: string): number {
+function scanPlain(text: string): PlainScan | undefined {
   let i = 0
   while (i < text.length && isJsonSpace(text.charCodeAt(i))) i++
-  if (text.charCodeAt(i) !== 0x7b /* { */) return -1
+  let compact = i === 0
+  if (text.charCodeAt(i) !== 0x7b /* { */) return undefined
   let members = 0
   let digits = 0 // digits of the number being read, on both sides of its decimal point
   for (i++; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c >= 0x30 && c <= 0x39) {
-      if (++digits > 15) return -1
-    } else if (c === 0x2e /* . */) continue
-    else if (digits > 0 && (c === 0x65 || c === 0x45) /* e E */) return -1
-    else {
-      digits = 0
-      if (c === 0x22 /* " */) i = stringEnd(text, i)
-      else if (c === 0x3a /* : */) members++
-      else if (c === 0x7b || c === 0x5b /* { [ */) return -1
+      if (++digits > 15) return undefined
+      continue
     }
+    if (c === 0x2e /* . */) {
+      compact = false
+      continue
+    }
+    if (digits > 0 && (c === 0x65 || c === 0x45) /* e E */) return undefined
+    digits = 0
+    if (c === 0x22 /* " */) {
+      // To the quote that closes the string.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 0x22) break
+        if (d === 0x5c /* \ */) {
+          compact = false
+          i++
+        } else if (d >= 0x80) compact = false
+      }
+    } else if (c === 0x3a /* : */) members++
+    else if (c === 0x7b || c === 0x5b /* { [ */) return undefined
+    else if (c <= 0x20 || c >= 0x80 || (c === 0x2d /* - */ && text.charCodeAt(i + 1) === 0x30)) compact = false
   }
-  return members
-}
-
-/** The index of the quote that closes the string opening at `start`. */
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x5c /* \ */) i++
-    else if (c === 0x22) return i
-  }
-  return text.length
+  return { members, compact }
 }
 
 function isJsonSpace(c: number): boolean {
