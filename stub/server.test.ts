@@ -92,6 +92,27 @@ describe('the stub over HTTP', () => {
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
   })
 
+  it('reads header names in any case, and a Content-Length in any spelling Number reads', async () => {
+    const body = '{"name":"Rex","categoryId":1}'
+    const created = (head: string) =>
+      raw(stub.port, `POST /v1/pets HTTP/1.1\r\n${head}\r\nConnection: close\r\n\r\n${body}`).then(parseRaw)
+    for (const [authorization, contentType, contentLength] of [
+      ['authorization', 'content-type', 'content-length'],
+      ['Authorization', 'Content-Type', 'Content-Length'],
+      ['AUTHORIZATION', 'CONTENT-TYPE', 'CONTENT-LENGTH'],
+      ['aUtHoRiZaTiOn', 'cOnTeNt-TyPe', 'cOnTeNt-LeNgTh'],
+    ]) {
+      const head = `Host: 127.0.0.1\r\n${authorization}: Bearer ${KEY}\r\n${contentType}: application/json\r\n${contentLength}: ${body.length}`
+      expect((await created(head)).status, authorization).toBe(201)
+    }
+    // A name one letter off is another header: no key, so a 401.
+    const near = `Host: 127.0.0.1\r\nAuthorizatiom: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`
+    expect((await created(near)).status).toBe(401)
+    // Node refuses a Content-Length that is not digits; one with leading zeros is still that length.
+    const padded = `Host: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 000${body.length}`
+    expect((await created(padded)).status).toBe(201)
+  })
+
   it('answers every documented status with a documented body', async () => {
     const cases = [
       ['listPets', 200, `${base}/pets`, { headers: AUTH }],

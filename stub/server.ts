@@ -139,10 +139,10 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
   }
   const exchange: Exchange = { state, request, req, res, started }
   if ('kind' in routed) {
-    return new BodyExchange(app, exchange, routed).read(continued, Number(request.headers['content-length']))
+    return new BodyExchange(app, exchange, routed).read(continued, lengthOf(request.headers['content-length']))
   }
   // An answer that leaves a body unread (401, 404, 405): one over the limit is not read to its end either.
-  const oversized = Number(request.headers['content-length']) > app.maxBody
+  const oversized = lengthOf(request.headers['content-length']) > app.maxBody
   respond(exchange, routed, oversized ? req : undefined)
 }
 
@@ -216,9 +216,35 @@ function pickHeaders(raw: string[]): RequestHeaders {
   return headers
 }
 
-/** True when a header name is `lower` in any case; most clients send it in lower case, which needs no copy to compare. */
+/**
+ * True when a header name (as long as `lower`) is `lower` in any case, compared without a lower-case copy: most clients
+ * send names in lower case or capitalized (`Content-Type`), on every request.
+ */
 function named(name: string, lower: string): boolean {
-  return name === lower || name.toLowerCase() === lower
+  if (name === lower) return true
+  for (let i = 0; i < lower.length; i++) {
+    const c = name.charCodeAt(i)
+    // ASCII letters differ from their lower case by 0x20 alone; `lower` holds letters and `-` only.
+    if (c !== lower.charCodeAt(i) && (c < 0x41 || c > 0x5a || (c | 0x20) !== lower.charCodeAt(i))) return false
+  }
+  return true
+}
+
+/**
+ * A `Content-Length` as a number, as `Number` reads it (`NaN` when it is no number, 0 when empty), with the usual
+ * case (a few digits) read without the generic conversion.
+ */
+function lengthOf(value: string | string[] | undefined): number {
+  if (typeof value !== 'string') return Number(value)
+  const length = value.length
+  if (length === 0 || length > 15) return Number(value)
+  let total = 0
+  for (let i = 0; i < length; i++) {
+    const digit = value.charCodeAt(i) - 0x30
+    if (digit < 0 || digit > 9) return Number(value)
+    total = total * 10 + digit
+  }
+  return total
 }
 
 /** A header seen once more: a second value makes a list. */
@@ -246,16 +272,20 @@ class BodyExchange {
   readonly #chunks: Buffer[] = []
   #size = 0
   #settled = false
+  /** The body limit of this request: the app's, unless what it routed to says otherwise. */
+  readonly limit: number
 
   constructor(
     readonly app: Handler,
     readonly exchange: Exchange,
     readonly wanted: BodyWanted,
-  ) {}
+  ) {
+    this.limit = wanted.maxBody ?? app.maxBody
+  }
 
   /** Streams the body up to the app's limit; past it, stops buffering and answers 400 at once. */
   read(continued: boolean, declared: number): void {
-    if (declared > this.#limit) return this.#done(this.app.tooLarge(), this.exchange.req)
+    if (declared > this.limit) return this.#done(this.app.tooLarge(), this.exchange.req)
     if (continued) this.exchange.res.writeContinue()
     const req = this.exchange.req as CarryingRequest
     req[EXCHANGE] = this
@@ -269,7 +299,7 @@ class BodyExchange {
   data(chunk: Buffer): void {
     if (this.#settled) return
     this.#size += chunk.length
-    if (this.#size <= this.#limit) return void this.#chunks.push(chunk)
+    if (this.#size <= this.limit) return void this.#chunks.push(chunk)
     this.#settled = true
     this.#chunks.length = 0
     this.#done(this.app.tooLarge(), this.exchange.req)
@@ -302,11 +332,6 @@ class BodyExchange {
     if (this.#settled) return
     this.#settled = true
     this.#done(undefined)
-  }
-
-  /** The body limit of this request: the app's, unless what it routed to says otherwise. */
-  get #limit(): number {
-    return this.wanted.maxBody ?? this.app.maxBody
   }
 
   #done(response: AppResponse | undefined, unread?: IncomingMessage, body?: Uint8Array | string): void {
