@@ -255,6 +255,25 @@ describe('the stub over HTTP', () => {
     expect((await fetchAnswer(`${base}/pets`, { headers: AUTH })).status).toBe(200)
   })
 
+  it('on one connection, stores a whole create and drops the next one cut off mid-body', async () => {
+    const before = stub.store.size
+    const seen = stub.stub.requests({ limit: 1 })[0]?.seq ?? 0
+    const body = '{"name":"Kept","categoryId":1}'
+    const head = (length: number) =>
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`
+    const socket = connect(stub.port, '127.0.0.1')
+    socket.write(head(body.length) + body)
+    await once(socket, 'data') // the first answer
+    socket.write(head(1000) + '{"name":"Gone",')
+    await tick(50)
+    socket.destroy()
+    await vi.waitFor(() => {
+      const posted = stub.stub.requests({ method: 'POST' }).filter((entry) => entry.seq > seen)
+      expect(posted.map((entry) => entry.status)).toEqual([null, 201]) // newest first
+    })
+    expect(stub.store.size).toBe(before + 1)
+  })
+
   it('answers malformed HTTP with a 400 Error body', async () => {
     for (const garbage of [
       'NONSENSE\r\n\r\n',

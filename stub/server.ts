@@ -265,6 +265,14 @@ const EXCHANGE = Symbol('exchange')
 type CarryingRequest = IncomingMessage & { [EXCHANGE]?: BodyExchange }
 
 /**
+ * Where a connection keeps the request whose body it is receiving (`null` once none is), for the one 'close' listener
+ * each connection gets: bodies arrive one after the other, so at most one is being received when the client leaves.
+ */
+const RECEIVING = Symbol('receiving')
+
+type ReceivingSocket = Socket & { [RECEIVING]?: BodyExchange | null }
+
+/**
  * A request whose body is being read. Its listeners are shared functions that find it on the request,
  * not closures made per request: closures cost an allocation each (and, under tsx, a naming call).
  */
@@ -272,6 +280,8 @@ class BodyExchange {
   readonly #chunks: Buffer[] = []
   #size = 0
   #settled = false
+  /** The connection the body comes on, once it is being read. */
+  #socket: ReceivingSocket | undefined
   /** The body limit of this request: the app's, unless what it routed to says otherwise. */
   readonly limit: number
 
@@ -291,23 +301,25 @@ class BodyExchange {
     req[EXCHANGE] = this
     req.on('data', onBodyData)
     req.on('end', onBodyEnd)
-    // A client that gives up mid-body gets no answer; its socket is already gone. A request emits 'close' then
-    // (and 'error' only to a listener of its own, which it does not need).
-    req.on('close', onBodyGone)
+    // A client that gives up mid-body gets no answer; its socket is already gone. The connection's one listener hears
+    // it: a listener per request costs more, and a request's own 'close' comes after every answer too.
+    const socket = (this.#socket = req.socket as ReceivingSocket)
+    if (socket[RECEIVING] === undefined) socket.once('close', onSocketGone)
+    socket[RECEIVING] = this
   }
 
   data(chunk: Buffer): void {
     if (this.#settled) return
     this.#size += chunk.length
     if (this.#size <= this.limit) return void this.#chunks.push(chunk)
-    this.#settled = true
+    this.#settle()
     this.#chunks.length = 0
     this.#done(this.app.tooLarge(), this.exchange.req)
   }
 
   end(): void {
     if (this.#settled) return
-    this.#settled = true
+    this.#settle()
     const { app, wanted } = this
     const chunks = this.#chunks
     const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size)
@@ -330,8 +342,15 @@ class BodyExchange {
 
   gone(): void {
     if (this.#settled) return
-    this.#settled = true
+    this.#settle()
     this.#done(undefined)
+  }
+
+  /** Marks the body read (or given up), and the connection free of it. */
+  #settle(): void {
+    this.#settled = true
+    const socket = this.#socket
+    if (socket !== undefined && socket[RECEIVING] === this) socket[RECEIVING] = null
   }
 
   #done(response: AppResponse | undefined, unread?: IncomingMessage, body?: Uint8Array | string): void {
@@ -347,8 +366,10 @@ function onBodyEnd(this: CarryingRequest): void {
   this[EXCHANGE]?.end()
 }
 
-function onBodyGone(this: CarryingRequest): void {
-  this[EXCHANGE]?.gone()
+function onSocketGone(this: ReceivingSocket): void {
+  const receiving = this[RECEIVING]
+  this[RECEIVING] = null
+  receiving?.gone()
 }
 
 function onClientError(
