@@ -57,8 +57,11 @@ export class Outbox {
     const answers = this.#answers
     this.#answers = []
     for (const answer of answers) answer.write()
-    const sent = answers[0]!.noted ? performance.now() : 0 // one reading of the clock for the whole turn
-    for (const answer of answers) answer.done(sent)
+    // One reading of each clock for the whole turn.
+    const noted = answers[0]!.noted
+    const sent = noted ? performance.now() : 0
+    const when = noted ? Date.now() : 0
+    for (const answer of answers) answer.done(sent, when)
   }
 }
 
@@ -84,10 +87,10 @@ export class Answer {
     return state.log !== undefined || state.journal !== undefined
   }
 
-  /** Logs and journals the written answer (`sent` is when), and counts its request out. */
-  done(sent: number): void {
+  /** Logs and journals the written answer (`sent` is when, `when` the same as a time of day), and counts its request out. */
+  done(sent: number, when: number): void {
     const { state } = this.exchange
-    if (state.log || state.journal) note(this.exchange, this.response, this.body, sent)
+    if (state.log || state.journal) note(this.exchange, this.response, this.body, sent, when)
     finished(state)
   }
 }
@@ -98,10 +101,11 @@ export function note(
   response: AppResponse | undefined,
   body: Uint8Array | string | undefined,
   ended = performance.now(),
+  when?: number,
 ): void {
   const ms = ended - started
   if (state.log) state.log(logLine(request, response, ms))
-  if (state.journal && !isAdmin(request.url)) state.journal.record(request, response, ms, body)
+  if (state.journal && !isAdmin(request.url)) state.journal.record(request, response, ms, body, when)
 }
 
 /** Writes the answer at once; with `unread`, keeps the connection until the client stopped sending the body. */

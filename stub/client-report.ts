@@ -89,9 +89,12 @@ export class ClientReporter {
   /** The statuses the client received, by operation. */
   #received = new Map<OperationId, Set<number>>()
   /** The request being judged, for the findings it shows: {@link record} judges one request at a time. */
-  #judging: { request: AppRequest; body: string | undefined; now: number } | undefined
+  #judged: AppRequest | undefined
+  /** Its body as text. */
+  #judgedBody: string | undefined
   /** Notes a finding of the request being judged; made once, not per request. */
-  readonly #seen: Seen = (id, operationId, describe) => this.#found(id, operationId, describe, this.#judging!)
+  readonly #seen: Seen = (id, operationId, describe) =>
+    this.#found(id, operationId, describe, this.#judged!, this.#judgedBody)
   #calls: Partial<Record<OperationId, number>> = {}
   /** Until when each client (by its credentials and operation) was asked to wait, in ms since the epoch. */
   #waiting = new Map<string, number>()
@@ -123,10 +126,10 @@ export class ClientReporter {
     // A CORS preflight is the browser's, not the client's.
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return
     this.#requests++
-    const now = Date.now()
     const operationId = this.#operationOf(request)
     const text = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8')
-    this.#judging = { request, body: text, now }
+    this.#judged = request
+    this.#judgedBody = text
     const seen = this.#seen
     if (operationId === undefined) return this.#undocumented(request, seen)
     this.#calls[operationId] = (this.#calls[operationId] ?? 0) + 1
@@ -135,7 +138,7 @@ export class ClientReporter {
     if (op.deprecated) seen('deprecated-operation', operationId, () => this.#deprecated(op))
     this.#credentials(request, response, operationId, seen)
     if (this.#waiting.size > 0 || (response && (response.status === 429 || response.status === 503)))
-      this.#retry(request, response, operationId, now, seen)
+      this.#retry(request, response, operationId, Date.now(), seen)
     if (operationId === 'listPets') this.#query(request, seen)
     if (operationId === 'createPet') this.#createPet(request, response, text, seen)
   }
@@ -303,7 +306,8 @@ export class ClientReporter {
     id: string,
     operationId: OperationId | undefined,
     describe: Describe,
-    { request, body, now }: { request: AppRequest; body: string | undefined; now: number },
+    request: AppRequest,
+    body: string | undefined,
   ): void {
     const key = operationId === undefined ? id : `${id}\u0000${operationId}`
     const known = this.#findings.get(key)
@@ -319,7 +323,7 @@ export class ClientReporter {
       title,
       basis: basis.flatMap((b) => ('ref' in b ? [b] : renderBasis(this.#spec, [b]))),
       count: 1,
-      firstSeen: new Date(now).toISOString(),
+      firstSeen: new Date().toISOString(),
       example: exampleOf(request, body),
     })
   }
@@ -434,9 +438,10 @@ export class ReportingJournal extends Journal {
     response: AppResponse | undefined,
     ms: number,
     body?: Uint8Array | string,
+    when?: number,
   ): void {
     this.#reporter.record(request, response, body)
-    super.record(request, response, ms, body)
+    super.record(request, response, ms, body, when)
   }
 
   override clear(): number {

@@ -114,8 +114,17 @@ export class Journal {
     }
   }
 
-  /** Records one answered (or abandoned) request. Cheap: nothing is formatted here. */
-  record(request: AppRequest, response: AppResponse | undefined, ms: number, body?: Uint8Array | string): void {
+  /**
+   * Records one answered (or abandoned) request, `when` being when (ms since the epoch; now when not given). Cheap:
+   * nothing is formatted here.
+   */
+  record(
+    request: AppRequest,
+    response: AppResponse | undefined,
+    ms: number,
+    body?: Uint8Array | string,
+    when: number = Date.now(),
+  ): void {
     const max = this.maxEntries
     if (max === 0) return
     if (this.#count === max) this.#dropOldest(false) // its slot is the one written now
@@ -151,7 +160,7 @@ export class Journal {
     this.#body[at] = kept
     this.#bodyBytes[at] = bytes
     this.#seq[at] = ++this.#sequence
-    this.#at[at] = Date.now()
+    this.#at[at] = when
     this.#ms[at] = ms
     this.#method[at] = request.method
     this.#status[at] = response === undefined ? -1 : response.status

@@ -25,6 +25,8 @@ export class NewPetReader {
   readonly #fields: FieldRule[]
   /** The properties kept: all NewPet declares but write-only ones, which no answer may show. */
   readonly #kept: Declared[]
+  /** Their names in the spec's order, unless one of them keeps a body from being stored as sent (see #keptAsSent). */
+  readonly #keptInOrder: string[] | undefined
   readonly #validate: (value: JsonValue) => string[]
   /** The properties Pet requires that a NewPet may lack (the service's own, or optional in NewPet): the stub makes them. */
   readonly #made: Assigned[]
@@ -38,6 +40,9 @@ export class NewPetReader {
       enum: p.enum,
     }))
     this.#kept = declaredOf(spec, 'NewPet')
+    const names = this.#kept.map(({ name }) => name)
+    // An object lists integer-like keys first whatever their order in the text, and `id` is the store's own.
+    this.#keptInOrder = names.some((name) => name === 'id' || /^(0|[1-9][0-9]*)$/.test(name)) ? undefined : names
     this.#validate = spec.schema('NewPet')
     this.#made = requiredMakers(spec).filter(({ name }) => !this.#required.includes(name))
   }
@@ -56,18 +61,32 @@ export class NewPetReader {
     const problems = this.#validate(value)
     // A NewPet the schema accepts breaks none of the rules below: they only name what is wrong with one it refuses.
     if (problems.length === 0) {
-      const pet = this.#record(value)
-      return {
-        sent: value,
-        pet,
-        json: compact && typeof body === 'string' && sameMembers(value, pet) ? body : undefined,
-      }
+      // What most clients send is stored as sent: its text is the pet's JSON, and nothing in it is to be dropped or made.
+      if (compact && typeof body === 'string' && this.#keptAsSent(value)) return { sent: value, pet: value, json: body }
+      return { sent: value, pet: this.#record(value) }
     }
     for (const name of this.#required) {
       if (!Object.hasOwn(value, name)) throw new ApiError(400, 'missing_field', `request body: ${name} is required`)
     }
     for (const rule of this.#fields) if (Object.hasOwn(value, rule.name)) this.#checkField(rule, value[rule.name]!)
     throw new ApiError(400, 'invalid_body', `request body: ${problems.join('; ')}`)
+  }
+
+  /**
+   * True when {@link #record} of this compact (flat, integers of at most 15 digits) NewPet gives it back as it is, its
+   * members in the same order: each is a kept property, in the spec's order, and none the stub makes is missing.
+   */
+  #keptAsSent(sent: { [key: string]: JsonValue }): boolean {
+    const kept = this.#keptInOrder
+    if (kept === undefined) return false
+    let at = 0
+    for (const key in sent) {
+      while (at < kept.length && kept[at] !== key) at++
+      if (at === kept.length) return false
+      at++
+    }
+    for (const { name } of this.#made) if (sent[name] === undefined) return false
+    return true
   }
 
   #checkField(rule: FieldRule, value: JsonValue): void {
@@ -119,21 +138,6 @@ export interface NewPetRead {
   pet: NewPetRecord
   /** The body itself, when it is `pet` exactly as `JSON.stringify` writes it (what most clients send). */
   json?: string
-}
-
-/**
- * True when `pet` holds every member `sent` has, unchanged and in the same order, and no `id`: then the compact text
- * `sent` was parsed from is what `JSON.stringify(pet)` writes, and need not be written again.
- */
-function sameMembers(sent: { [key: string]: JsonValue }, pet: NewPetRecord): boolean {
-  const sentKeys = Object.keys(sent)
-  const petKeys = Object.keys(pet)
-  if (sentKeys.length !== petKeys.length) return false
-  for (let i = 0; i < sentKeys.length; i++) {
-    const key = sentKeys[i]!
-    if (key !== petKeys[i] || key === 'id' || sent[key] !== pet[key]) return false
-  }
-  return true
 }
 
 /** A property the stub makes itself, as it does the id: its name and how the stub makes a value. */
