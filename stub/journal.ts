@@ -115,7 +115,7 @@ export class Journal {
   }
 
   /**
-   * Records one answered (or abandoned) request, `when` being when (ms since the epoch; now when not given). Cheap:
+   * Records one answered (or abandoned) request, answered at `when` (ms since the epoch; now when not given). Cheap:
    * nothing is formatted here.
    */
   record(

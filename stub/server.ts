@@ -318,8 +318,7 @@ class BodyExchange {
   }
 
   end(): void {
-    if (this.#settled) return
-    this.#settle()
+    if (!this.#settle()) return
     const { app, wanted } = this
     const chunks = this.#chunks
     const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size)
@@ -341,16 +340,16 @@ class BodyExchange {
   }
 
   gone(): void {
-    if (this.#settled) return
-    this.#settle()
-    this.#done(undefined)
+    if (this.#settle()) this.#done(undefined)
   }
 
-  /** Marks the body read (or given up), and the connection free of it. */
-  #settle(): void {
+  /** Marks the body read (or given up), and the connection free of it; false when it already was. */
+  #settle(): boolean {
+    if (this.#settled) return false
     this.#settled = true
     const socket = this.#socket
     if (socket !== undefined && socket[RECEIVING] === this) socket[RECEIVING] = null
+    return true
   }
 
   #done(response: AppResponse | undefined, unread?: IncomingMessage, body?: Uint8Array | string): void {
