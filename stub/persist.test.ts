@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { lockPathOf } from './data-lock.js'
 import { keepInFile, logPathOf, readDataFile } from './persist.js'
+import { runProcessSync } from '../test-support/run-command.js'
 import { createStub } from './stub.js'
 import { PersistError, PetStore, StoreError } from './store.js'
 
@@ -147,5 +149,72 @@ describe('the data file', () => {
     expect(((await again.json()) as { id: number }).id).toBe(3) // id 2 went to the pet refused: never given twice
     expect(readDataFile(file)!.pets.map((p) => p.name)).toEqual(['kept', 'kept again'])
     stub.close()
+  })
+})
+
+describe('one stub per data file', () => {
+  const saved = '{"nextId":2,"pets":[{"id":1,"name":"a","categoryId":1}]}'
+  const logged = '{"add":{"id":2,"name":"b","categoryId":1}}\n'
+
+  /** A data file with a snapshot and a logged change, which a refused start must leave as they are. */
+  function dataFile(): string {
+    const file = join(dir, 'state.json')
+    writeFileSync(file, saved)
+    writeFileSync(logPathOf(file), logged)
+    return file
+  }
+
+  const holder = (file: string) => (JSON.parse(readFileSync(lockPathOf(file), 'utf8')) as { pid: number }).pid
+
+  it('refuses a second stub of this process on the file until the first closes, and leaves the file as it was', () => {
+    const file = dataFile()
+    const first = createStub({ data: file })
+    expect(holder(file)).toBe(process.pid)
+    first.store.add(pet)
+    expect(() => createStub({ data: file })).toThrow(PersistError)
+    expect(() => createStub({ data: join(dir, '.', 'state.json') })).toThrow(
+      /the data file .*state\.json is in use by another stub of this process/,
+    )
+    expect(first.store.size).toBe(3) // the refused start took nothing from the first
+    first.close()
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.log']) // the lock goes with its stub
+    const second = createStub({ data: file })
+    expect(second.store.size).toBe(3)
+    second.close()
+  })
+
+  it('refuses a file another running process holds, naming it and how to recover, and touches nothing', () => {
+    const file = dataFile()
+    const lock = JSON.stringify({ pid: process.ppid }) + '\n' // a process that runs: the one that started this test
+    writeFileSync(lockPathOf(file), lock)
+    expect(() => createStub({ data: file })).toThrow(
+      new RegExp(`is in use by another stub \\(process ${process.ppid}\\): .* remove .*state\\.json\\.lock`),
+    )
+    expect(readFileSync(file, 'utf8')).toBe(saved)
+    expect(readFileSync(logPathOf(file), 'utf8')).toBe(logged) // not folded, not emptied
+    expect(readFileSync(lockPathOf(file), 'utf8')).toBe(lock)
+  })
+
+  it('takes over a lock whose process is gone (a crash), or that a crash left half made', () => {
+    // A process that has exited and been reaped: its id names no process now.
+    const gone = Number(runProcessSync(process.execPath, ['-e', 'console.log(process.pid)']).stdout)
+    for (const left of [JSON.stringify({ pid: gone }), '', '{"pid":']) {
+      const file = dataFile()
+      writeFileSync(lockPathOf(file), left)
+      const long = new Date(Date.now() - 60_000)
+      utimesSync(lockPathOf(file), long, long)
+      const stub = createStub({ data: file })
+      expect(holder(file)).toBe(process.pid)
+      expect(stub.store.size).toBe(2)
+      stub.close()
+      expect(readdirSync(dir)).not.toContain('state.json.lock')
+    }
+  })
+
+  it('refuses a lock just made and not yet written: another stub is starting', () => {
+    const file = dataFile()
+    writeFileSync(lockPathOf(file), '')
+    expect(() => createStub({ data: file })).toThrow(/is in use by another stub \(starting now\)/)
+    expect(readFileSync(logPathOf(file), 'utf8')).toBe(logged)
   })
 })

@@ -7,6 +7,7 @@
  * (group commit). The log is folded into the snapshot at start, when it grows past a bound, on a reset or restore, and
  * at shutdown; the snapshot is written to a temporary file renamed over the old one, so a crash never leaves half a
  * file. A crash may leave half a line at the log's end: that change was never acknowledged, and is dropped at restart.
+ * One stub at a time keeps a data file: `FILE.lock` names the process that does (stub/data-lock.ts).
  */
 import {
   accessSync,
@@ -27,6 +28,7 @@ import {
 } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
+import { DataFileLock } from './data-lock.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
 
@@ -189,6 +191,8 @@ class DataLog implements ChangeLog, DataFile {
   #generation = 0
   /** Logs replaced while a flush was writing to them, closed once it is done. */
   #retired: number[] = []
+  /** This stub's hold on the file, given up on close. */
+  readonly #lock: DataFileLock
 
   constructor(
     readonly store: PetStore,
@@ -205,7 +209,13 @@ class DataLog implements ChangeLog, DataFile {
         throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
       }
     }
-    this.compact()
+    this.#lock = DataFileLock.take(path)
+    try {
+      this.compact()
+    } catch (error) {
+      this.#lock.release()
+      throw error
+    }
   }
 
   added(json: string): void {
@@ -362,6 +372,7 @@ class DataLog implements ChangeLog, DataFile {
     if (this.#fd >= 0) this.#retired.push(this.#fd)
     this.#fd = -1
     if (!this.#flushing) this.#closeRetired()
+    this.#lock.release()
   }
 }
 

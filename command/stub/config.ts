@@ -80,8 +80,8 @@ Options:
   --seed FILE         JSON array of pets to start with (default fixtures/seed-pets.json)
   --no-seed           start with no pets
   --data FILE         keep the pets in FILE across restarts: read at start (it wins over the seed),
-                      every change on disk (FILE.log) before its answer; a corrupt or unwritable FILE
-                      stops the start (exit 2)
+                      every change on disk (FILE.log) before its answer; a corrupt or unwritable FILE,
+                      or one another stub keeps (FILE.lock), stops the start (exit 2)
   --max-body BYTES    largest request body accepted (default ${DEFAULT_MAX_BODY})
   --latency MS        every answer waits MS ms, or a random time in MIN-MAX (e.g. 50-300); off by default
   --fail-rate P       answer a share P (0 to 1) of requests with --fail-status instead; off by default

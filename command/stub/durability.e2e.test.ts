@@ -1,5 +1,5 @@
 // `petstore-stub --data` in child processes under crashes and faults: kill -9 during concurrent creates, paths that
-// cannot be written, writes that fail later.
+// cannot be written, writes that fail later, two stubs started on one file.
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -122,5 +122,35 @@ describe('--data that cannot be written', () => {
     const pets = await (await fetch(`${await again.url}/pets`, { headers: AUTH })).text()
     expect(pets).toContain('"kept"')
     expect(pets).toContain('"kept again"')
+  })
+})
+
+describe('--data in use by another stub', () => {
+  it('stops a second stub on the file with exit 2 and one line; the first keeps every pet, and a crash frees the file', async () => {
+    const file = join(scratch(), 'pets.json')
+    const first = run(['--data', file, '--no-seed'])
+    const url = await first.url
+    expect((await create(url, 'first')).status).toBe(201)
+    const second = run(['--data', file, '--no-seed'])
+    // A second stub that starts would answer 201 with the first one's ids.
+    expect(await Promise.race([second.exited, second.url.then(() => 'listening')])).toBe(2)
+    const lines = second.stderr().trimEnd().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^petstore-stub: the data file .*pets\\.json is in use by another stub \\(process ${first.child.pid}\\)`,
+      ),
+    )
+    // The refused start wrote nothing: the first stub's pets and ids go on.
+    const next = await create(url, 'second')
+    expect(await next.json()).toMatchObject({ id: 2, name: 'second' })
+    first.child.kill('SIGKILL')
+    await first.exited
+    const third = run(['--data', file, '--no-seed'])
+    const pets = await (await fetch(`${await third.url}/pets`, { headers: AUTH })).json()
+    expect(pets).toMatchObject([
+      { id: 1, name: 'first' },
+      { id: 2, name: 'second' },
+    ])
   })
 })

@@ -1,0 +1,120 @@
+/**
+ * One stub per data file: `FILE.lock` names the process of the stub that keeps FILE (see {@link DataFileLock}).
+ */
+import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { PersistError } from './store.js'
+
+/** The lock file beside a data file. */
+export function lockPathOf(path: string): string {
+  return `${path}.lock`
+}
+
+/** A lock file with no process in it yet is one being taken, for this long; after that, one a crash left half made. */
+const TAKING_MS = 5_000
+
+/**
+ * One stub's hold on a data file. Two stubs on one file would each answer 201 with the same ids and write over each
+ * other's changes, so the second is refused: `FILE.lock` holds the process id of the stub keeping FILE, and a start
+ * that finds it naming a live process other than its own stops. A lock whose process is gone (a crash, a kill -9) is
+ * taken over; so is one naming this very process, left by an earlier run of a container whose process ids repeat.
+ * Node has no portable lock on a file's contents, so the lock is this file; stubs of one process are told apart by a
+ * set of the files they hold.
+ */
+export class DataFileLock {
+  /** The data files held by stubs of this process, by absolute path. */
+  static readonly #held = new Set<string>()
+
+  private constructor(
+    readonly path: string,
+    readonly key: string,
+  ) {}
+
+  /** Takes the lock of the data file at `path`; throws {@link PersistError} (one line) when another stub holds it. */
+  static take(path: string): DataFileLock {
+    const key = absolute(path)
+    if (DataFileLock.#held.has(key))
+      throw new PersistError(`the data file ${path} is in use by another stub of this process: give each its own file`)
+    const lockPath = lockPathOf(path)
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        writeNew(lockPath, JSON.stringify({ pid: process.pid }) + '\n')
+        DataFileLock.#held.add(key)
+        return new DataFileLock(path, key)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+          throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
+      }
+      const holder = holderOf(lockPath)
+      if (holder === 'taking' || (holder !== undefined && holder !== process.pid && isRunning(holder)))
+        throw new PersistError(
+          `the data file ${path} is in use by another stub (${holder === 'taking' ? 'starting now' : `process ${holder}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
+        )
+      rmSync(lockPath, { force: true }) // left by a stub that is gone
+    }
+    throw new PersistError(`cannot take the lock ${lockPath} of the data file ${path}: other stubs keep taking it`)
+  }
+
+  /** Gives the file up: the lock file goes, unless another stub has taken it over meanwhile. */
+  release(): void {
+    if (!DataFileLock.#held.delete(this.key)) return
+    const lockPath = lockPathOf(this.path)
+    try {
+      if (holderOf(lockPath) === process.pid) rmSync(lockPath, { force: true })
+    } catch {
+      // a lock that cannot be removed is taken over at the next start, its process being gone
+    }
+  }
+}
+
+/** A data file's path, absolute, its folder's links resolved: one file under two names is one key. */
+function absolute(path: string): string {
+  const full = resolve(path)
+  try {
+    return join(realpathSync(dirname(full)), basename(full))
+  } catch {
+    return full
+  }
+}
+
+/** The process a lock file names; `taking` for one just made and not written yet; `undefined` for none or garbage. */
+function holderOf(lockPath: string): number | 'taking' | undefined {
+  let text: string
+  try {
+    text = readFileSync(lockPath, 'utf8')
+  } catch {
+    return undefined
+  }
+  try {
+    const pid: unknown = (JSON.parse(text) as { pid?: unknown }).pid
+    if (typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0) return pid
+  } catch {
+    // not written whole: being taken, or left half made by a crash
+  }
+  try {
+    return text === '' && Date.now() - statSync(lockPath).mtimeMs < TAKING_MS ? 'taking' : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** True when a process with this id runs (one of another user's too: signalling it is refused, not unknown). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Creates a file that must not exist yet (EEXIST else), writes it whole and flushes it to the disk. */
+function writeNew(path: string, text: string): void {
+  const fd = openSync(path, 'wx')
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
