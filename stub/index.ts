@@ -17,7 +17,15 @@ export { Journal, JOURNAL_DEFAULTS, type JournalEntry, type JournalFilter, type 
 export { COMPACT_BYTES, keepInFile, logPathOf, readDataFile, type DataFile } from './persist.js'
 export { available, CHAOS_STATUSES, MAX_DELAY_MS, statusesOf } from './prefer.js'
 export { specExamples } from './examples.js'
-export { bufferedLog, LOG_INTERVAL_MS, logLine, type BufferedLog } from './log.js'
+export {
+  bufferedLog,
+  LOG_BACKLOG_BYTES,
+  LOG_INTERVAL_MS,
+  logLine,
+  streamLog,
+  type BufferedLog,
+  type LogStream,
+} from './log.js'
 export { ApiError, errorBody } from './errors.js'
 export { FAULTS, isFaultName, type Fault, type FaultName } from './faults/index.js'
 export { DEFAULT_SEED_PATH, loadSeed, readSnapshot, type SeedPet, type Snapshot } from './seed.js'

@@ -62,6 +62,35 @@ export function bufferedLog(write: (text: string) => void): BufferedLog {
   return Object.assign(log, { flush })
 }
 
+/** Most bytes of log lines a destination may hold unwritten (a pipe nobody reads, a terminal paused with Ctrl-S). */
+export const LOG_BACKLOG_BYTES = 1024 * 1024
+
+/** Where a log's text goes: a stream that holds what it could not write yet (`process.stderr`). */
+export interface LogStream {
+  readonly writableLength: number
+  write(text: string): unknown
+}
+
+/**
+ * Writes log text to `stream` while it keeps up, and drops it while {@link LOG_BACKLOG_BYTES} wait unwritten: a stub
+ * whose log nobody reads keeps serving in bounded memory. Once the stream takes text again, one line says how many
+ * lines were dropped.
+ */
+export function streamLog(stream: LogStream): (text: string) => void {
+  let dropped = 0
+  return (text) => {
+    if (stream.writableLength > LOG_BACKLOG_BYTES) {
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) dropped++
+      return
+    }
+    if (dropped > 0) {
+      stream.write(`- - ${dropped} log lines dropped: the log was not being read\n`)
+      dropped = 0
+    }
+    stream.write(text)
+  }
+}
+
 /**
  * `METHOD target status [code] [prefer="..."] [allow-headers="..."] [socket directive] time`: never a header
  * value, except the header names a CORS preflight asked for and was allowed.

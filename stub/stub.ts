@@ -22,7 +22,7 @@ import { fetchWith } from './fetch.js'
 import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
 import { keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
-import { bufferedLog } from './log.js'
+import { bufferedLog, streamLog } from './log.js'
 import { serve } from './server.js'
 import { withCredentials } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
@@ -249,7 +249,7 @@ export interface Stub {
 /** Starts a stub on a loopback port and resolves once it listens. */
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const stub = createStub(options)
-  const log = options.quiet === false ? bufferedLog((text) => process.stderr.write(text)) : undefined
+  const log = options.quiet === false ? bufferedLog(streamLog(process.stderr)) : undefined
   const running = await serve(stub.handler, {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',

@@ -316,4 +316,33 @@ describe('the petstore-stub command', () => {
       `petstore-stub: port ${port} on 127.0.0.1 is already in use; choose another with --port\n`,
     )
   })
+
+  it('keeps serving in bounded memory when nothing reads its log, and says how many lines it dropped', async () => {
+    const stub = run(['--port', '0', '--api-key', 'k'])
+    const url = /listening on (\S+)/.exec(await stub.ready)![1]!
+    stub.child.stderr!.pause() // from now on nothing reads the log: the pipe fills, then the stub's own buffer would
+    // About 3 MB of log lines, three times the backlog the stub holds for a log it cannot write.
+    const target = `${url}/pets?limit=1&note=${'x'.repeat(240)}`
+    for (let sent = 0; sent < 12_000; sent += 100) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => fetch(target, { headers: { authorization: 'Bearer k' } })),
+      )
+      for (const answer of answers) expect(answer.status).toBe(200)
+      await Promise.all(answers.map((answer) => answer.arrayBuffer()))
+    }
+    stub.child.stderr!.resume()
+    // Once the log is read again, the next lines say what was dropped.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect((await fetch(`${url}/pets/1`, { headers: { authorization: 'Bearer k' } })).status).toBe(200)
+    await expect
+      .poll(() => stub.output().stderr, { timeout: 5_000 })
+      .toMatch(/\n- - \d+ log lines dropped: the log was not being read\n[\s\S]*\nGET \/v1\/pets\/1 200 /)
+    const lines = stub
+      .output()
+      .stderr.split('\n')
+      .filter((line) => line.startsWith('GET /v1/pets?limit=1&note='))
+    expect(lines.length).toBeGreaterThan(1000)
+    expect(lines.length).toBeLessThan(12_000)
+    stop(stub.child)
+  }, 60_000)
 })

@@ -12,6 +12,7 @@ import {
   PersistError,
   serve,
   StoreError,
+  streamLog,
   type InProcessStub,
   type RunningServer,
 } from '../../stub/index.js'
@@ -108,7 +109,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     if (error instanceof PersistError) fail(error.message) // nothing would be kept: no answer may say otherwise
     throw error
   }
-  log = config.quiet ? undefined : bufferedLog((text) => process.stderr.write(text))
+  log = config.quiet ? undefined : bufferedLog(streamLog(process.stderr))
   try {
     running = await serve(stub.handler, {
       port: config.port,
