@@ -32,9 +32,16 @@ export class HostCheck {
     if (host === undefined || host === this.#last) return true
     if (typeof host !== 'string') return false
     const name = hostName(host)
-    const allowed = this.#any || this.#allowed.has(name) || name === this.#bound || isLoopback(name) || this.#wild(name)
+    // A Host spelled as a browser would not send it (`127.1`, `[0:0:0:0:0:0:0:1]`, `localhost.:4010`) is read again the
+    // way a browser's URL parser would have written it, so that curl and scripts are answered whatever their spelling.
+    const canonical = this.#answers(name) ? name : canonicalName(host)
+    const allowed = canonical !== undefined && this.#answers(canonical)
     if (allowed) this.#last = host
     return allowed
+  }
+
+  #answers(name: string): boolean {
+    return this.#any || this.#allowed.has(name) || name === this.#bound || isLoopback(name) || this.#wild(name)
   }
 
   /** Bound to every address (`0.0.0.0`, `::`), the stub answers any address of the machine by number, never a name. */
@@ -52,6 +59,21 @@ export function hostName(host: string): string {
   return colon !== -1 && colon === text.lastIndexOf(':') ? text.slice(0, colon) : text.replace(/\.$/, '')
 }
 
+/**
+ * The host of a `Host` value as the WHATWG URL parser reads it (IPv4 in any notation written in dotted decimal, IPv6
+ * compressed, lower case), without brackets or a final dot; `undefined` when it is no host and port. Nothing but the
+ * host may be in the value: a user, a path or a query there is refused, not read past.
+ */
+function canonicalName(host: string): string | undefined {
+  if (/[@/\\?#\s]/.test(host.trim())) return undefined
+  try {
+    const name = new URL(`http://${host.trim()}/`).hostname
+    return (name.startsWith('[') ? name.slice(1, -1) : name).replace(/\.$/, '')
+  } catch {
+    return undefined
+  }
+}
+
 /** `localhost` and its subdomains (RFC 6761 §6.3), 127.0.0.0/8, `::1`. */
 export function isLoopback(name: string): boolean {
   return (
@@ -59,7 +81,8 @@ export function isLoopback(name: string): boolean {
     name.endsWith('.localhost') ||
     name === '::1' ||
     (isIP(name) === 4 && name.startsWith('127.')) ||
-    name === '::ffff:127.0.0.1'
+    name === '::ffff:127.0.0.1' ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(name) // the same, IPv4-mapped, as a URL parser writes it
   )
 }
 
