@@ -99,6 +99,22 @@ describe('the data file', () => {
     expect(notices[0]).toMatch(/state\.json\.log ends in a torn record from a crash \(line 2, \d+ bytes\): dropped/)
   })
 
+  it('refuses at once a data file or log that is no regular file (a FIFO would be waited on for ever)', () => {
+    const file = join(dir, 'state.json')
+    mkdirSync(file)
+    expect(() => createStub({ data: file })).toThrow(`cannot use ${file} as the data file: it is a directory`)
+    rmSync(file, { recursive: true })
+    mkdirSync(logPathOf(file))
+    expect(() => createStub({ data: file })).toThrow(
+      `cannot use ${logPathOf(file)} as the data file's log: it is a directory`,
+    )
+    if (process.platform === 'win32') return
+    expect(() => createStub({ data: '/dev/null' })).toThrow('cannot use /dev/null as the data file: it is a device')
+    const fifo = join(dir, 'fifo.json')
+    expect(runProcessSync('mkfifo', [fifo]).code).toBe(0)
+    expect(() => createStub({ data: fifo })).toThrow(`cannot use ${fifo} as the data file: it is a named pipe (FIFO)`)
+  })
+
   it('refuses a log broken in the middle, naming the line: it is never emptied', () => {
     const file = join(dir, 'state.json')
     writeFileSync(

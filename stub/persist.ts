@@ -53,6 +53,12 @@ export function readDataFile(
   const logPath = logPathOf(path)
   const hasFile = existsSync(path)
   if (!hasFile && !existsSync(logPath)) return undefined
+  // Reading a FIFO would wait for a writer for ever, deaf even to SIGTERM; a device or a folder is no data file either.
+  for (const file of [path, logPath]) {
+    const kind = existsSync(file) ? kindOf(file) : 'a file'
+    if (kind !== 'a file')
+      throw new StoreError(`cannot use ${file} as the data file${file === path ? '' : "'s log"}: it is ${kind}`)
+  }
   const where = `the data file ${path}`
   const saved: JsonValue = hasFile ? readJsonFile(path, 'data file') : { pets: [] }
   const value = Array.isArray(saved) ? { pets: saved } : saved
@@ -73,6 +79,16 @@ export function readDataFile(
     } else next = max(next, change.nextId)
   }
   return readSnapshot({ pets, nextId: next }, where, spec)
+}
+
+/** What is at a path, in words: `a file` for a regular one. */
+function kindOf(path: string): string {
+  const stats = statSync(path)
+  if (stats.isFile()) return 'a file'
+  if (stats.isDirectory()) return 'a directory'
+  if (stats.isFIFO()) return 'a named pipe (FIFO)'
+  if (stats.isSocket()) return 'a socket'
+  return 'a device'
 }
 
 type Change = { add: JsonValue } | { nextId: bigint }
