@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { connect } from 'node:net'
 import { once } from 'node:events'
-import { descriptorLimit, sheddingBounds } from './connections.js'
+import { boundConnections, descriptorLimit, sheddingBounds } from './connections.js'
 import { serve } from './server.js'
 import { createStub } from './stub.js'
 
@@ -18,6 +18,52 @@ describe('bounded connections', () => {
       expect(waited).toBeLessThan(5_000)
     } finally {
       await running.close()
+    }
+  })
+})
+
+describe('shedding near the descriptor limit', () => {
+  it('closes the oldest idle connections first, then the oldest requests still arriving, never an answer under way', async () => {
+    const running = await serve(createStub().handler, { port: 0, host: '127.0.0.1' })
+    const lines: string[] = []
+    // Small bounds beside the stub's own (which 14 connections never reach).
+    boundConnections(running.server, 10_000, (line) => lines.push(line), { high: 13, low: 6 })
+    let requests = 0
+    running.server.on('request', () => requests++)
+    const closed = new Set<string>()
+    const open = async (name: string, sent?: string) => {
+      const socket = connect(running.port, '127.0.0.1')
+      socket.on('error', () => undefined)
+      socket.on('close', () => closed.add(name))
+      await once(socket, 'connect')
+      if (sent) socket.write(sent)
+      return socket
+    }
+    const head = 'Host: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\n'
+    const delayed = `GET /v1/pets HTTP/1.1\r\n${head}Prefer: delay=5000\r\n\r\n` // read whole, its answer waiting
+    const stalled = `POST /v1/pets HTTP/1.1\r\n${head}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{`
+    const sockets = [await open('under way', delayed)]
+    for (let i = 1; i <= 8; i++) sockets.push(await open(`arriving ${i}`, stalled))
+    await expect.poll(() => requests).toBe(9) // each one read by the server before the idle ones come
+    for (let i = 1; i <= 3; i++) sockets.push(await open(`idle ${i}`))
+    sockets.push(await open('newest'))
+    try {
+      await expect.poll(() => closed.size).toBe(7)
+      expect([...closed].sort()).toEqual([
+        'arriving 1',
+        'arriving 2',
+        'arriving 3',
+        'arriving 4',
+        'idle 1',
+        'idle 2',
+        'idle 3',
+      ])
+      expect(lines).toEqual([
+        '- - 7 connections closed (idle, or still sending a request): 13 were open, near the file-descriptor limit',
+      ])
+    } finally {
+      sockets.forEach((socket) => socket.destroy())
+      await running.close(0)
     }
   })
 })

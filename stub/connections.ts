@@ -1,11 +1,12 @@
 /**
  * Keeps a server's connections bounded: a connection that sends nothing is closed after the headers timeout (Node
  * starts that timeout only at the first byte), and when open connections near the process's file-descriptor limit
- * the oldest idle ones are closed first, so that a client with a request to make can still connect. (Past the limit,
+ * the oldest idle ones are closed first, then the oldest requests still arriving, so that a client with a request to
+ * make can still connect. (Past the limit,
  * libuv accepts and drops every new connection without telling Node, so room must be made before.)
  */
 import { readFileSync } from 'node:fs'
-import type { Server } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
 /** At most one line a second about shed connections: a flood must not flood the log too. */
@@ -31,7 +32,18 @@ export function sheddingBounds(limit: number | undefined): { high: number; low: 
   return high < 16 ? undefined : { high, low: high - Math.max(8, Math.ceil(limit / 16)) }
 }
 
-type HttpSocket = Socket & { _httpMessage?: unknown }
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null }
+
+/** No request on it: between two requests, or none yet. */
+function isIdle(socket: HttpSocket): boolean {
+  return !socket._httpMessage
+}
+
+/** A request on it whose answer has not begun and whose body has not all arrived. */
+function isArriving(socket: HttpSocket): boolean {
+  const response = socket._httpMessage
+  return !!response && !response.headersSent && response.req?.complete === false
+}
 
 /** Bounds `server`'s connections; `log` hears of connections shed for want of descriptors. */
 export function boundConnections(
@@ -54,18 +66,25 @@ export function boundConnections(
       open.delete(socket)
     })
     if (bounds === undefined || open.size < bounds.high) return
-    // Near the limit: the oldest connections with no answer under way go first; the newest one is kept.
-    let shed = 0
-    for (const old of open) {
-      if (open.size - shed <= bounds.low) break
-      if (old === socket || old._httpMessage) continue
-      old.destroy()
-      shed++
+    // Near the limit: the oldest idle connections go first, then, if that is not room enough, the oldest requests still
+    // arriving (a stalled or crawling body holds a descriptor as an idle connection does); the newest one is kept, and
+    // so is every request read whole, whose answer is under way.
+    const before = open.size
+    for (const pass of [isIdle, isArriving]) {
+      for (const old of open) {
+        if (open.size <= bounds.low) break
+        if (old === socket || !pass(old)) continue
+        open.delete(old)
+        old.destroy()
+      }
     }
+    const shed = before - open.size
     const now = performance.now()
     if (log && shed > 0 && now - logged >= SHED_LOG_MS) {
       logged = now
-      log(`- - ${shed} idle connections closed: ${open.size} were open, near the file-descriptor limit`)
+      log(
+        `- - ${shed} connections closed (idle, or still sending a request): ${before} were open, near the file-descriptor limit`,
+      )
     }
   })
 }

@@ -1,4 +1,4 @@
-// `petstore-stub` under a low descriptor limit: idle connections must not lock well-behaved clients out.
+// `petstore-stub` under a low descriptor limit: idle or stalled connections must not lock well-behaved clients out.
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
@@ -12,25 +12,39 @@ const hasPrlimit =
     () => false,
   ))
 
-describe('idle connections under ulimit -n 1024', () => {
-  it.skipIf(!hasPrlimit)(
-    'serves a well-behaved client while 1,100 idle connections hold the descriptors (Linux, prlimit)',
-    async () => {
+describe('connections that hold descriptors under ulimit -n 1024', () => {
+  it.skipIf(!hasPrlimit).each([
+    ['idle connections', ''],
+    // A request whose body stalls after its first byte: an upload too slow to finish holds a descriptor as well.
+    [
+      'connections stalled mid-body',
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    ],
+  ])(
+    'serves a well-behaved client while 1,100 %s hold the descriptors (Linux, prlimit)',
+    async (_title, sent) => {
       const stub = startProcess('prlimit', ['--nofile=1024', process.execPath, BIN, '--port', '0', '--quiet'])
       onTestFinished(() => stub.stop('SIGKILL'))
       await stub.waitFor(/Prefer: code=404/)
       const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
       const port = Number(new URL(url).port)
-      const idle: Socket[] = []
-      onTestFinished(() => idle.forEach((socket) => socket.destroy()))
-      await Promise.all(
-        Array.from({ length: 1_100 }, async () => {
-          const socket = connect(port, '127.0.0.1')
-          socket.on('error', () => undefined) // the stub may close it: that is the point
-          idle.push(socket)
-          await once(socket, 'connect').catch(() => undefined)
-        }),
-      )
+      const held: Socket[] = []
+      onTestFinished(() => held.forEach((socket) => socket.destroy()))
+      const open = async () => {
+        const socket = connect(port, '127.0.0.1')
+        socket.on('error', () => undefined) // the stub may close it: that is the point
+        held.push(socket)
+        await once(socket, 'connect').catch(() => undefined)
+        if (sent && !socket.destroyed) socket.write(sent)
+      }
+      await Promise.all(Array.from({ length: 900 }, open))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      // The last ones one at a time, each read by the stub before the next comes: none of them is idle when the
+      // next arrives, so only a stub that sheds them too has room left.
+      for (let i = 0; i < 200; i++) {
+        await open()
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
       await new Promise((resolve) => setTimeout(resolve, 500))
       const answer = await fetch(`${url}/pets?limit=1`, {
         headers: { authorization: 'Bearer petstore-dev-key' },
