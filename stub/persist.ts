@@ -346,8 +346,11 @@ class DataLog implements ChangeLog, DataFile {
     try {
       writeDurably(temporary, this.store.stateJson(), 'w')
       renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
-      const fd = openSync(this.#logPath, 'w') // emptied: everything in it is in the snapshot now
+      // The new snapshot is on disk under its name before the log is emptied: a power cut between the two must not
+      // leave the old snapshot with an empty log.
       syncFolder(this.path)
+      const fd = openSync(this.#logPath, 'w') // emptied: everything in it is in the snapshot now
+      syncFolder(this.path) // a log made just now: its name on disk before any change flushed to it is acknowledged
       if (this.#fd >= 0) this.#retired.push(this.#fd)
       if (!this.#flushing) this.#closeRetired()
       this.#fd = fd
