@@ -1,4 +1,5 @@
-// The order of a compaction's steps on disk, which a crash test cannot see: only a power cut between two of them would.
+// What a crash test cannot make happen: the order of a compaction's steps on disk (only a power cut between two of
+// them would tell), and a disk that fills up in the middle of a write.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -7,13 +8,18 @@ import { dirname, join } from 'node:path'
 /** Every open, rename and fsync, in order, each named by its path. */
 const steps: string[] = []
 const pathOf = new Map<number, string>()
+/** The next append writes only half of its bytes, as a disk filling up does. */
+let shortWrite = false
+/** The disk is full: a synchronous write takes half of its bytes, and the one after fails with ENOSPC. */
+let diskFull = false
+let tookHalf = false
 
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>()
   return {
     ...real,
     openSync: (path: fs.PathLike, flags?: fs.OpenMode) => {
-      const fd = real.openSync(path, flags)
+      const fd = real.openSync(path, flags ?? 'r')
       pathOf.set(fd, String(path))
       steps.push(`open ${String(path)} ${String(flags)}`)
       return fd
@@ -22,6 +28,27 @@ vi.mock('node:fs', async (importOriginal) => {
       real.renameSync(from, to)
       steps.push(`rename ${String(from)} -> ${String(to)}`)
     },
+    // Both of fs.write's forms: (fd, string, position, encoding, done) and (fd, buffer, offset, length, position, done).
+    write: (fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
+      const done = rest.at(-1) as (error: NodeJS.ErrnoException | null, written: number) => void
+      const bytes =
+        typeof data === 'string'
+          ? Buffer.from(data)
+          : data.subarray(rest[0] as number, (rest[0] as number) + (rest[1] as number))
+      const taken = shortWrite ? Math.floor(bytes.length / 2) : bytes.length
+      shortWrite = false
+      real.write(fd, bytes, 0, taken, null, done)
+    },
+    writeSync: (fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
+      if (!diskFull) return (real.writeSync as (...args: unknown[]) => number)(fd, data, ...rest)
+      if (tookHalf) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+      tookHalf = true
+      const bytes =
+        typeof data === 'string'
+          ? Buffer.from(data)
+          : data.subarray(rest[0] as number, (rest[0] as number) + (rest[1] as number))
+      return real.writeSync(fd, bytes, 0, Math.floor(bytes.length / 2))
+    },
     fsyncSync: (fd: number) => {
       real.fsyncSync(fd)
       steps.push(`fsync ${pathOf.get(fd)}`)
@@ -29,7 +56,7 @@ vi.mock('node:fs', async (importOriginal) => {
   }
 })
 
-const { keepInFile, logPathOf } = await import('./persist.js')
+const { keepInFile, logPathOf, readDataFile } = await import('./persist.js')
 const { PetStore } = await import('./store.js')
 
 let dir: string
@@ -59,4 +86,43 @@ describe('a compaction on disk', () => {
       expect(steps.slice(emptied + 1).some((s) => s === `fsync ${dirname(file)}`)).toBe(true)
     },
   )
+})
+
+describe('a disk that fills up mid-write', () => {
+  it('refuses the changes only partly written, cuts them off, and keeps the log readable', async () => {
+    const file = join(dir, 'state.json')
+    const store = new PetStore()
+    const kept = keepInFile(store, file)
+    store.add({ name: 'kept', categoryId: 1 })
+    await store.settled()
+    shortWrite = true
+    store.add({ name: 'half written', categoryId: 1 })
+    await expect(store.settled()).rejects.toThrow(/cannot write the data file .*: the disk took \d+ of \d+ bytes/)
+    expect(store.size).toBe(1) // taken back: never acknowledged
+    expect(fs.readFileSync(logPathOf(file), 'utf8')).toBe('{"add":{"id":1,"name":"kept","categoryId":1}}\n')
+    store.add({ name: 'after', categoryId: 1 })
+    await store.settled()
+    expect(readDataFile(file)!.pets.map((pet) => pet.name)).toEqual(['kept', 'after'])
+    kept.close()
+  })
+})
+
+describe('a disk full when the snapshot is written', () => {
+  it('keeps the old snapshot and the log whole: nothing acknowledged is lost', async () => {
+    const file = join(dir, 'state.json')
+    const store = new PetStore()
+    const errors: string[] = []
+    const kept = keepInFile(store, file, (message) => errors.push(message))
+    for (const name of ['a', 'b', 'c']) store.add({ name, categoryId: 1 })
+    await store.settled()
+    diskFull = true
+    try {
+      kept.close() // the shutdown's compaction cannot write the new snapshot whole
+    } finally {
+      diskFull = false
+    }
+    expect(errors).toEqual([expect.stringMatching(/^cannot write the data file .*state\.json: ENOSPC/)])
+    expect(fs.readdirSync(dir).sort()).toEqual(['state.json', 'state.json.log']) // no half snapshot left behind
+    expect(readDataFile(file)!.pets.map((pet) => pet.name)).toEqual(['a', 'b', 'c'])
+  })
 })

@@ -280,8 +280,12 @@ class DataLog implements ChangeLog, DataFile {
     const text = batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join('')
     const fd = this.#fd
     const generation = this.#generation
-    write(fd, text, null, 'utf8', (error, written) => {
+    const bytes = Buffer.from(text, 'utf8')
+    write(fd, bytes, 0, bytes.length, null, (error, written) => {
       if (error) return this.#failed(batch, error, generation)
+      // A disk that fills up mid-write writes part of the text and says so only by the count: that part is cut off.
+      if (written < bytes.length)
+        return this.#failed(batch, new Error(`the disk took ${written} of ${bytes.length} bytes (full?)`), generation)
       fdatasync(fd, (synced) => {
         if (synced) return this.#failed(batch, synced, generation)
         if (generation === this.#generation) this.#length += written
@@ -399,7 +403,13 @@ class DataLog implements ChangeLog, DataFile {
 function writeDurably(path: string, text: string, flags: string): void {
   const fd = openSync(path, flags)
   try {
-    writeSync(fd, text)
+    const bytes = Buffer.from(text, 'utf8')
+    // A disk that fills up writes part and says so only by the count; the next write then fails with ENOSPC.
+    for (let at = 0; at < bytes.length;) {
+      const written = writeSync(fd, bytes, at, bytes.length - at)
+      if (written <= 0) throw new Error(`the disk took ${at} of ${bytes.length} bytes (full?)`)
+      at += written
+    }
     fsyncSync(fd)
   } finally {
     closeSync(fd)
