@@ -227,6 +227,15 @@ describe('one stub per data file', () => {
     }
   })
 
+  it('holds no lock for a stub that could not be made', () => {
+    const file = dataFile()
+    expect(() => createStub({ data: file, like: join(dir, 'no-such-report.json') })).toThrow()
+    expect(readdirSync(dir)).not.toContain('state.json.lock')
+    const stub = createStub({ data: file }) // not refused as in use by the stub that never was
+    expect(stub.store.size).toBe(2)
+    stub.close()
+  })
+
   it('refuses a lock just made and not yet written: another stub is starting', () => {
     const file = dataFile()
     writeFileSync(lockPathOf(file), '')

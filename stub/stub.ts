@@ -113,7 +113,6 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const seed = loadSeed(options.seed, spec)
   const saved = options.data === undefined ? undefined : readDataFile(options.data, spec, options.onDataError)
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
-  const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
   const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
   const journal = new ReportingJournal(options.journal === false ? { entries: 0 } : options.journal, reporter)
@@ -176,6 +175,8 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     twin?.layer ?? {},
     { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : credentialed(next, request)) },
   ])
+  // Last: once the data file is held (stub/data-lock.ts), nothing here throws before `close` can let it go.
+  const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
   return {
     store,
     basePath: basePathOf(spec),
