@@ -2,8 +2,8 @@
  * Keeps a server's connections bounded: a connection that sends nothing is closed after the headers timeout (Node
  * starts that timeout only at the first byte), and when open connections near the process's file-descriptor limit
  * the oldest idle ones are closed first, then the oldest requests still arriving, so that a client with a request to
- * make can still connect. (Past the limit,
- * libuv accepts and drops every new connection without telling Node, so room must be made before.)
+ * make can still connect. (Past the limit, libuv accepts and drops every new connection without telling Node, so room
+ * must be made before.)
  */
 import { readFileSync } from 'node:fs'
 import type { Server, ServerResponse } from 'node:http'
