@@ -1,9 +1,11 @@
 // What a crash test cannot make happen: the order of a compaction's steps on disk (only a power cut between two of
 // them would tell), and a disk that fills up in the middle of a write.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import * as fs from 'node:fs'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { disk, keepInFile, logPathOf, readDataFile } from './persist.js'
+import { PetStore } from './store.js'
 
 /** Every open, rename and fsync, in order, each named by its path. */
 const steps: string[] = []
@@ -14,50 +16,55 @@ let shortWrite = false
 let diskFull = false
 let tookHalf = false
 
-vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>()
-  return {
-    ...real,
-    openSync: (path: fs.PathLike, flags?: fs.OpenMode) => {
-      const fd = real.openSync(path, flags ?? 'r')
-      pathOf.set(fd, String(path))
-      steps.push(`open ${String(path)} ${String(flags)}`)
-      return fd
-    },
-    renameSync: (from: fs.PathLike, to: fs.PathLike) => {
-      real.renameSync(from, to)
-      steps.push(`rename ${String(from)} -> ${String(to)}`)
-    },
-    // Both of fs.write's forms: (fd, string, position, encoding, done) and (fd, buffer, offset, length, position, done).
-    write: (fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
-      const done = rest.at(-1) as (error: NodeJS.ErrnoException | null, written: number) => void
-      const bytes =
-        typeof data === 'string'
-          ? Buffer.from(data)
-          : data.subarray(rest[0] as number, (rest[0] as number) + (rest[1] as number))
-      const taken = shortWrite ? Math.floor(bytes.length / 2) : bytes.length
-      shortWrite = false
-      real.write(fd, bytes, 0, taken, null, done)
-    },
-    writeSync: (fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
-      if (!diskFull) return (real.writeSync as (...args: unknown[]) => number)(fd, data, ...rest)
-      if (tookHalf) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
-      tookHalf = true
-      const bytes =
-        typeof data === 'string'
-          ? Buffer.from(data)
-          : data.subarray(rest[0] as number, (rest[0] as number) + (rest[1] as number))
-      return real.writeSync(fd, bytes, 0, Math.floor(bytes.length / 2))
-    },
-    fsyncSync: (fd: number) => {
-      real.fsyncSync(fd)
-      steps.push(`fsync ${pathOf.get(fd)}`)
-    },
-  }
-})
+const real = { ...disk }
 
-const { keepInFile, logPathOf, readDataFile } = await import('./persist.js')
-const { PetStore } = await import('./store.js')
+/** The bytes a write call names: a string, or a buffer's range. */
+function bytesOf(data: string | Uint8Array, rest: unknown[]): Uint8Array {
+  if (typeof data === 'string') return Buffer.from(data)
+  const offset = typeof rest[0] === 'number' ? rest[0] : 0
+  const length = typeof rest[1] === 'number' ? rest[1] : data.length - offset
+  return data.subarray(offset, offset + length)
+}
+
+/** The data file's disk calls, each recorded or made to fail as the test asks. */
+const watched: Partial<typeof disk> = {
+  openSync: ((path: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
+    const fd = real.openSync(path, flags ?? 'r', mode)
+    pathOf.set(fd, String(path))
+    steps.push(`open ${String(path)} ${String(flags)}`)
+    return fd
+  }) as typeof fs.openSync,
+  renameSync: (from: fs.PathLike, to: fs.PathLike) => {
+    real.renameSync(from, to)
+    steps.push(`rename ${String(from)} -> ${String(to)}`)
+  },
+  // Both of fs.write's forms: (fd, string, position, encoding, done) and (fd, buffer, offset, length, position, done).
+  write: ((fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
+    const done = rest.at(-1) as (error: NodeJS.ErrnoException | null, written: number) => void
+    const bytes = bytesOf(data, rest)
+    const taken = shortWrite ? Math.floor(bytes.length / 2) : bytes.length
+    shortWrite = false
+    real.write(fd, bytes, 0, taken, null, done)
+  }) as typeof fs.write,
+  writeSync: ((fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
+    if (!diskFull) return (real.writeSync as (...args: unknown[]) => number)(fd, data, ...rest)
+    if (tookHalf) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+    tookHalf = true
+    const bytes = bytesOf(data, rest)
+    return real.writeSync(fd, bytes, 0, Math.floor(bytes.length / 2))
+  }) as typeof fs.writeSync,
+  fsyncSync: (fd: number) => {
+    real.fsyncSync(fd)
+    steps.push(`fsync ${pathOf.get(fd)}`)
+  },
+}
+
+beforeEach(() => void Object.assign(disk, watched))
+afterEach(() => {
+  Object.assign(disk, real)
+  shortWrite = diskFull = tookHalf = false
+  steps.length = 0
+})
 
 let dir: string
 beforeEach(() => void (dir = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), 'stub-order-')))))

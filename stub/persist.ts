@@ -9,28 +9,27 @@
  * file. A crash may leave half a line at the log's end: that change was never acknowledged, and is dropped at restart.
  * One stub at a time keeps a data file: `FILE.lock` names the process that does (stub/data-lock.ts).
  */
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  fdatasync,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  write,
-  writeSync,
-} from 'node:fs'
+import fs, { accessSync, constants, existsSync, fstatSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
+
+/**
+ * The calls that write a data file, its log and its folder: node:fs's own. Tests replace them to play what a crash
+ * test cannot make happen (a disk filling up in the middle of a write, a power cut between two steps).
+ */
+export const disk = {
+  openSync: fs.openSync,
+  closeSync: fs.closeSync,
+  write: fs.write,
+  writeSync: fs.writeSync,
+  fdatasync: fs.fdatasync,
+  fsyncSync: fs.fsyncSync,
+  ftruncateSync: fs.ftruncateSync,
+  renameSync: fs.renameSync,
+}
 
 /** The log of changes beside a data file. */
 export function logPathOf(path: string): string {
@@ -281,12 +280,12 @@ class DataLog implements ChangeLog, DataFile {
     const fd = this.#fd
     const generation = this.#generation
     const bytes = Buffer.from(text, 'utf8')
-    write(fd, bytes, 0, bytes.length, null, (error, written) => {
+    disk.write(fd, bytes, 0, bytes.length, null, (error, written) => {
       if (error) return this.#failed(batch, error, generation)
       // A disk that fills up mid-write writes part of the text and says so only by the count: that part is cut off.
       if (written < bytes.length)
         return this.#failed(batch, new Error(`the disk took ${written} of ${bytes.length} bytes (full?)`), generation)
-      fdatasync(fd, (synced) => {
+      disk.fdatasync(fd, (synced) => {
         if (synced) return this.#failed(batch, synced, generation)
         if (generation === this.#generation) this.#length += written
         this.#done(batch)
@@ -317,7 +316,7 @@ class DataLog implements ChangeLog, DataFile {
     this.#closeRetired()
     this.#broken = true
     try {
-      if (this.#fd >= 0) ftruncateSync(this.#fd, this.#length)
+      if (this.#fd >= 0) disk.ftruncateSync(this.#fd, this.#length)
     } catch {
       // the next flush writes the whole state afresh anyway
     }
@@ -349,11 +348,11 @@ class DataLog implements ChangeLog, DataFile {
     const temporary = `${this.path}.${process.pid}.tmp`
     try {
       writeDurably(temporary, this.store.stateJson(), 'w')
-      renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
+      disk.renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
       // The new snapshot is on disk under its name before the log is emptied: a power cut between the two must not
       // leave the old snapshot with an empty log.
       syncFolder(this.path)
-      const fd = openSync(this.#logPath, 'w') // emptied: everything in it is in the snapshot now
+      const fd = disk.openSync(this.#logPath, 'w') // emptied: everything in it is in the snapshot now
       syncFolder(this.path) // a log made just now: its name on disk before any change flushed to it is acknowledged
       if (this.#fd >= 0) this.#retired.push(this.#fd)
       if (!this.#flushing) this.#closeRetired()
@@ -377,7 +376,7 @@ class DataLog implements ChangeLog, DataFile {
   }
 
   #closeRetired(): void {
-    for (const fd of this.#retired.splice(0)) closeSync(fd)
+    for (const fd of this.#retired.splice(0)) disk.closeSync(fd)
   }
 
   close(): void {
@@ -401,18 +400,18 @@ class DataLog implements ChangeLog, DataFile {
 
 /** Writes a file and flushes it to the disk before returning. */
 function writeDurably(path: string, text: string, flags: string): void {
-  const fd = openSync(path, flags)
+  const fd = disk.openSync(path, flags)
   try {
     const bytes = Buffer.from(text, 'utf8')
     // A disk that fills up writes part and says so only by the count; the next write then fails with ENOSPC.
     for (let at = 0; at < bytes.length;) {
-      const written = writeSync(fd, bytes, at, bytes.length - at)
+      const written = disk.writeSync(fd, bytes, at, bytes.length - at)
       if (written <= 0) throw new Error(`the disk took ${at} of ${bytes.length} bytes (full?)`)
       at += written
     }
-    fsyncSync(fd)
+    disk.fsyncSync(fd)
   } finally {
-    closeSync(fd)
+    disk.closeSync(fd)
   }
 }
 
@@ -420,15 +419,15 @@ function writeDurably(path: string, text: string, flags: string): void {
 function syncFolder(path: string): void {
   let fd: number
   try {
-    fd = openSync(dirname(path), 'r')
+    fd = disk.openSync(dirname(path), 'r')
   } catch {
     return
   }
   try {
-    fsyncSync(fd)
+    disk.fsyncSync(fd)
   } catch {
     // Windows cannot flush a folder; its renames are durable on their own
   } finally {
-    closeSync(fd)
+    disk.closeSync(fd)
   }
 }
