@@ -1,8 +1,9 @@
 /**
  * One stub per data file: `FILE.lock` names the process of the stub that keeps FILE (see {@link DataFileLock}).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs'
+import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
+import { writeDurably } from './disk.js'
 import { PersistError } from './store.js'
 
 /** The lock file beside a data file. */
@@ -38,7 +39,7 @@ export class DataFileLock {
     const lockPath = lockPathOf(path)
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        writeNew(lockPath, JSON.stringify({ pid: process.pid }) + '\n')
+        writeDurably(lockPath, JSON.stringify({ pid: process.pid }) + '\n', 'wx') // EEXIST when another has it
         DataFileLock.#held.add(key)
         return new DataFileLock(path, key)
       } catch (error) {
@@ -105,16 +106,5 @@ function isRunning(pid: number): boolean {
     return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** Creates a file that must not exist yet (EEXIST else), writes it whole and flushes it to the disk. */
-function writeNew(path: string, text: string): void {
-  const fd = openSync(path, 'wx')
-  try {
-    writeSync(fd, text)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
   }
 }

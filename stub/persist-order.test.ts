@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { disk, keepInFile, logPathOf, readDataFile } from './persist.js'
+import { disk } from './disk.js'
+import { keepInFile, logPathOf, readDataFile } from './persist.js'
 import { PetStore } from './store.js'
 
 /** Every open, rename and fsync, in order, each named by its path. */

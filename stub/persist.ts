@@ -7,29 +7,15 @@
  * (group commit). The log is folded into the snapshot at start, when it grows past a bound, on a reset or restore, and
  * at shutdown; the snapshot is written to a temporary file renamed over the old one, so a crash never leaves half a
  * file. A crash may leave half a line at the log's end: that change was never acknowledged, and is dropped at restart.
- * One stub at a time keeps a data file: `FILE.lock` names the process that does (stub/data-lock.ts).
+ * One stub at a time keeps a data file: `FILE.lock` names the process that does (stub/data-lock.ts). Its writes go
+ * through stub/disk.ts.
  */
-import fs, { accessSync, constants, existsSync, fstatSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { accessSync, constants, existsSync, fstatSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
+import { disk, syncFolder, writeDurably } from './disk.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
-
-/**
- * The calls that write a data file, its log and its folder: node:fs's own. Tests replace them to play what a crash
- * test cannot make happen (a disk filling up in the middle of a write, a power cut between two steps).
- */
-export const disk = {
-  openSync: fs.openSync,
-  closeSync: fs.closeSync,
-  write: fs.write,
-  writeSync: fs.writeSync,
-  fdatasync: fs.fdatasync,
-  fsyncSync: fs.fsyncSync,
-  ftruncateSync: fs.ftruncateSync,
-  renameSync: fs.renameSync,
-}
 
 /** The log of changes beside a data file. */
 export function logPathOf(path: string): string {
@@ -216,7 +202,8 @@ class DataLog implements ChangeLog, DataFile {
   ) {
     this.#logPath = logPathOf(path)
     if (existsSync(path)) {
-      if (statSync(path).isDirectory()) throw new PersistError(`cannot write the data file ${path}: it is a directory`)
+      const kind = kindOf(path)
+      if (kind !== 'a file') throw new PersistError(`cannot write the data file ${path}: it is ${kind}`)
       // Renaming over a read-only file works, so its mode is asked: the user meant it not to be written.
       try {
         accessSync(path, constants.W_OK)
@@ -395,39 +382,5 @@ class DataLog implements ChangeLog, DataFile {
     this.#fd = -1
     if (!this.#flushing) this.#closeRetired()
     this.#lock.release()
-  }
-}
-
-/** Writes a file and flushes it to the disk before returning. */
-function writeDurably(path: string, text: string, flags: string): void {
-  const fd = disk.openSync(path, flags)
-  try {
-    const bytes = Buffer.from(text, 'utf8')
-    // A disk that fills up writes part and says so only by the count; the next write then fails with ENOSPC.
-    for (let at = 0; at < bytes.length;) {
-      const written = disk.writeSync(fd, bytes, at, bytes.length - at)
-      if (written <= 0) throw new Error(`the disk took ${at} of ${bytes.length} bytes (full?)`)
-      at += written
-    }
-    disk.fsyncSync(fd)
-  } finally {
-    disk.closeSync(fd)
-  }
-}
-
-/** Flushes a folder's entries (a rename, a new file) to the disk; some platforms cannot, and need not. */
-function syncFolder(path: string): void {
-  let fd: number
-  try {
-    fd = disk.openSync(dirname(path), 'r')
-  } catch {
-    return
-  }
-  try {
-    disk.fsyncSync(fd)
-  } catch {
-    // Windows cannot flush a folder; its renames are durable on their own
-  } finally {
-    disk.closeSync(fd)
   }
 }

@@ -1,0 +1,55 @@
+/**
+ * How the stub writes to the disk: the node:fs calls of the data file, its log and its lock, a file written whole and
+ * flushed, a folder flushed.
+ */
+import fs from 'node:fs'
+import { dirname } from 'node:path'
+
+/**
+ * The calls that write a data file, its log, its lock and its folder: node:fs's own. Tests replace them to play what
+ * a crash test cannot make happen (a disk filling up in the middle of a write, a power cut between two steps).
+ */
+export const disk = {
+  openSync: fs.openSync,
+  closeSync: fs.closeSync,
+  write: fs.write,
+  writeSync: fs.writeSync,
+  fdatasync: fs.fdatasync,
+  fsyncSync: fs.fsyncSync,
+  ftruncateSync: fs.ftruncateSync,
+  renameSync: fs.renameSync,
+}
+
+/** Writes a file and flushes it to the disk before returning. */
+export function writeDurably(path: string, text: string, flags: string): void {
+  const fd = disk.openSync(path, flags)
+  try {
+    const bytes = Buffer.from(text, 'utf8')
+    // A disk that fills up writes part and says so only by the count; the next write then fails with ENOSPC.
+    for (let at = 0; at < bytes.length;) {
+      const written = disk.writeSync(fd, bytes, at, bytes.length - at)
+      if (written <= 0) throw new Error(`the disk took ${at} of ${bytes.length} bytes (full?)`)
+      at += written
+    }
+    disk.fsyncSync(fd)
+  } finally {
+    disk.closeSync(fd)
+  }
+}
+
+/** Flushes a folder's entries (a rename, a new file) to the disk; some platforms cannot, and need not. */
+export function syncFolder(path: string): void {
+  let fd: number
+  try {
+    fd = disk.openSync(dirname(path), 'r')
+  } catch {
+    return
+  }
+  try {
+    disk.fsyncSync(fd)
+  } catch {
+    // Windows cannot flush a folder; its renames are durable on their own
+  } finally {
+    disk.closeSync(fd)
+  }
+}
