@@ -117,6 +117,7 @@ describe('the data file', () => {
 
   it('refuses a log broken in the middle, naming the line: it is never emptied', () => {
     const file = join(dir, 'state.json')
+    writeFileSync(file, '{"nextId":1,"pets":[]}')
     writeFileSync(
       logPathOf(file),
       '{"add":{"id":1,"name":"a","categoryId":1}}\nnot a change\n{"add":{"id":2,"name":"b","categoryId":1}}\n',
@@ -125,6 +126,47 @@ describe('the data file', () => {
     expect(() => createStub({ data: file })).toThrow(StoreError)
     expect(readFileSync(logPathOf(file), 'utf8')).toContain('not a change')
   })
+
+  it('refuses a log whose data file is missing, which would bring back changes without the pets before them', () => {
+    const file = join(dir, 'state.json')
+    writeFileSync(logPathOf(file), '{"add":{"id":40,"name":"a","categoryId":1}}\n')
+    expect(() => readDataFile(file)).toThrow(
+      `the data file ${file} is missing but its log ${logPathOf(file)} holds changes made after it: put the data file back, or remove the log to start afresh`,
+    )
+    expect(() => createStub({ data: file })).toThrow(StoreError)
+    expect(readFileSync(logPathOf(file), 'utf8')).toContain('"id":40') // left as it was
+    writeFileSync(logPathOf(file), '') // an empty log is nothing to lose: the stub starts from its seed
+    expect(readDataFile(file)).toBeUndefined()
+  })
+
+  it.each([
+    ['the data file removed', (file: string) => rmSync(file)],
+    ['the log removed', (file: string) => rmSync(logPathOf(file))],
+    ['the data file replaced', (file: string) => writeFileSync(file, '{"nextId":1,"pets":[]}')],
+    ['the folder emptied', (file: string) => (rmSync(file), rmSync(logPathOf(file)))],
+  ])(
+    'writes everything again when a file is lost under it (%s): no pet answered before or after is lost',
+    async (_title, lose) => {
+      const file = join(dir, 'state.json')
+      const notices: string[] = []
+      const stub = createStub({ data: file, seed: false, onDataError: (line) => notices.push(line) })
+      stub.store.add(pet)
+      await stub.store.settled()
+      lose(file)
+      stub.store.add(pet)
+      await stub.store.settled() // what a 201 waits for
+      // A crash now: the next start reads what is on disk, with every pet acknowledged.
+      expect(readDataFile(file)!.pets.map((p) => p.id)).toEqual([1, 2])
+      expect(notices).toEqual([
+        `the data file ${file} or its log was removed or replaced while the stub ran: both written again from the stub's pets`,
+      ])
+      stub.store.add(pet)
+      await stub.store.settled()
+      expect(readDataFile(file)!.pets.map((p) => p.id)).toEqual([1, 2, 3])
+      expect(notices).toHaveLength(1) // noticed once: the files are the stub's again
+      stub.close()
+    },
+  )
 
   it.each([
     ['a missing folder', (file: string) => join(file, '..', 'missing', 'state.json'), /ENOENT/],

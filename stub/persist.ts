@@ -45,11 +45,19 @@ export function readDataFile(
       throw new StoreError(`cannot use ${file} as the data file${file === path ? '' : "'s log"}: it is ${kind}`)
   }
   const where = `the data file ${path}`
-  const saved: JsonValue = hasFile ? readJsonFile(path, 'data file') : { pets: [] }
+  const changes = readLog(logPath, onNotice)
+  if (!hasFile) {
+    // The stub writes the snapshot before it makes the log, so a log alone is one whose data file was removed or moved:
+    // read alone it would bring back the last changes without the pets before them.
+    if (changes.length === 0) return undefined
+    throw new StoreError(
+      `the data file ${path} is missing but its log ${logPath} holds changes made after it: put the data file back, or remove the log to start afresh`,
+    )
+  }
+  const saved: JsonValue = readJsonFile(path, 'data file')
   const value = Array.isArray(saved) ? { pets: saved } : saved
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(value.pets))
     return readSnapshot(value, where, spec) // throws, naming what is wrong
-  const changes = readLog(logPath, onNotice)
   if (changes.length === 0) return readSnapshot(value, where, spec)
   // Changes older than the snapshot are in it already (a crash between writing it and emptying the log).
   const pets = [...value.pets]
@@ -143,6 +151,12 @@ function max(a: bigint, b: bigint): bigint {
   return a > b ? a : b
 }
 
+/** A file's inode, size and last change, which a file removed, replaced or written over changes. */
+function identity(path: string): string {
+  const stats = statSync(path)
+  return `${stats.ino} ${stats.size} ${stats.mtimeMs}`
+}
+
 /** The changes of one flush, and who waits for them. */
 interface Batch {
   lines: string[]
@@ -162,7 +176,8 @@ export interface DataFile {
 /**
  * Keeps `store` in the file at `path` from now on: writes the snapshot at once (so a path that cannot be written
  * stops the start), then logs every change. Throws {@link PersistError} naming the path when it cannot be written.
- * `onError` hears of a failure that is not an answer's (the last write at shutdown).
+ * `onError` hears of what no answer reports: a failure of the last write at shutdown, a file rewritten after it was
+ * removed or replaced under the stub.
  */
 export function keepInFile(
   store: PetStore,
@@ -180,6 +195,8 @@ class DataLog implements ChangeLog, DataFile {
   /** The log, open for appending, and its inode: a log replaced or removed under the stub is noticed. */
   #fd = -1
   #inode = -1
+  /** The snapshot as written (inode, size, time): a data file removed, replaced or written over is noticed too. */
+  #snapshot = ''
   /** Bytes of the log known whole: a failed append is cut back to here. */
   #length = 0
   /** The changes waiting for the next flush. */
@@ -254,15 +271,7 @@ class DataLog implements ChangeLog, DataFile {
     if (batch === undefined || this.#flushing || this.#closed) return
     this.#open = undefined
     this.#flushing = true
-    if (this.#broken || !this.#sameLog()) {
-      // The log was lost or failed: the whole state written afresh keeps this batch (and any after it) at once.
-      try {
-        this.compact()
-        return this.#done(batch)
-      } catch (error) {
-        return this.#failed(batch, error as Error)
-      }
-    }
+    if (this.#broken) return this.#rewrite(batch) // the log may have lost its way
     const text = batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join('')
     const fd = this.#fd
     const generation = this.#generation
@@ -274,8 +283,14 @@ class DataLog implements ChangeLog, DataFile {
         return this.#failed(batch, new Error(`the disk took ${written} of ${bytes.length} bytes (full?)`), generation)
       disk.fdatasync(fd, (synced) => {
         if (synced) return this.#failed(batch, synced, generation)
-        if (generation === this.#generation) this.#length += written
-        this.#done(batch)
+        if (generation !== this.#generation) return this.#done(batch) // a compaction kept these changes already
+        this.#length += written
+        // Asked after the flush, so that a file removed while it ran is noticed before the answers leave.
+        if (this.#sameFiles()) return this.#done(batch)
+        this.onError(
+          `the data file ${this.path} or its log was removed or replaced while the stub ran: both written again from the stub's pets`,
+        )
+        this.#rewrite(batch)
       })
     })
   }
@@ -318,10 +333,30 @@ class DataLog implements ChangeLog, DataFile {
     later?.reject(failure)
   }
 
-  /** True while the open log is still the file at the log's path (not removed, replaced or moved away). */
-  #sameLog(): boolean {
+  /**
+   * Writes the whole state afresh, which keeps this batch (and any after it) at once: after a failed write, or when the
+   * data file or its log was removed, replaced or moved away under the stub (by hand, a clean-up script).
+   */
+  #rewrite(batch: Batch): void {
     try {
-      return statSync(this.#logPath).ino === this.#inode && fstatSync(this.#fd).nlink > 0
+      this.compact()
+      this.#done(batch)
+    } catch (error) {
+      this.#failed(batch, error as Error)
+    }
+  }
+
+  /**
+   * True while the snapshot and the open log are still the files at their paths. Otherwise the changes flushed to the
+   * log would be lost at the next start (a removed log), or read on top of another snapshot (a replaced data file).
+   */
+  #sameFiles(): boolean {
+    try {
+      return (
+        statSync(this.#logPath).ino === this.#inode &&
+        fstatSync(this.#fd).nlink > 0 &&
+        identity(this.path) === this.#snapshot
+      )
     } catch {
       return false
     }
@@ -336,6 +371,7 @@ class DataLog implements ChangeLog, DataFile {
     try {
       writeDurably(temporary, this.store.stateJson(), 'w')
       disk.renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
+      this.#snapshot = identity(this.path)
       // The new snapshot is on disk under its name before the log is emptied: a power cut between the two must not
       // leave the old snapshot with an empty log.
       syncFolder(this.path)

@@ -57,7 +57,10 @@ export interface CreateStubOptions {
    * flushed to it before its answer leaves, folded into one snapshot on close.
    */
   data?: string
-  /** Told of what the data file met that is no answer's: a torn record dropped at start, a last write that failed. */
+  /**
+   * Told of what the data file met that is no answer's: a torn record dropped at start, a last write that failed, a file
+   * written again after it was removed or replaced under the stub.
+   */
   onDataError?: (message: string) => void
   /** A deliberate fault to inject (see FAULTS): for proving that a test suite catches it. */
   fault?: FaultName

@@ -79,6 +79,48 @@ describe('--data under kill -9', () => {
   }, 60_000)
 })
 
+describe('--data whose files are lost under the running stub', () => {
+  it('writes them again at the next change, so a kill -9 after it loses no pet; a log left alone stops the start', async () => {
+    const file = join(scratch(), 'pets.json')
+    const started = async () => {
+      const stub = run(['--data', file, '--no-seed'])
+      return { stub, url: await stub.url }
+    }
+    const killed = async ({ stub }: { stub: ReturnType<typeof run> }) => {
+      stub.child.kill('SIGKILL')
+      await stub.exited
+    }
+    const first = await started()
+    expect((await create(first.url, 'before')).status).toBe(201)
+    await killed(first)
+    const second = await started() // its start folds the first pet into the data file
+    rmSync(file) // a clean-up script, or a user starting afresh with the stub still running
+    expect((await create(second.url, 'after')).status).toBe(201)
+    await killed(second)
+    const third = await started()
+    const state = await (await fetch(third.url.replace(/\/v1$/, '/__stub/state'))).json()
+    expect(state).toMatchObject({
+      nextId: 3,
+      pets: [
+        { id: 1, name: 'before' },
+        { id: 2, name: 'after' },
+      ],
+    })
+    expect(second.stub.stderr()).toContain(
+      `the data file ${file} or its log was removed or replaced while the stub ran`,
+    )
+    expect((await create(third.url, 'logged')).status).toBe(201)
+    await killed(third)
+    // The data file alone removed: its log would bring back the last change without the pets before it.
+    rmSync(file)
+    const refused = run(['--data', file, '--no-seed'])
+    expect(await refused.exited).toBe(2)
+    expect(refused.stderr().trim()).toBe(
+      `petstore-stub: the data file ${file} is missing but its log ${file}.log holds changes made after it: put the data file back, or remove the log to start afresh`,
+    )
+  }, 30_000)
+})
+
 describe('--data that cannot be written', () => {
   it.each([
     ['a missing folder', (dir: string) => join(dir, 'no-such-folder', 'pets.json')],
