@@ -101,8 +101,16 @@ describe('over HTTP', () => {
         expect(answer.status).toBe(421)
         expect(JSON.parse(answer.body)).toMatchObject({ code: 'host_not_allowed', status: 421 })
       }
+      // A target in absolute form names the host itself, and wins over Host (RFC 9112 §3.2.2).
+      const absolute = await send(stub.port, { ...AUTH, host: '127.0.0.1' }, 'http://evil.example/v1/pets')
+      expect(absolute.status).toBe(421)
+      expect(JSON.parse(absolute.body)).toMatchObject({ message: expect.stringContaining('"evil.example"') })
+      for (const target of ['http://user@localhost/v1/pets', 'http:///v1/pets'])
+        expect((await send(stub.port, { ...AUTH, host: '127.0.0.1' }, target)).status).toBe(421)
       expect(stub.store.size).toBe(before)
       expect((await send(stub.port, { ...AUTH, host: `localhost:${stub.port}` })).status).toBe(200)
+      const viaProxy = `http://localhost:${stub.port}/v1/pets`
+      expect((await send(stub.port, { ...AUTH, host: 'evil.example' }, viaProxy)).status).toBe(200)
     } finally {
       await stub.close()
     }

@@ -86,13 +86,23 @@ export function isLoopback(name: string): boolean {
   )
 }
 
+/**
+ * The host a request is for: the authority of a target in absolute form (`GET http://name/v1/pets`, as sent to a
+ * proxy), which wins over `Host` (RFC 9112 §3.2.2), or else the `Host` header.
+ */
+export function hostOf(target: string, host: string | string[] | undefined): string | string[] | undefined {
+  if (target.charCodeAt(0) === 47 /* '/' */) return host
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)
+  return authority ? authority[1] : host
+}
+
 /** The 421 of a request for a host the stub does not answer for: a DNS-rebinding page, or a name to allow. */
 export function misdirected(host: string | string[] | undefined): AppResponse {
   const shown = typeof host === 'string' ? JSON.stringify(host.slice(0, 100)) : 'given more than once'
   const error = new ApiError(
     421,
     'host_not_allowed',
-    `the stub does not answer for Host ${shown}: start it with --allow-host NAME to allow that name`,
+    `the stub does not answer for the host ${shown}: start it with --allow-host NAME to allow that name`,
   )
   const body = errorBody(error)
   const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))]

@@ -11,7 +11,7 @@ import type { Journal } from './journal.js'
 import { boundConnections } from './connections.js'
 import { logLine } from './log.js'
 import { respondSpecially } from './misbehave.js'
-import { HostCheck, misdirected } from './origin.js'
+import { HostCheck, hostOf, misdirected } from './origin.js'
 import {
   BASE_PATH,
   type AppRequest,
@@ -133,7 +133,8 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
   let routed
   try {
     // A name the stub does not answer for is a DNS-rebinding page's, or one to allow with --allow-host.
-    routed = state.hosts.allows(request.headers.host) ? app.route(request) : misdirected(request.headers.host)
+    const host = hostOf(request.url, request.headers.host)
+    routed = state.hosts.allows(host) ? app.route(request) : misdirected(host)
   } catch (error) {
     routed = app.failure(error)
   }
