@@ -3,7 +3,7 @@
  */
 import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { writeDurably } from './disk.js'
+import { temporaryPathOf, writeDurably } from './disk.js'
 import { PersistError } from './store.js'
 
 /** The lock file beside a data file. */
@@ -52,6 +52,8 @@ export class DataFileLock {
           `the data file ${path} is in use by another stub (${holder === 'taking' ? 'starting now' : `process ${holder}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
         )
       rmSync(lockPath, { force: true }) // left by a stub that is gone
+      // So is the snapshot it was writing, if it died at that moment: its temporary file would stay for ever.
+      if (typeof holder === 'number') rmSync(temporaryPathOf(path, holder), { force: true })
     }
     throw new PersistError(`cannot take the lock ${lockPath} of the data file ${path}: other stubs keep taking it`)
   }

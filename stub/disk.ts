@@ -20,8 +20,20 @@ export const disk = {
   renameSync: fs.renameSync,
 }
 
+/** Where the stub of process `pid` writes a data file's next snapshot before renaming it over the file. */
+export function temporaryPathOf(path: string, pid = process.pid): string {
+  return `${path}.${pid}.tmp`
+}
+
+/**
+ * Opening for writing, emptied, never through a symbolic link (where the platform has such a flag): in a folder
+ * others can write to, a link planted at a predictable name must not aim the stub's writes at another file.
+ */
+export const WRITE_NO_FOLLOW =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW ?? 0)
+
 /** Writes a file and flushes it to the disk before returning. */
-export function writeDurably(path: string, text: string, flags: string): void {
+export function writeDurably(path: string, text: string, flags: string | number): void {
   const fd = disk.openSync(path, flags)
   try {
     const bytes = Buffer.from(text, 'utf8')

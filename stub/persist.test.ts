@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { lockPathOf } from './data-lock.js'
@@ -168,6 +177,26 @@ describe('the data file', () => {
     },
   )
 
+  it.skipIf(process.platform === 'win32')(
+    'writes through no symbolic link planted at its temporary file or its log: another file is never written',
+    () => {
+      const file = join(dir, 'state.json')
+      const victim = join(dir, 'victim.txt')
+      writeFileSync(victim, "not the stub's")
+      // In a folder others can write to, the temporary file's name is easy to guess.
+      symlinkSync(victim, `${file}.${process.pid}.tmp`)
+      const stub = createStub({ data: file, seed: false })
+      stub.store.add(pet)
+      stub.close()
+      expect(readFileSync(victim, 'utf8')).toBe("not the stub's")
+      expect(readDataFile(file)!.pets).toHaveLength(1)
+      rmSync(logPathOf(file))
+      symlinkSync(victim, logPathOf(file))
+      expect(() => createStub({ data: file })).toThrow(new RegExp(`cannot write the data file ${file}: ELOOP`))
+      expect(readFileSync(victim, 'utf8')).toBe("not the stub's")
+    },
+  )
+
   it.each([
     ['a missing folder', (file: string) => join(file, '..', 'missing', 'state.json'), /ENOENT/],
     ['a directory', (file: string) => (mkdirSync(file), file), /directory/],
@@ -259,6 +288,8 @@ describe('one stub per data file', () => {
     for (const left of [JSON.stringify({ pid: gone }), '', '{"pid":']) {
       const file = dataFile()
       writeFileSync(lockPathOf(file), left)
+      // The snapshot the crashed stub was writing when it died goes too: nothing else would ever remove it.
+      writeFileSync(`${file}.${gone}.tmp`, '{"nextId":1,')
       const long = new Date(Date.now() - 60_000)
       utimesSync(lockPathOf(file), long, long)
       const stub = createStub({ data: file })
@@ -266,6 +297,8 @@ describe('one stub per data file', () => {
       expect(stub.store.size).toBe(2)
       stub.close()
       expect(readdirSync(dir)).not.toContain('state.json.lock')
+      if (left !== '' && left !== '{"pid":') expect(readdirSync(dir)).not.toContain(`state.json.${gone}.tmp`)
+      rmSync(`${file}.${gone}.tmp`, { force: true })
     }
   })
 

@@ -13,7 +13,7 @@
 import { accessSync, constants, existsSync, fstatSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
-import { disk, syncFolder, writeDurably } from './disk.js'
+import { disk, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
 
@@ -367,15 +367,17 @@ class DataLog implements ChangeLog, DataFile {
    * Throws {@link PersistError} naming the file when it cannot.
    */
   compact(): void {
-    const temporary = `${this.path}.${process.pid}.tmp`
+    const temporary = temporaryPathOf(this.path)
     try {
-      writeDurably(temporary, this.store.stateJson(), 'w')
+      // Made anew ('wx' fails on anything at the name, a symbolic link included), never written through what is there.
+      rmSync(temporary, { force: true })
+      writeDurably(temporary, this.store.stateJson(), 'wx')
       disk.renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
       this.#snapshot = identity(this.path)
       // The new snapshot is on disk under its name before the log is emptied: a power cut between the two must not
       // leave the old snapshot with an empty log.
       syncFolder(this.path)
-      const fd = disk.openSync(this.#logPath, 'w') // emptied: everything in it is in the snapshot now
+      const fd = disk.openSync(this.#logPath, WRITE_NO_FOLLOW) // emptied: everything in it is in the snapshot now
       syncFolder(this.path) // a log made just now: its name on disk before any change flushed to it is acknowledged
       if (this.#fd >= 0) this.#retired.push(this.#fd)
       if (!this.#flushing) this.#closeRetired()
