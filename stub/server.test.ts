@@ -8,7 +8,7 @@ import { startStub, type Stub } from './index.js'
 import { loadSeed } from './seed.js'
 import type { Handler } from './http.js'
 import { bufferedLog, LOG_INTERVAL_MS, logLine } from './log.js'
-import { ListenError, serve, type RunningServer } from './server.js'
+import { ListenError, MAX_PIPELINED, serve, type RunningServer } from './server.js'
 import { PetStore } from './store.js'
 import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, expectError, type Answer } from './testing.js'
 
@@ -272,6 +272,17 @@ describe('the stub over HTTP', () => {
       expect(posted.map((entry) => entry.status)).toEqual([null, 201]) // newest first
     })
     expect(stub.store.size).toBe(before + 1)
+  })
+
+  it('answers a client that pipelines requests ahead, and closes one that sends far more than it reads', async () => {
+    const get = (close = false) =>
+      `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`
+    const ahead = await raw(stub.port, get().repeat(MAX_PIPELINED) + get(true))
+    expect(ahead.match(/HTTP\/1\.1 200 /g)).toHaveLength(MAX_PIPELINED + 1)
+    // Thousands sent at once: each read of the socket parses about a thousand, which would all wait in memory.
+    const flood = await raw(stub.port, get().repeat(5_000))
+    expect(flood.match(/HTTP\/1\.1 /g)?.length ?? 0).toBeLessThanOrEqual(MAX_PIPELINED + 1)
+    expect((await fetchAnswer(`${base}/pets/1`, { headers: AUTH })).status).toBe(200)
   })
 
   it('answers malformed HTTP with a 400 Error body', async () => {

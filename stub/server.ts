@@ -122,6 +122,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
 }
 
 function onRequest(app: Handler, state: State, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
+  if (tooManyPipelined(req.socket as PipeliningSocket, res, state)) return
   const started = state.log || state.journal ? performance.now() : 0
   state.inFlight++
   const request: AppRequest = {
@@ -251,6 +252,39 @@ function lengthOf(value: string | string[] | undefined): number {
 /** A header seen once more: a second value makes a list. */
 function more(seen: string | string[] | undefined, value: string): string | string[] {
   return seen === undefined ? value : typeof seen === 'string' ? [seen, value] : [...seen, value]
+}
+
+/**
+ * The most requests that may wait on one connection behind an answer not yet sent. A client pipelines a few requests
+ * ahead; one that sends thousands without reading the answers would have each made and kept in memory (a whole read of
+ * the socket, 64 KiB of requests, is parsed at once), and a few hundred such connections exhausted the heap.
+ */
+export const MAX_PIPELINED = 128
+
+/** How many requests wait on a connection behind an answer not yet sent. */
+const PIPELINED = Symbol('pipelined')
+
+type PipeliningSocket = Socket & { [PIPELINED]?: number }
+
+/**
+ * True when the request is not to be answered: its connection has more than {@link MAX_PIPELINED} requests waiting, and
+ * is closed (RFC 9112 §9.3.2: a client retries the requests left unanswered), or was already.
+ */
+function tooManyPipelined(socket: PipeliningSocket, res: ServerResponse, state: State): boolean {
+  // Node gives a response its socket at once unless an earlier answer on the connection is still being sent.
+  if (res.socket !== null) {
+    socket[PIPELINED] = 0
+    return false
+  }
+  if (socket.destroyed) return true
+  const waiting = (socket[PIPELINED] ?? 0) + 1
+  socket[PIPELINED] = waiting
+  if (waiting <= MAX_PIPELINED) return false
+  socket.destroy()
+  state.log?.(
+    `- - 1 connection closed: more than ${MAX_PIPELINED} pipelined requests on it were waiting for answers it did not read`,
+  )
+  return true
 }
 
 /** Where a connection's {@link ConnectionMemo} is kept: on its socket, which lives exactly as long. */

@@ -55,3 +55,35 @@ describe('connections that hold descriptors under ulimit -n 1024', () => {
     30_000,
   )
 })
+
+describe('connections that pipeline requests and never read the answers', () => {
+  it('stay within a small heap: the stub keeps serving, where each such connection used to hold megabytes', async () => {
+    // A heap of 160 MB stands for a machine's memory: 150 such connections exhausted it, and the stub died of it.
+    const stub = startProcess(process.execPath, ['--max-old-space-size=160', BIN, '--port', '0', '--quiet'])
+    onTestFinished(() => stub.stop('SIGKILL'))
+    await stub.waitFor(/Prefer: code=404/)
+    const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
+    const port = Number(new URL(url).port)
+    const flood = Buffer.from(
+      'GET /v1/pets?limit=100 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\n\r\n'.repeat(
+        5_000,
+      ),
+    )
+    const held: Socket[] = []
+    onTestFinished(() => held.forEach((socket) => socket.destroy()))
+    for (let i = 0; i < 150; i++) {
+      const socket = connect(port, '127.0.0.1')
+      socket.on('error', () => undefined) // the stub closes it: that is the point
+      socket.pause() // the answers are never read
+      held.push(socket)
+      socket.write(flood)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    const answer = await fetch(`${url}/pets?limit=1`, {
+      headers: { authorization: 'Bearer petstore-dev-key' },
+      signal: AbortSignal.timeout(10_000),
+    })
+    expect(answer.status).toBe(200)
+    expect(stub.child.exitCode).toBeNull()
+  }, 30_000)
+})
