@@ -3,7 +3,7 @@
  */
 import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { temporaryPathOf, writeDurably } from './disk.js'
+import { identityOf, temporaryPathOf, writeDurably } from './disk.js'
 import { PersistError } from './store.js'
 
 /** The lock file beside a data file. */
@@ -26,10 +26,15 @@ export class DataFileLock {
   /** The data files held by stubs of this process, by absolute path. */
   static readonly #held = new Set<string>()
 
+  /** The lock file as this stub made it (inode, size, time): while it is unchanged, it needs no reading. */
+  #made: string | undefined
+
   private constructor(
     readonly path: string,
     readonly key: string,
-  ) {}
+  ) {
+    this.#made = identityOf(lockPathOf(path))
+  }
 
   /** Takes the lock of the data file at `path`; throws {@link PersistError} (one line) when another stub holds it. */
   static take(path: string): DataFileLock {
@@ -56,6 +61,30 @@ export class DataFileLock {
       if (typeof holder === 'number') rmSync(temporaryPathOf(path, holder), { force: true })
     }
     throw new PersistError(`cannot take the lock ${lockPath} of the data file ${path}: other stubs keep taking it`)
+  }
+
+  /**
+   * Whether this stub still holds the file. A lock removed under it (a clean-up script) is put back; `false` when
+   * another stub holds the file now, which it may since the lock was gone: this one must not write the file again.
+   */
+  keep(): boolean {
+    const lockPath = lockPathOf(this.path)
+    if (this.#made !== undefined && identityOf(lockPath) === this.#made) return true // still the lock this stub made
+    if (holderOf(lockPath) === undefined) {
+      try {
+        writeDurably(lockPath, JSON.stringify({ pid: process.pid }) + '\n', 'wx')
+      } catch {
+        // another stub made it first (read below), or the folder is gone (the data file's own write reports that)
+      }
+    }
+    const holder = holderOf(lockPath)
+    if (holder === process.pid) this.#made = identityOf(lockPath)
+    return holder === process.pid || holder === undefined
+  }
+
+  /** The process that holds the file now, as its lock names it (`undefined`: none, or not readable). */
+  holder(): number | 'taking' | undefined {
+    return holderOf(lockPathOf(this.path))
   }
 
   /** Gives the file up: the lock file goes, unless another stub has taken it over meanwhile. */

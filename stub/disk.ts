@@ -1,6 +1,6 @@
 /**
  * How the stub writes to the disk: the node:fs calls of the data file, its log and its lock, a file written whole and
- * flushed, a folder flushed.
+ * flushed, a folder flushed, and what tells a file it wrote from one put in its place.
  */
 import fs from 'node:fs'
 import { dirname } from 'node:path'
@@ -31,6 +31,19 @@ export function temporaryPathOf(path: string, pid = process.pid): string {
  */
 export const WRITE_NO_FOLLOW =
   fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW ?? 0)
+
+/**
+ * A file's inode, size and last change, which a file removed, replaced or written over changes; `undefined` when it is
+ * not there.
+ */
+export function identityOf(path: string): string | undefined {
+  try {
+    const stats = fs.statSync(path)
+    return `${stats.ino} ${stats.size} ${stats.mtimeMs}`
+  } catch {
+    return undefined
+  }
+}
 
 /** Writes a file and flushes it to the disk before returning. */
 export function writeDurably(path: string, text: string, flags: string | number): void {

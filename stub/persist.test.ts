@@ -270,6 +270,42 @@ describe('one stub per data file', () => {
     second.close()
   })
 
+  it('puts back its lock when it is removed under it, so that a second stub is still refused', async () => {
+    const file = dataFile()
+    const stub = createStub({ data: file })
+    rmSync(lockPathOf(file)) // a clean-up script
+    stub.store.add(pet)
+    await stub.store.settled()
+    expect(holder(file)).toBe(process.pid)
+    stub.close()
+    expect(readdirSync(dir)).not.toContain('state.json.lock')
+  })
+
+  it('keeps no more changes once another stub took the file while its lock was gone, and never writes over its files', async () => {
+    const file = dataFile()
+    const notices: string[] = []
+    const stub = createStub({ data: file, onDataError: (line) => notices.push(line) })
+    stub.store.add(pet)
+    await stub.store.settled()
+    // Another stub starts while the lock is gone: it takes the lock and writes the state it read as its snapshot.
+    rmSync(lockPathOf(file))
+    const theirs = { lock: JSON.stringify({ pid: process.ppid }) + '\n', snapshot: stub.store.stateJson() }
+    writeFileSync(lockPathOf(file), theirs.lock)
+    writeFileSync(file, theirs.snapshot)
+    writeFileSync(logPathOf(file), '')
+    const size = stub.store.size
+    stub.store.add(pet)
+    await expect(stub.store.settled()).rejects.toThrow(
+      `the data file ${file} is kept by another stub now (process ${process.ppid}), started while this one's lock was removed: this stub keeps no more changes; stop it`,
+    )
+    expect(stub.store.size).toBe(size) // the change not kept is taken back
+    expect(notices).toHaveLength(1)
+    stub.close() // no last write either
+    expect(readFileSync(file, 'utf8')).toBe(theirs.snapshot)
+    expect(readFileSync(logPathOf(file), 'utf8')).toBe('')
+    expect(readFileSync(lockPathOf(file), 'utf8')).toBe(theirs.lock)
+  })
+
   it('refuses a file another running process holds, naming it and how to recover, and touches nothing', () => {
     const file = dataFile()
     const lock = JSON.stringify({ pid: process.ppid }) + '\n' // a process that runs: the one that started this test

@@ -13,7 +13,7 @@
 import { accessSync, constants, existsSync, fstatSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
-import { disk, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
+import { disk, identityOf, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
 
@@ -151,12 +151,6 @@ function max(a: bigint, b: bigint): bigint {
   return a > b ? a : b
 }
 
-/** A file's inode, size and last change, which a file removed, replaced or written over changes. */
-function identity(path: string): string {
-  const stats = statSync(path)
-  return `${stats.ino} ${stats.size} ${stats.mtimeMs}`
-}
-
 /** The changes of one flush, and who waits for them. */
 interface Batch {
   lines: string[]
@@ -196,7 +190,7 @@ class DataLog implements ChangeLog, DataFile {
   #fd = -1
   #inode = -1
   /** The snapshot as written (inode, size, time): a data file removed, replaced or written over is noticed too. */
-  #snapshot = ''
+  #snapshot: string | undefined
   /** Bytes of the log known whole: a failed append is cut back to here. */
   #length = 0
   /** The changes waiting for the next flush. */
@@ -211,6 +205,11 @@ class DataLog implements ChangeLog, DataFile {
   #retired: number[] = []
   /** This stub's hold on the file, given up on close. */
   readonly #lock: DataFileLock
+  /**
+   * Set once another stub keeps the file (started while this one's lock was removed): this stub then writes it no more,
+   * since writing would undo that stub's acknowledged changes, and refuses its own changes with this message.
+   */
+  #lostTo: string | undefined
 
   constructor(
     readonly store: PetStore,
@@ -271,6 +270,7 @@ class DataLog implements ChangeLog, DataFile {
     if (batch === undefined || this.#flushing || this.#closed) return
     this.#open = undefined
     this.#flushing = true
+    if (!this.#stillKept()) return this.#refuse(batch)
     if (this.#broken) return this.#rewrite(batch) // the log may have lost its way
     const text = batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join('')
     const fd = this.#fd
@@ -287,6 +287,7 @@ class DataLog implements ChangeLog, DataFile {
         this.#length += written
         // Asked after the flush, so that a file removed while it ran is noticed before the answers leave.
         if (this.#sameFiles()) return this.#done(batch)
+        if (!this.#stillKept()) return this.#refuse(batch) // the other stub's files now: never written over
         this.onError(
           `the data file ${this.path} or its log was removed or replaced while the stub ran: both written again from the stub's pets`,
         )
@@ -333,6 +334,28 @@ class DataLog implements ChangeLog, DataFile {
     later?.reject(failure)
   }
 
+  /** False once another stub keeps the data file (see {@link #lostTo}); a lock removed under this one is put back. */
+  #stillKept(): boolean {
+    if (this.#lostTo === undefined && !this.#lock.keep()) {
+      const holder = this.#lock.holder()
+      this.#lostTo = `the data file ${this.path} is kept by another stub now (${typeof holder === 'number' ? `process ${holder}` : 'starting'}), started while this one's lock was removed: this stub keeps no more changes; stop it`
+      this.onError(this.#lostTo)
+    }
+    return this.#lostTo === undefined
+  }
+
+  /** Takes back a batch, and those after it, without touching the files: they are another stub's now. */
+  #refuse(batch: Batch): void {
+    this.#flushing = false
+    this.#closeRetired()
+    const failure = new PersistError(this.#lostTo!)
+    const later = this.#open
+    this.#open = undefined
+    this.store.truncate(batch.sizeBefore)
+    batch.reject(failure)
+    later?.reject(failure)
+  }
+
   /**
    * Writes the whole state afresh, which keeps this batch (and any after it) at once: after a failed write, or when the
    * data file or its log was removed, replaced or moved away under the stub (by hand, a clean-up script).
@@ -355,7 +378,8 @@ class DataLog implements ChangeLog, DataFile {
       return (
         statSync(this.#logPath).ino === this.#inode &&
         fstatSync(this.#fd).nlink > 0 &&
-        identity(this.path) === this.#snapshot
+        this.#snapshot !== undefined &&
+        identityOf(this.path) === this.#snapshot
       )
     } catch {
       return false
@@ -367,13 +391,14 @@ class DataLog implements ChangeLog, DataFile {
    * Throws {@link PersistError} naming the file when it cannot.
    */
   compact(): void {
+    if (this.#lostTo !== undefined) throw new PersistError(this.#lostTo)
     const temporary = temporaryPathOf(this.path)
     try {
       // Made anew ('wx' fails on anything at the name, a symbolic link included), never written through what is there.
       rmSync(temporary, { force: true })
       writeDurably(temporary, this.store.stateJson(), 'wx')
       disk.renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
-      this.#snapshot = identity(this.path)
+      this.#snapshot = identityOf(this.path)
       // The new snapshot is on disk under its name before the log is emptied: a power cut between the two must not
       // leave the old snapshot with an empty log.
       syncFolder(this.path)

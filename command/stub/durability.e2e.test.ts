@@ -195,4 +195,29 @@ describe('--data in use by another stub', () => {
       { id: 2, name: 'second' },
     ])
   })
+
+  it('stops keeping the file when its lock was removed and another stub started on it: no pet of either is lost', async () => {
+    const file = join(scratch(), 'pets.json')
+    const first = run(['--data', file, '--no-seed'])
+    const firstUrl = await first.url
+    expect((await create(firstUrl, 'kept by the first')).status).toBe(201)
+    rmSync(`${file}.lock`) // a clean-up script, or the line's advice followed while the stub runs
+    const second = run(['--data', file, '--no-seed'])
+    const secondUrl = await second.url
+    const refused = await create(firstUrl, 'refused by the first')
+    expect(refused.status).toBe(503)
+    expect(await refused.json()).toMatchObject({ code: 'not_kept', message: expect.stringContaining('another stub') })
+    expect(await (await create(secondUrl, 'kept by the second')).json()).toMatchObject({ id: 2 })
+    first.child.kill('SIGTERM') // a clean stop writes nothing over the second stub's files
+    await first.exited
+    second.child.kill('SIGKILL')
+    await second.exited
+    const third = run(['--data', file, '--no-seed'])
+    const pets = await (await fetch(`${await third.url}/pets`, { headers: AUTH })).json()
+    expect(pets).toMatchObject([
+      { id: 1, name: 'kept by the first' },
+      { id: 2, name: 'kept by the second' },
+    ])
+    expect(first.stderr()).toContain(`the data file ${file} is kept by another stub now (process ${second.child.pid})`)
+  })
 })
