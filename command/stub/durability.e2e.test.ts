@@ -30,6 +30,12 @@ async function create(url: string, name: string): Promise<Response> {
   return await fetch(`${url}/pets`, { method: 'POST', headers: AUTH, body: JSON.stringify({ name, categoryId: 7 }) })
 }
 
+/** The pets a stub started anew on `file` serves: what the file kept. */
+async function petsKeptIn(file: string): Promise<unknown> {
+  const stub = run(['--data', file, '--no-seed'])
+  return await (await fetch(`${await stub.url}/pets`, { headers: AUTH })).json()
+}
+
 describe('--data under kill -9', () => {
   it('loses no pet answered 201 and never gives an id twice, whenever the kill comes', async () => {
     const file = join(scratch(), 'pets.json')
@@ -188,9 +194,7 @@ describe('--data in use by another stub', () => {
     expect(await next.json()).toMatchObject({ id: 2, name: 'second' })
     first.child.kill('SIGKILL')
     await first.exited
-    const third = run(['--data', file, '--no-seed'])
-    const pets = await (await fetch(`${await third.url}/pets`, { headers: AUTH })).json()
-    expect(pets).toMatchObject([
+    expect(await petsKeptIn(file)).toMatchObject([
       { id: 1, name: 'first' },
       { id: 2, name: 'second' },
     ])
@@ -212,9 +216,7 @@ describe('--data in use by another stub', () => {
     await first.exited
     second.child.kill('SIGKILL')
     await second.exited
-    const third = run(['--data', file, '--no-seed'])
-    const pets = await (await fetch(`${await third.url}/pets`, { headers: AUTH })).json()
-    expect(pets).toMatchObject([
+    expect(await petsKeptIn(file)).toMatchObject([
       { id: 1, name: 'kept by the first' },
       { id: 2, name: 'kept by the second' },
     ])
