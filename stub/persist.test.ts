@@ -300,10 +300,24 @@ describe('one stub per data file', () => {
     )
     expect(stub.store.size).toBe(size) // the change not kept is taken back
     expect(notices).toHaveLength(1)
+    expect(() => stub.reset()).toThrow(PersistError) // a reset writes the whole state: not over that stub's files
     stub.close() // no last write either
     expect(readFileSync(file, 'utf8')).toBe(theirs.snapshot)
     expect(readFileSync(logPathOf(file), 'utf8')).toBe('')
     expect(readFileSync(lockPathOf(file), 'utf8')).toBe(theirs.lock)
+  })
+
+  it('writes nothing over the files of a stub that took the file, even when its first change since is a reset', () => {
+    const file = dataFile()
+    const stub = createStub({ data: file })
+    rmSync(lockPathOf(file))
+    const theirs = JSON.stringify({ pid: process.ppid }) + '\n'
+    writeFileSync(lockPathOf(file), theirs)
+    writeFileSync(file, '{"nextId":1,"pets":[]}')
+    expect(() => stub.reset()).toThrow(/is kept by another stub now/)
+    stub.close()
+    expect(readFileSync(file, 'utf8')).toBe('{"nextId":1,"pets":[]}')
+    expect(readFileSync(lockPathOf(file), 'utf8')).toBe(theirs)
   })
 
   it('refuses a file another running process holds, naming it and how to recover, and touches nothing', () => {

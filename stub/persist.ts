@@ -391,7 +391,7 @@ class DataLog implements ChangeLog, DataFile {
    * Throws {@link PersistError} naming the file when it cannot.
    */
   compact(): void {
-    if (this.#lostTo !== undefined) throw new PersistError(this.#lostTo)
+    if (!this.#stillKept()) throw new PersistError(this.#lostTo!) // a reset or a shutdown too: the files are another's
     const temporary = temporaryPathOf(this.path)
     try {
       // Made anew ('wx' fails on anything at the name, a symbolic link included), never written through what is there.
