@@ -44,7 +44,7 @@ export class DataFileLock {
     const lockPath = lockPathOf(path)
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        writeDurably(lockPath, JSON.stringify({ pid: process.pid }) + '\n', 'wx') // EEXIST when another has it
+        makeLock(lockPath) // EEXIST when another has it
         DataFileLock.#held.add(key)
         return new DataFileLock(path, key)
       } catch (error) {
@@ -72,7 +72,7 @@ export class DataFileLock {
     if (this.#made !== undefined && identityOf(lockPath) === this.#made) return true // still the lock this stub made
     if (holderOf(lockPath) === undefined) {
       try {
-        writeDurably(lockPath, JSON.stringify({ pid: process.pid }) + '\n', 'wx')
+        makeLock(lockPath)
       } catch {
         // another stub made it first (read below), or the folder is gone (the data file's own write reports that)
       }
@@ -107,6 +107,11 @@ function absolute(path: string): string {
   } catch {
     return full
   }
+}
+
+/** Makes the lock file naming this process; throws (EEXIST) when anything is at its path already. */
+function makeLock(lockPath: string): void {
+  writeDurably(lockPath, JSON.stringify({ pid: process.pid }) + '\n', 'wx')
 }
 
 /** The process a lock file names; `taking` for one just made and not written yet; `undefined` for none or garbage. */

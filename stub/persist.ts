@@ -323,10 +323,16 @@ class DataLog implements ChangeLog, DataFile {
     } catch {
       // the next flush writes the whole state afresh anyway
     }
-    const failure =
+    this.#takeBack(
+      batch,
       error instanceof PersistError
         ? error
-        : new PersistError(`cannot write the data file ${this.path}: ${error.message}`)
+        : new PersistError(`cannot write the data file ${this.path}: ${error.message}`),
+    )
+  }
+
+  /** Takes the pets of a batch, and of any after it, out of the store, and refuses them with `failure`. */
+  #takeBack(batch: Batch, failure: PersistError): void {
     const later = this.#open
     this.#open = undefined
     this.store.truncate(batch.sizeBefore)
@@ -348,12 +354,7 @@ class DataLog implements ChangeLog, DataFile {
   #refuse(batch: Batch): void {
     this.#flushing = false
     this.#closeRetired()
-    const failure = new PersistError(this.#lostTo!)
-    const later = this.#open
-    this.#open = undefined
-    this.store.truncate(batch.sizeBefore)
-    batch.reject(failure)
-    later?.reject(failure)
+    this.#takeBack(batch, new PersistError(this.#lostTo!))
   }
 
   /**
