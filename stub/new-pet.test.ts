@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { spec } from '../spec/index.js'
-import { NewPetReader } from './new-pet.js'
+import { NewPetReader, readAsSent } from './new-pet.js'
 import { PetStore } from './store.js'
 
 const HEADERS = { 'content-type': 'application/json' }
@@ -109,5 +109,102 @@ describe('NewPetReader', () => {
       expect(stored?.through, changed).toBe(stored?.without)
       expect(stored?.through, changed).toBe(stored?.longWay)
     }
+  })
+})
+
+describe('readAsSent', () => {
+  const names = ['name', 'categoryId', 'status', 'tags']
+  const member = fc.oneof(
+    fc.string({ unit: 'binary-ascii', maxLength: 6 }), // quotes, backslashes and control characters: escaped
+    fc.string({ maxLength: 6 }),
+    fc.integer(),
+    fc.constantFrom(0, -0, 999_999_999_999_999, -999_999_999_999_999, 1_000_000_000_000_000, 2 ** 53 + 2),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(true, false, null),
+    fc.constant([1]),
+    fc.constant({ a: 1 }),
+  )
+  /** An object of some of `names` and a stray key, in the spec's order or shuffled, as JSON.stringify writes it. */
+  const written = fc
+    .tuple(
+      fc.shuffledSubarray([...names, 'nickname', 'id']),
+      fc.boolean(),
+      fc.array(member, { minLength: 6, maxLength: 6 }),
+    )
+    .map(([keys, inOrder, values]) => {
+      const ordered = inOrder ? [...keys].sort((a, b) => order(a) - order(b)) : keys
+      return JSON.stringify(Object.fromEntries(ordered.map((key, i) => [key, values[i]])))
+    })
+  const order = (key: string) => (names.includes(key) ? names.indexOf(key) : names.length)
+
+  /** What readAsSent reads from a text must be what JSON.parse reads, members in the same order. */
+  const sameAsParse = (text: string) => {
+    const read = readAsSent(text, names)
+    if (read === undefined) return false
+    const parsed = JSON.parse(text) as object // throws on a text readAsSent should have refused
+    expect(Object.entries(read)).toEqual(Object.entries(parsed))
+    expect(JSON.stringify(read)).toBe(text) // the text is the object's JSON exactly
+    return true
+  }
+
+  it('reads every object JSON.stringify writes of its names in order, flat and plain, as JSON.parse does', () => {
+    let read = 0
+    fc.assert(
+      fc.property(written, (text) => {
+        const value = JSON.parse(text) as Record<string, unknown>
+        const keys = Object.keys(value)
+        const plain =
+          keys.every((key, i) => names.includes(key) && (i === 0 || order(keys[i - 1]!) < order(key))) &&
+          Object.values(value).every(
+            (member) =>
+              member === null ||
+              typeof member === 'boolean' ||
+              (typeof member === 'string' && /^[\x20-\x7f]*$/.test(member) && !/["\\]/.test(member)) ||
+              (typeof member === 'number' &&
+                Number.isInteger(member) &&
+                Math.abs(member) < 1e15 &&
+                !Object.is(member, -0)),
+          )
+        expect(sameAsParse(text), text).toBe(plain)
+        if (plain) read++
+      }),
+      { numRuns: 2000 },
+    )
+    expect(read).toBeGreaterThan(50)
+  })
+
+  it('never reads a text JSON.parse refuses or reads otherwise', () => {
+    const edit = fc.constantFrom(...'{}[]":,.-+eE0123456789 \\\ntrufalsn\u0000\u00e9x'.split(''))
+    const mutated = fc
+      .tuple(written, fc.nat(), fc.constantFrom('insert', 'replace', 'delete', 'cut'), edit)
+      .map(([text, at, how, c]) => {
+        const i = at % (text.length + 1)
+        if (how === 'insert') return text.slice(0, i) + c + text.slice(i)
+        if (how === 'replace') return text.slice(0, i) + c + text.slice(i + 1)
+        if (how === 'delete') return text.slice(0, i) + text.slice(i + 1)
+        return text.slice(0, i)
+      })
+    fc.assert(
+      fc.property(mutated, (text) => {
+        sameAsParse(text)
+      }),
+      { numRuns: 5000 },
+    )
+    for (const refused of [
+      '{"name":"Rex","categoryId":01}',
+      '{"name":"Rex","categoryId":-}',
+      '{"name":"Rex","categoryId":1,}',
+      '{"name":"Rex""categoryId":1}',
+      '{"name":"Rex","categoryId":1}x',
+      '{"name":"Rex","name":"Max"}',
+      '{"name":"Re',
+      '{"name":"R\u001fx"}', // a control character, which JSON.parse refuses unescaped
+      '{"name":"R\\"x"}', // an escape: the text is not the object's JSON
+      '{',
+      '',
+    ]) {
+      expect(readAsSent(refused, names), refused).toBeUndefined()
+    }
+    expect(readAsSent('{}', names)).toEqual({})
   })
 })

@@ -25,7 +25,7 @@ export class NewPetReader {
   readonly #fields: FieldRule[]
   /** The properties kept: all NewPet declares but write-only ones, which no answer may show. */
   readonly #kept: Declared[]
-  /** Their names in the spec's order, unless one of them keeps a body from being stored as sent (see #keptAsSent). */
+  /** Their names in the spec's order, unless one of them keeps a body from being stored as sent (see {@link readAsSent}). */
   readonly #keptInOrder: string[] | undefined
   readonly #validate: (value: JsonValue) => string[]
   /** The properties Pet requires that a NewPet may lack (the service's own, or optional in NewPet): the stub makes them. */
@@ -41,8 +41,10 @@ export class NewPetReader {
     }))
     this.#kept = declaredOf(spec, 'NewPet')
     const names = this.#kept.map(({ name }) => name)
-    // An object lists integer-like keys first whatever their order in the text, and `id` is the store's own.
-    this.#keptInOrder = names.some((name) => name === 'id' || /^(0|[1-9][0-9]*)$/.test(name)) ? undefined : names
+    // An object lists integer-like keys first whatever their order in the text, `id` is the store's own, and a
+    // `__proto__` member set by assignment would not be a member.
+    const asSent = names.every((name) => name !== 'id' && name !== '__proto__' && !/^(0|[1-9][0-9]*)$/.test(name))
+    this.#keptInOrder = asSent ? names : undefined
     this.#validate = spec.schema('NewPet')
     this.#made = requiredMakers(spec).filter(({ name }) => !this.#required.includes(name))
   }
@@ -54,15 +56,16 @@ export class NewPetReader {
   read(body: Uint8Array | string, headers: RequestHeaders): NewPetRead {
     if (isBlank(body)) throw new ApiError(400, 'missing_body', 'request body is missing: send a NewPet as JSON')
     checkRepresentation(headers)
-    const { value, compact } = readJson(body)
+    // What most clients send is stored as sent: its text is the pet's JSON, unless something in it is to be made.
+    const asSent = typeof body === 'string' && this.#keptInOrder ? readAsSent(body, this.#keptInOrder) : undefined
+    const value = asSent ?? readJson(body)
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ApiError(400, 'not_an_object', `request body must be a JSON object (a NewPet); got ${describe(value)}`)
     }
     const problems = this.#validate(value)
     // A NewPet the schema accepts breaks none of the rules below: they only name what is wrong with one it refuses.
     if (problems.length === 0) {
-      // What most clients send is stored as sent: its text is the pet's JSON, and nothing in it is to be dropped or made.
-      if (compact && typeof body === 'string' && this.#keptAsSent(value)) return { sent: value, pet: value, json: body }
+      if (value === asSent && this.#makesNone(asSent)) return { sent: asSent, pet: asSent, json: body as string }
       return { sent: value, pet: this.#record(value) }
     }
     for (const name of this.#required) {
@@ -72,19 +75,8 @@ export class NewPetReader {
     throw new ApiError(400, 'invalid_body', `request body: ${problems.join('; ')}`)
   }
 
-  /**
-   * True when {@link #record} of this compact (flat, integers of at most 15 digits) NewPet gives it back as it is, its
-   * members in the same order: each is a kept property, in the spec's order, and none the stub makes is missing.
-   */
-  #keptAsSent(sent: { [key: string]: JsonValue }): boolean {
-    const kept = this.#keptInOrder
-    if (kept === undefined) return false
-    let at = 0
-    for (const key in sent) {
-      while (at < kept.length && kept[at] !== key) at++
-      if (at === kept.length) return false
-      at++
-    }
+  /** True when {@link #record} of this NewPet, read by {@link readAsSent}, would make none of its members. */
+  #makesNone(sent: { [key: string]: JsonValue }): boolean {
     for (const { name } of this.#made) if (sent[name] === undefined) return false
     return true
   }
@@ -256,25 +248,24 @@ function checkRepresentation(headers: RequestHeaders): void {
  * keys, which `parseJson` refuses); everything else, and every malformed body, goes to `parseJson`.
  */
 export function parseBody(body: Uint8Array | string): JsonValue {
-  return readJson(body).value
+  return readJson(body)
 }
 
-/** {@link parseBody}'s value, and whether the text is compact (see {@link PlainScan}). */
-function readJson(body: Uint8Array | string): { value: JsonValue; compact: boolean } {
+function readJson(body: Uint8Array | string): JsonValue {
   try {
     const text = typeof body === 'string' ? body : utf8.decode(body)
-    const scan = scanPlain(text)
-    if (scan !== undefined) {
+    const members = plainMembers(text)
+    if (members >= 0) {
       try {
         const value = JSON.parse(text) as Record<string, JsonValue>
         let kept = 0
         for (const _ in value) kept++ // JSON.parse makes own data properties only, on a plain object
-        if (kept === scan.members) return { value, compact: scan.compact }
+        if (kept === members) return value
       } catch {
         // malformed: parseJson below says how
       }
     }
-    return { value: parseJson(text), compact: false }
+    return parseJson(text)
   } catch (error) {
     const why =
       error instanceof RangeError
@@ -286,56 +277,96 @@ function readJson(body: Uint8Array | string): { value: JsonValue; compact: boole
   }
 }
 
-/** What {@link scanPlain} finds in the text of a plain object. */
-interface PlainScan {
-  /** How many members it has. */
-  members: number
-  /**
-   * Whether it is written as `JSON.stringify` writes its value: ASCII, with no space between tokens, no escape, and no
-   * fraction, exponent or `-0` in a number (so every number is an integer of at most 15 digits).
-   */
-  compact: boolean
+/**
+ * The object in `text` when it is written as `JSON.stringify` writes a flat object whose members are among `names`, in
+ * that order: no space between tokens, strings of printable ASCII with no escape, integers of at most 15 digits (which a
+ * double holds exactly), `true`, `false` and `null`. Then the text is the object's JSON exactly. Anything else, valid
+ * JSON or not, gives `undefined`, to be read the long way. Every key is taken from `names`: building the object needs
+ * no lookup of the key's text, which makes this about twice as fast as `JSON.parse` on what most clients send.
+ */
+export function readAsSent(text: string, names: readonly string[]): { [key: string]: JsonValue } | undefined {
+  const length = text.length
+  if (text.charCodeAt(0) !== 0x7b /* { */) return undefined
+  const value: { [key: string]: JsonValue } = {}
+  if (text.charCodeAt(1) === 0x7d /* } */) return length === 2 ? value : undefined
+  let i = 1
+  let next = 0 // where in `names` the next key may be
+  for (;;) {
+    // The key: a name from `next` on, in quotes, then a colon.
+    if (text.charCodeAt(i) !== 0x22 /* " */) return undefined
+    let key: string | undefined
+    for (; next < names.length && key === undefined; next++) {
+      const name = names[next]!
+      if (text.charCodeAt(i + 1 + name.length) === 0x22 && text.startsWith(name, i + 1)) key = name
+    }
+    if (key === undefined) return undefined
+    i += key.length + 2
+    if (text.charCodeAt(i++) !== 0x3a /* : */) return undefined
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      const start = ++i
+      for (let d = text.charCodeAt(i); d !== 0x22; d = text.charCodeAt(++i)) {
+        if (!(d >= 0x20 && d <= 0x7f) || d === 0x5c /* \ */) return undefined // the end of the text reads as NaN
+      }
+      value[key] = text.slice(start, i++)
+    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d /* - */) {
+      const negative = c === 0x2d
+      const start = negative ? ++i : i
+      let number = 0
+      for (let digit = text.charCodeAt(i) - 0x30; digit >= 0 && digit <= 9; digit = text.charCodeAt(++i) - 0x30) {
+        number = number * 10 + digit
+      }
+      const digits = i - start
+      // No digit, a leading zero (-0 included) or more digits than a double holds: read the long way.
+      if (digits === 0 || digits > 15 || (text.charCodeAt(start) === 0x30 && (digits > 1 || negative))) return undefined
+      value[key] = negative ? -number : number
+    } else if (c === 0x74 /* t */ && text.startsWith('true', i)) {
+      value[key] = true
+      i += 4
+    } else if (c === 0x66 /* f */ && text.startsWith('false', i)) {
+      value[key] = false
+      i += 5
+    } else if (c === 0x6e /* n */ && text.startsWith('null', i)) {
+      value[key] = null
+      i += 4
+    } else return undefined
+    const after = text.charCodeAt(i++)
+    if (after === 0x7d /* } */) return i === length ? value : undefined
+    if (after !== 0x2c /* , */) return undefined
+  }
 }
 
 /**
- * What `text` holds, if it is an object with no nested object or array and no number that a double could round (an
- * exponent, or more than 15 digits); else `undefined`. Valid JSON is assumed: JSON.parse checks that afterwards, and the
- * count (colons outside strings) only holds for valid JSON.
+ * How many members `text` holds, if it is an object with no nested object or array and no number that a double could
+ * round (an exponent, or more than 15 digits); else -1. Valid JSON is assumed: JSON.parse checks that afterwards, and
+ * the count (colons outside strings) only holds for valid JSON.
  */
-function scanPlain(text: string): PlainScan | undefined {
+function plainMembers(text: string): number {
   let i = 0
   while (i < text.length && isJsonSpace(text.charCodeAt(i))) i++
-  let compact = i === 0
-  if (text.charCodeAt(i) !== 0x7b /* { */) return undefined
+  if (text.charCodeAt(i) !== 0x7b /* { */) return -1
   let members = 0
   let digits = 0 // digits of the number being read, on both sides of its decimal point
   for (i++; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c >= 0x30 && c <= 0x39) {
-      if (++digits > 15) return undefined
+      if (++digits > 15) return -1
       continue
     }
-    if (c === 0x2e /* . */) {
-      compact = false
-      continue
-    }
-    if (digits > 0 && (c === 0x65 || c === 0x45) /* e E */) return undefined
+    if (c === 0x2e /* . */) continue
+    if (digits > 0 && (c === 0x65 || c === 0x45) /* e E */) return -1
     digits = 0
     if (c === 0x22 /* " */) {
       // To the quote that closes the string.
       for (i++; i < text.length; i++) {
         const d = text.charCodeAt(i)
         if (d === 0x22) break
-        if (d === 0x5c /* \ */) {
-          compact = false
-          i++
-        } else if (d >= 0x80) compact = false
+        if (d === 0x5c /* \ */) i++
       }
     } else if (c === 0x3a /* : */) members++
-    else if (c === 0x7b || c === 0x5b /* { [ */) return undefined
-    else if (c <= 0x20 || c >= 0x80 || (c === 0x2d /* - */ && text.charCodeAt(i + 1) === 0x30)) compact = false
+    else if (c === 0x7b || c === 0x5b /* { [ */) return -1
   }
-  return { members, compact }
+  return members
 }
 
 function isJsonSpace(c: number): boolean {
