@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
+  chmodSync,
   mkdirSync,
+  lstatSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -12,7 +14,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { lockPathOf } from './data-lock.js'
-import { keepInFile, logPathOf, readDataFile } from './persist.js'
+import { dataFileOf, keepInFile, logPathOf, readDataFile } from './persist.js'
 import { runProcessSync } from '../test-support/run-command.js'
 import { createStub } from './stub.js'
 import { PersistError, PetStore, StoreError } from './store.js'
@@ -236,6 +238,60 @@ describe('the data file', () => {
     expect(((await again.json()) as { id: number }).id).toBe(3) // id 2 went to the pet refused: never given twice
     expect(readDataFile(file)!.pets.map((p) => p.name)).toEqual(['kept', 'kept again'])
     stub.close()
+  })
+})
+
+describe('a data file given through a symbolic link', () => {
+  it('is kept in the file the link points to: the link stays, and a stub given either name shares the lock', async () => {
+    mkdirSync(join(dir, 'synced'))
+    const target = join(dir, 'synced', 'pets.json')
+    const link = join(dir, 'pets.json')
+    symlinkSync(join('synced', 'pets.json'), link) // relative to the link's folder, as `ln -s` makes it
+    const stub = createStub({ data: link, seed: false })
+    expect(stub.dataFile).toBe(target)
+    stub.store.add(pet)
+    await stub.store.settled()
+    expect(readFileSync(logPathOf(target), 'utf8')).toContain('"name":"Rex"')
+    expect(() => createStub({ data: target })).toThrow(/is in use by another stub of this process/)
+    stub.close() // folds the log into the snapshot, renamed into place
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readdirSync(dir).sort()).toEqual(['pets.json', 'synced'])
+    expect(readdirSync(join(dir, 'synced')).sort()).toEqual(['pets.json', 'pets.json.log'])
+    expect(readDataFile(target)?.pets).toEqual([{ id: 1, ...pet }])
+  })
+
+  it('makes the file a dangling link points to, through a chain of links', () => {
+    const target = join(dir, 'later.json')
+    symlinkSync(target, join(dir, 'b.json'))
+    symlinkSync('b.json', join(dir, 'a.json'))
+    expect(dataFileOf(join(dir, 'a.json'))).toBe(target)
+    const stub = createStub({ data: join(dir, 'a.json'), seed: false })
+    stub.store.add(pet)
+    stub.close()
+    expect(readDataFile(target)?.pets).toHaveLength(1)
+    expect(lstatSync(join(dir, 'a.json')).isSymbolicLink()).toBe(true)
+  })
+
+  it("refuses another user's link in a folder anyone may write to, and a loop of links, touching nothing", () => {
+    const victim = join(dir, 'victim.txt')
+    writeFileSync(victim, 'keep me')
+    const shared = join(dir, 'shared')
+    mkdirSync(shared)
+    chmodSync(shared, 0o1777) // as /tmp
+    symlinkSync(victim, join(shared, 'pets.json'))
+    symlinkSync(victim, join(dir, 'own.json'))
+    const me = process.getuid?.() ?? 0
+    const another = me + 1
+    expect(() => dataFileOf(join(shared, 'pets.json'), another)).toThrow(PersistError)
+    expect(() => dataFileOf(join(shared, 'pets.json'), another)).toThrow(
+      /pets\.json is a symbolic link in a folder anyone may write to, made by another user \(uid \d+\): it is not followed/,
+    )
+    expect(dataFileOf(join(shared, 'pets.json'), me)).toBe(victim) // the user's own link is followed
+    expect(dataFileOf(join(dir, 'own.json'), another)).toBe(victim) // in a folder only its owner writes to, too
+    symlinkSync('loop-b.json', join(dir, 'loop-a.json'))
+    symlinkSync('loop-a.json', join(dir, 'loop-b.json'))
+    expect(() => createStub({ data: join(dir, 'loop-a.json') })).toThrow(/loop-a\.json is a loop of symbolic links/)
+    expect(readFileSync(victim, 'utf8')).toBe('keep me')
   })
 })
 

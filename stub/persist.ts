@@ -10,12 +10,51 @@
  * One stub at a time keeps a data file: `FILE.lock` names the process that does (stub/data-lock.ts). Its writes go
  * through stub/disk.ts.
  */
-import { accessSync, constants, existsSync, fstatSync, readFileSync, rmSync, statSync } from 'node:fs'
+import {
+  accessSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
+import { dirname, isAbsolute, join } from 'node:path'
 import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
 import { disk, identityOf, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
 import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
+
+/**
+ * The file a `--data` path names, its symbolic links followed (the file they point to may not exist yet): the stub keeps
+ * the store there, its log and lock beside it. A snapshot renamed over the link itself would replace it: the file it
+ * points to (in a synced or shared folder, say) would keep an old state, and a stub given the other name would not
+ * share the lock. As Linux's protected_symlinks rule has it, a link in a folder anyone may write to is followed only
+ * when it is this user's (`uid`: this process's): planted there by another, it would aim the stub's writes at one of
+ * the user's files. Throws PersistError (one line: nothing could be kept) for such a link and for a loop of links.
+ */
+export function dataFileOf(path: string, uid = process.getuid?.()): string {
+  let current = path
+  for (let hops = 0; hops <= 40; hops++) {
+    let stats
+    try {
+      stats = lstatSync(current)
+    } catch {
+      return current // nothing there yet; or unreadable, which reading it says
+    }
+    if (!stats.isSymbolicLink()) return current
+    if (uid !== undefined && stats.uid !== uid && (statSync(dirname(current)).mode & 0o002) !== 0)
+      throw new PersistError(
+        `the data file ${path} is a symbolic link in a folder anyone may write to, made by another user (uid ${stats.uid}): it is not followed; give the path of the file itself`,
+      )
+    const target = readlinkSync(current)
+    current = isAbsolute(target) ? target : join(dirname(current), target)
+  }
+  throw new PersistError(`the data file ${path} is a loop of symbolic links`)
+}
 
 /** The log of changes beside a data file. */
 export function logPathOf(path: string): string {

@@ -20,7 +20,7 @@ import {
 import { FAULTS, type FaultName } from './faults/index.js'
 import { fetchWith } from './fetch.js'
 import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
-import { keepInFile, readDataFile } from './persist.js'
+import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, streamLog } from './log.js'
 import { serve } from './server.js'
@@ -108,13 +108,16 @@ export interface InProcessStub {
   clientReport(): ClientReport
   /** What the stub adopted from a report (`like`), and what it could not mimic; `undefined` when it is no twin. */
   readonly like: Likeness | undefined
+  /** The file the store is kept in (`data` with its links followed), when there is one. */
+  readonly dataFile: string | undefined
 }
 
 /** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file, SpecError on a bad spec. */
 export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
-  const saved = options.data === undefined ? undefined : readDataFile(options.data, spec, options.onDataError)
+  const data = options.data === undefined ? undefined : dataFileOf(options.data)
+  const saved = data === undefined ? undefined : readDataFile(data, spec, options.onDataError)
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
   const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
@@ -179,7 +182,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : credentialed(next, request)) },
   ])
   // Last: once the data file is held (stub/data-lock.ts), nothing here throws before `close` can let it go.
-  const persistence = options.data === undefined ? undefined : keepInFile(store, options.data, options.onDataError)
+  const persistence = data === undefined ? undefined : keepInFile(store, data, options.onDataError)
   return {
     store,
     basePath: basePathOf(spec),
@@ -199,6 +202,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
     clearRequests: () => journal.clear(),
     close: () => persistence?.close(),
     like,
+    dataFile: data,
     clientReport: () => reporter.report(),
   }
 }

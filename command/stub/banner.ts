@@ -5,8 +5,17 @@ import type { StubConfig } from './config.js'
 /** Keys printed one by one up to this many; beyond, only how many and where they came from. */
 const KEYS_SHOWN = 5
 
-/** The startup message, one line per fact; `url` ends in `/v1`, `pets` is what the store holds. */
-export function banner(config: StubConfig, url: string, pets: number, petsFrom: string): string {
+/**
+ * The startup message, one line per fact; `url` ends in `/v1`, `pets` is what the store holds, `dataFile` the file kept
+ * for `--data` (its links followed).
+ */
+export function banner(
+  config: StubConfig,
+  url: string,
+  pets: number,
+  petsFrom: string,
+  dataFile = config.data,
+): string {
   const key = config.apiKeys[0]!
   const origin = url.slice(0, url.lastIndexOf('/'))
   const keys =
@@ -23,10 +32,12 @@ export function banner(config: StubConfig, url: string, pets: number, petsFrom: 
   for (const reading of config.spec?.readings ?? []) lines.push(`Spec: ${reading.text}`)
   const chaos = describeChaos(config.chaos)
   if (chaos) lines.push(`Chaos: ${chaos}`)
-  if (config.data)
+  if (config.data) {
+    const linked = dataFile !== config.data ? `, a link to ${dataFile}` : ''
     lines.push(
-      `Data file: ${config.data} (every change on disk before its answer; changes logged in ${config.data}.log)`,
+      `Data file: ${config.data}${linked} (every change on disk before its answer; changes logged in ${dataFile}.log)`,
     )
+  }
   if (config.like) lines.push(...likenessLines(config.like), `  (the same at ${origin}${ADMIN_PREFIX}/like)`)
   // Double quotes only: these lines work as printed in sh, cmd.exe and PowerShell alike.
   const auth = `-H "Authorization: Bearer ${key}"`

@@ -129,7 +129,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     : config.seed === false
       ? 'no seed'
       : relative(process.cwd(), config.seed)
-  process.stdout.write(banner(config, running.url, stub.store.size, petsFrom))
+  process.stdout.write(banner(config, running.url, stub.store.size, petsFrom, stub.dataFile))
   if (config.fault) process.stdout.write(`Fault injected: ${config.fault}: ${FAULTS[config.fault].description}\n`)
 
   // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort.

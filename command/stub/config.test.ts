@@ -184,7 +184,12 @@ describe('the startup message', () => {
     )
     const text = banner(chaotic, url, 0, 'x')
     expect(text).toContain('Chaos: latency 10-20 ms, 5% of requests answered 503')
-    expect(text).toContain('Data file: state.json')
+    expect(text).toContain(
+      'Data file: state.json (every change on disk before its answer; changes logged in state.json.log)',
+    )
+    expect(banner(chaotic, url, 0, 'x', 'synced/pets.json')).toContain(
+      'Data file: state.json, a link to synced/pets.json (every change on disk before its answer; changes logged in synced/pets.json.log)',
+    )
     expect(text).toContain('send Authorization: Bearer <admin key>')
     expect(text).not.toContain('adm)') // the admin key itself is never printed
   })
