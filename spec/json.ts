@@ -18,7 +18,7 @@ function exactInteger(value: bigint): number | bigint {
  * fractions, and integers in decimal notation with more than 19 digits (outside int64 anyway), as `number`; `NaN` for a
  * fraction that no double tells from an integer (`1.0000000000000001`), so it is never read as one.
  */
-function parseNumber(text: string): number | bigint {
+export function parseNumber(text: string): number | bigint {
   // Past 40 digits an integer is far outside int64: a double says enough, and BigInt of a huge literal is slow.
   if (PLAIN_INTEGER.test(text)) return text.length <= 15 || text.length > 40 ? Number(text) : exactInteger(BigInt(text))
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = DECIMAL.exec(text) ?? []
@@ -37,7 +37,93 @@ function parseNumber(text: string): number | bigint {
  * become own properties, never prototypes.
  */
 export function parseJson(text: string): JsonValue {
-  return parse(text, null, parseNumber) as JsonValue
+  return parseNative(text) ?? (parse(text, null, parseNumber) as JsonValue)
+}
+
+/** A number JSON.parse reads exactly, and as {@link parseNumber} does: an integer of at most 15 digits. */
+const SHORT_INTEGER = /^-?(0|[1-9][0-9]{0,14})$/
+const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/
+
+/**
+ * {@link parseJson}'s value, read by JSON.parse, V8's own parser: lossless-json builds each string one character at a
+ * time, at tens of bytes of memory per character until it is done (a data file of two thousand 64 KiB names took
+ * more than 4 GB). Each number JSON.parse could round (more than 15 digits, a fraction, an exponent) is put in the text
+ * as a marker string, `"\u0000" + its index`, and read exactly once parsed. `undefined` when lossless-json is to read
+ * the text instead: it is not valid JSON (lossless-json says how), it has a duplicate key (which JSON.parse would
+ * take silently), or it holds a `\u0000` escape (a string a marker could be taken for).
+ */
+function parseNative(text: string): JsonValue | undefined {
+  const numbers: string[] = []
+  const parts: string[] = []
+  let copied = 0 // the text before this is in `parts`
+  let members = 0 // colons outside strings: in valid JSON, one per member of an object
+  const length = text.length
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22 /* " */) {
+      for (i++; i < length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 0x22) break
+        if (d === 0x5c /* \ */) {
+          if (text.charCodeAt(i + 1) === 0x75 /* u */ && text.startsWith('0000', i + 2)) return undefined
+          i++
+        }
+      }
+    } else if (c === 0x3a /* : */) members++
+    else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      const start = i
+      while (i + 1 < length && isNumberPart(text.charCodeAt(i + 1))) i++
+      const number = text.slice(start, i + 1)
+      if (SHORT_INTEGER.test(number)) continue
+      // A marker is a string, which may stand where a number may not: as a key.
+      if (!JSON_NUMBER.test(number) || nextToken(text, i + 1) === 0x3a) return undefined
+      parts.push(text.slice(copied, start), `"\\u0000${numbers.length}"`)
+      numbers.push(number)
+      copied = i + 1
+    }
+  }
+  let value: JsonValue
+  try {
+    value = JSON.parse(numbers.length === 0 ? text : parts.join('') + text.slice(copied)) as JsonValue
+  } catch {
+    return undefined
+  }
+  const keys = { count: 0 }
+  const read = restore(value, numbers, keys)
+  return keys.count === members ? read : undefined
+}
+
+/** The value with every marker replaced by its number, counting the members of its objects into `keys`. */
+function restore(value: JsonValue, numbers: readonly string[], keys: { count: number }): JsonValue {
+  if (typeof value === 'string')
+    return value.charCodeAt(0) === 0 && numbers.length > 0 ? parseNumber(numbers[Number(value.slice(1))]!) : value
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]!
+      if (typeof item === 'object' || typeof item === 'string') value[i] = restore(item, numbers, keys)
+    }
+    return value
+  }
+  for (const key of Object.keys(value)) {
+    keys.count++
+    const item = value[key]!
+    if (typeof item !== 'object' && typeof item !== 'string') continue
+    const restored = restore(item, numbers, keys)
+    if (restored !== item) value[key] = restored // an own data property, `__proto__` included: no setter runs
+  }
+  return value
+}
+
+function isNumberPart(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x2b || c === 0x65 || c === 0x45
+}
+
+/** The first character at or after `at` that is no JSON white space (NaN at the end). */
+function nextToken(text: string, at: number): number {
+  let c = text.charCodeAt(at)
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at)
+  return c
 }
 
 /** Writes JSON with every `bigint` as its exact digits. */
