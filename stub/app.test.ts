@@ -803,6 +803,18 @@ describe('the catch-all', () => {
     },
   )
 
+  it('answers 400 store_full once the pets take the most the store keeps, naming what frees room', async () => {
+    const store = new PetStore([])
+    store.maxBytes = 100
+    const full = new App({ store, apiKeys: [KEY] })
+    expect((await create(full, { name: 'x'.repeat(80), categoryId: 1 })).status).toBe(201)
+    const answer = await create(full, { name: 'x', categoryId: 1 })
+    expectDocumented('createPet', answer)
+    expectError(answer, 400, 'store_full')
+    expect(answer.text).toContain('reset the stub (POST /__stub/reset)')
+    expect(store.size).toBe(1)
+  })
+
   it('answers 400 ids_exhausted when no int64 id is left', async () => {
     const full = new App({ store: new PetStore([{ id: 2n ** 63n - 1n, name: 'Last', categoryId: 1 }]), apiKeys: [KEY] })
     const answer = await create(full, { name: 'x', categoryId: 1 })

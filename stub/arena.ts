@@ -24,6 +24,8 @@ export class TextArena {
   #startOf = new Uint32Array(FIRST_ROOM)
   #endOf = new Uint32Array(FIRST_ROOM)
   #count = 0
+  /** The bytes of every text held, and of the comma after each. */
+  #bytes = 0
   /** The texts read lately, by position modulo {@link RECENT}; a text never changes, so they never go stale. */
   readonly #recent = new Array<string>(RECENT).fill('')
   readonly #recentAt = new Int32Array(RECENT).fill(-1)
@@ -31,6 +33,11 @@ export class TextArena {
   /** How many texts are held. */
   get length(): number {
     return this.#count
+  }
+
+  /** The bytes the texts take, as UTF-8 with a comma after each. */
+  get bytes(): number {
+    return this.#bytes
   }
 
   /** Appends a text; returns its position. */
@@ -55,6 +62,7 @@ export class TextArena {
     this.#startOf[at] = used
     this.#endOf[at] = end
     this.#filled[last] = end + 1
+    this.#bytes += end + 1 - used
     this.#count = at + 1
     return at
   }
@@ -82,6 +90,7 @@ export class TextArena {
     // A chunk left empty goes too: `joined` must not add an empty member.
     this.#filled.length = this.#chunks.length = start === 0 ? chunk : chunk + 1
     this.#count = count
+    this.#bytes = this.#filled.reduce((sum, filled) => sum + filled, 0)
     for (let slot = 0; slot < RECENT; slot++) if (this.#recentAt[slot]! >= count) this.#recentAt[slot] = -1
   }
 

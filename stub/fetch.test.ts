@@ -5,7 +5,7 @@ import { spec } from '../spec/index.js'
 import { JSON_TYPE, type AppResponse, type Handler, type SocketDirective } from './app.js'
 import { fetchWith } from './fetch.js'
 import { serve, type RunningServer } from './server.js'
-import { createStub, type InProcessStub } from './stub.js'
+import { createStub, DEFAULT_MAX_STORE, MAX_MAX_STORE, type InProcessStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, fromFetch, type Answer } from './testing.js'
 
 /** Headers that only a connection has (Node adds them on the wire; a Fetch handler has no connection). */
@@ -95,6 +95,31 @@ describe('createStub().fetch', () => {
     expect(answer.headers['content-type']).toBe(JSON_TYPE)
     expect(answer.headers.deprecation).toBeDefined()
     expect(answer.headers.sunset).toBe(spec().operation('getPet').sunset!.toUTCString())
+  })
+
+  it('bounds what the pets take (128 MiB by default, 256 MiB at most): past it creates get 400 store_full until a reset', async () => {
+    expect(createStub({ apiKeys: [KEY] }).store.maxBytes).toBe(DEFAULT_MAX_STORE)
+    expect(createStub({ apiKeys: [KEY], maxStore: 2 ** 40 }).store.maxBytes).toBe(MAX_MAX_STORE)
+    const stub = createStub({ apiKeys: [KEY], maxStore: 10_000, seed: false })
+    const create = async () =>
+      fromFetch(
+        await stub.fetch(
+          new Request('http://stub.test/v1/pets', {
+            method: 'POST',
+            headers: JSON_AUTH,
+            body: JSON.stringify({ name: 'x'.repeat(3000), categoryId: 1 }),
+          }),
+        ),
+      )
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) statuses.push((await create()).status)
+    expect(statuses).toEqual([201, 201, 201, 201, 400]) // about 3 KB each: the fourth goes past 10,000 bytes
+    const refused = await create()
+    expect((refused.body as { code: string }).code).toBe('store_full')
+    await stub.fetch(
+      new Request('http://stub.test/__stub/reset', { method: 'POST', headers: { 'x-petstore-admin': '1' } }),
+    )
+    expect((await create()).status).toBe(201)
   })
 
   it('applies the body limit to streamed bodies with no Content-Length', async () => {

@@ -34,6 +34,7 @@ export {
   PetStore,
   PersistError,
   StoreError,
+  StoreFullError,
   petJson,
   toInt64,
   type Int64,
@@ -45,6 +46,8 @@ export {
 export {
   createStub,
   DEFAULT_API_KEY,
+  DEFAULT_MAX_STORE,
+  MAX_MAX_STORE,
   startStub,
   type CreateStubOptions,
   type InProcessStub,

@@ -4,7 +4,7 @@ import type { JsonValue, OperationId, ResponseHeader, Spec } from '../spec/index
 import { generate } from './generate.js'
 import { ApiError, ErrorWriter } from './errors.js'
 import { exposing } from './cors.js'
-import { PersistError, StoreError } from './store.js'
+import { PersistError, StoreError, StoreFullError } from './store.js'
 import { basePathOf, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
 
 /** Where the Content-Length value sits in the prepared header lists. */
@@ -116,6 +116,7 @@ export class Responder {
   readonly failure = (error: unknown, operationId?: OperationId): AppResponse => {
     if (error instanceof ApiError) return this.error(error, operationId)
     if (error instanceof PersistError) return this.error(notKept(error), operationId, ['Retry-After', RETRY_AFTER])
+    if (error instanceof StoreFullError) return this.error(storeFull(error), operationId)
     if (error instanceof StoreError) return this.error(new ApiError(400, 'ids_exhausted', error.message), operationId)
     const status = this.#fallback.get(operationId) ?? 400
     return this.error(new ApiError(status, 'unexpected_error', 'the request could not be handled'), operationId)
@@ -296,4 +297,16 @@ const SF_DATE = /^@-?[0-9]{1,15}$/
  */
 export function notKept(error: PersistError): ApiError {
   return new ApiError(503, 'not_kept', `${error.message}; nothing was stored, try again once it can be written`)
+}
+
+/**
+ * A create refused because the store is full: 400, the status createPet documents for a pet it does not store (as when
+ * the int64 ids run out), with what frees room. The interface offers no delete, so only a reset or a restore does.
+ */
+function storeFull(error: StoreFullError): ApiError {
+  return new ApiError(
+    400,
+    'store_full',
+    `${error.message}: nothing was stored; reset the stub (POST /__stub/reset) or restore a smaller state, or start it with a larger --max-store`,
+  )
 }

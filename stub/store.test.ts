@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { parseJson, spec, stringifyJson } from '../spec/index.js'
 import { isPlainPet, loadSeed, plainPetTests } from './seed.js'
-import { PetStore, StoreError, petJson, toInt64, type PetRecord } from './store.js'
+import { PetStore, StoreError, StoreFullError, petJson, toInt64, type PetRecord } from './store.js'
 
 const pet = (id: number | bigint, status?: string): PetRecord => ({
   id,
@@ -191,8 +191,41 @@ describe('taking back pets that could not be kept', () => {
         expect(store.page(kept + more + 1, 'sold').every((json) => /"status":"sold"/.test(json))).toBe(true)
         expect(store.add({ name: 'next', categoryId: 1 }).pet.id).toBe(kept + more + 1)
         expect((parseJson(store.stateJson()) as { pets: unknown[] }).pets).toHaveLength(kept + 1)
+        expect(store.bytes).toBe(
+          store.stateJson().length - '{"nextId":,"pets":[]}'.length - String(store.nextId).length + 1,
+        )
       }),
       { numRuns: 10 },
     )
+  })
+})
+
+describe('a store with a limit', () => {
+  it('counts the bytes of its pets’ JSON, and refuses a create once they reach the limit, storing nothing', () => {
+    const store = new PetStore([pet(1), pet(2)])
+    const seeded = store.bytes
+    expect(seeded).toBe(petJson(pet(1)).length + petJson(pet(2)).length + 2) // a comma after each
+    store.maxBytes = seeded + 100
+    let added = 0
+    for (; added < 10; added++) {
+      try {
+        store.add({ name: 'x'.repeat(40), categoryId: 1 })
+      } catch (error) {
+        expect(error).toBeInstanceOf(StoreFullError)
+        expect((error as Error).message).toMatch(/the pets stored take \d+ bytes, the most this stub keeps \(\d+\)/)
+        break
+      }
+    }
+    expect(added).toBe(2) // 2 + 2 x 71 bytes: the second went past the limit, the third is refused
+    expect(store.size).toBe(4)
+    const next = store.nextId
+    expect(() => store.addWithId({ name: 'y', categoryId: 1 }, 99)).toThrow(StoreFullError)
+    expect(store.nextId).toBe(next) // no id was taken for the refused pets
+    expect(store.size).toBe(4)
+    // A restore may bring more than the limit; creates wait until it is back under it.
+    store.replace([pet(1), pet(2), pet(3), pet(4), pet(5)])
+    expect(() => store.add({ name: 'z', categoryId: 1 })).toThrow(StoreFullError)
+    store.replace([pet(1)])
+    expect(store.add({ name: 'z', categoryId: 1 }).pet.id).toBe(2)
   })
 })

@@ -45,6 +45,11 @@ export class StoreError extends Error {
   override name = 'StoreError'
 }
 
+/** Thrown by {@link PetStore.add} when the pets take {@link PetStore.maxBytes} already: nothing is stored. */
+export class StoreFullError extends StoreError {
+  override name = 'StoreFullError'
+}
+
 /** The pet field that listPets' filter of the same name (`status`) selects on; the app reads the filter from the spec. */
 export const FILTERED = 'status'
 
@@ -140,6 +145,11 @@ export class PetStore {
   #byStatus = new Map<string, number[]>()
   #nextId: Int64 = 1
   #version = 0
+  /**
+   * The most bytes of JSON the pets may take before a create is refused ({@link StoreFullError}); a reset or a restore
+   * may bring more. Memory, the data file and the state's one JSON text (which V8 caps at about 512 MiB) stay bounded.
+   */
+  maxBytes = Infinity
   /** Called after every change. */
   onChange: (() => void) | undefined
   /** Keeps every change (the data file), when set. */
@@ -203,6 +213,11 @@ export class PetStore {
     }
   }
 
+  /** The bytes the pets' JSON takes. */
+  get bytes(): number {
+    return this.#json.bytes
+  }
+
   /** How many pets are stored. */
   get size(): number {
     return this.#ids.length
@@ -221,11 +236,12 @@ export class PetStore {
   /**
    * Stores a new pet under the next id and returns it with its JSON. Synchronous: the id is read and
    * bumped in one step, so concurrent requests never share one. Throws {@link StoreError} when the int64
-   * ids are used up. `written` is `pet` exactly as `JSON.stringify` writes it, when the caller has that text (the
+   * ids are used up, {@link StoreFullError} when the pets take {@link maxBytes} already. `written` is `pet` exactly as `JSON.stringify` writes it, when the caller has that text (the
    * body it read `pet` from): given only for `pet` unchanged, it spares writing the JSON again.
    */
   add(pet: NewPetRecord, written?: string): { pet: PetRecord; json: string } {
-    return this.addWithId(pet, this.#takeId(), written)
+    this.#checkRoom()
+    return this.#addWithId(pet, this.#takeId(), written)
   }
 
   /**
@@ -233,6 +249,11 @@ export class PetStore {
    * raised to it, so the ids stay in order even when two pets share one.
    */
   addWithId(pet: NewPetRecord, id: Int64, written?: string): { pet: PetRecord; json: string } {
+    this.#checkRoom()
+    return this.#addWithId(pet, id, written)
+  }
+
+  #addWithId(pet: NewPetRecord, id: Int64, written?: string): { pet: PetRecord; json: string } {
     const last = this.#ids[this.#ids.length - 1]
     const ordered = last !== undefined && id < last ? last : id
     if (ordered >= this.#nextId) this.#nextId = increment(ordered)
@@ -242,6 +263,12 @@ export class PetStore {
     this.#changed()
     this.changeLog?.added(json)
     return { pet: record, json }
+  }
+
+  #checkRoom(): void {
+    const bytes = this.#json.bytes
+    if (bytes >= this.maxBytes)
+      throw new StoreFullError(`the pets stored take ${bytes} bytes, the most this stub keeps (${this.maxBytes})`)
   }
 
   #changed(): void {

@@ -31,6 +31,17 @@ import { likenessSummary, likeWrappers, readLikeness, type Likeness, type Report
 /** The key accepted when none is configured. */
 export const DEFAULT_API_KEY = 'petstore-dev-key'
 
+/**
+ * The most bytes of JSON the pets may take before creates are refused (400 `store_full`): about two million pets of
+ * the usual size, or two thousand of the largest body. What the stub holds, the data file and its one JSON text stay
+ * bounded, so a flood of creates (a runaway test, a page using the public key) cannot exhaust memory, nor make a data
+ * file too large to read back.
+ */
+export const DEFAULT_MAX_STORE = 128 * 1024 * 1024
+
+/** The largest `maxStore`: the state's JSON text stays well under the longest string V8 makes (about 512 MiB). */
+export const MAX_MAX_STORE = 256 * 1024 * 1024
+
 /** How to build a stub; every field is optional. */
 export interface CreateStubOptions {
   /** Accepted API keys; `petstore-dev-key` by default. */
@@ -39,6 +50,8 @@ export interface CreateStubOptions {
   seed?: string | false | readonly SeedPet[]
   /** Largest request body in bytes; 64 KiB by default. */
   maxBody?: number
+  /** The most bytes of JSON the pets may take before a create is refused ({@link DEFAULT_MAX_STORE} by default). */
+  maxStore?: number
   /** Global latency and failures, off by default. */
   chaos?: Chaos
   /** The source of chance for chaos and `Prefer: dynamic=true`; `Math.random` by default. */
@@ -119,6 +132,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const data = options.data === undefined ? undefined : dataFileOf(options.data)
   const saved = data === undefined ? undefined : readDataFile(data, spec, options.onDataError)
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
+  store.maxBytes = Math.min(options.maxStore ?? DEFAULT_MAX_STORE, MAX_MAX_STORE)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
   const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
   const journal = new ReportingJournal(options.journal === false ? { entries: 0 } : options.journal, reporter)

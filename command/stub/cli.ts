@@ -94,6 +94,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       // The kit's own seed is fitted to a revision (--spec); a seed the user names is checked as it is.
       seed: config.seed === DEFAULT_SEED_PATH ? undefined : config.seed,
       maxBody: config.maxBody,
+      maxStore: config.maxStore,
       chaos: config.chaos,
       adminKey: config.adminKey,
       adminOrigins: config.adminOrigins,

@@ -4,7 +4,14 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseDocument } from 'yaml'
 import { SPEC_PATH } from '../../spec/index.js'
-import { DEFAULT_API_KEY, DEFAULT_MAX_BODY, DEFAULT_SEED_PATH, JOURNAL_DEFAULTS } from '../../stub/index.js'
+import {
+  DEFAULT_API_KEY,
+  DEFAULT_MAX_BODY,
+  DEFAULT_MAX_STORE,
+  DEFAULT_SEED_PATH,
+  JOURNAL_DEFAULTS,
+  MAX_MAX_STORE,
+} from '../../stub/index.js'
 import { UsageError } from '../usage-error.js'
 import { banner } from './banner.js'
 import { DEFAULT_PORT, isLoopback, resolveConfig } from './config.js'
@@ -19,6 +26,7 @@ describe('resolveConfig', () => {
       keySource: 'the default',
       seed: DEFAULT_SEED_PATH,
       maxBody: DEFAULT_MAX_BODY,
+      maxStore: DEFAULT_MAX_STORE,
       quiet: false,
       chaos: undefined,
       adminKey: undefined,
@@ -42,6 +50,8 @@ describe('resolveConfig', () => {
       '--seed',
       'pets.json',
       '--max-body=1024',
+      '--max-store',
+      '5000000',
       '--quiet',
       '--fault',
       'hangs',
@@ -73,6 +83,7 @@ describe('resolveConfig', () => {
       keySource: '--api-key',
       seed: 'pets.json',
       maxBody: 1024,
+      maxStore: 5_000_000,
       quiet: true,
       chaos: { latencyMs: [50, 300], failRate: 0.25, failStatus: 429 },
       adminKey: 'adm',
@@ -134,6 +145,8 @@ describe('resolveConfig', () => {
     [['--fail-status', '429'], '--fail-status needs --fail-rate'],
     [['--admin-key', 'a b'], 'an API key must be visible ASCII'],
     [['--data', ''], '--data needs a file name'],
+    [['--max-store', '0'], '--max-store must be'],
+    [['--max-store', String(MAX_MAX_STORE + 1)], '--max-store must be'],
     [['--journal', '-1'], '--journal must be from 0'],
     [['--admin-origin', '*'], '--admin-origin must be an origin such as http://localhost:5173'],
     [['--admin-origin', 'http://a.test/path'], '--admin-origin must be an origin'],

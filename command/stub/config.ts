@@ -4,10 +4,12 @@ import {
   available,
   DEFAULT_API_KEY,
   DEFAULT_MAX_BODY,
+  DEFAULT_MAX_STORE,
   DEFAULT_SEED_PATH,
   FAULTS,
   isFaultName,
   JOURNAL_DEFAULTS,
+  MAX_MAX_STORE,
   specExamples,
   type Chaos,
   type FaultName,
@@ -36,6 +38,8 @@ export interface StubConfig {
   /** A seed file, or `false` for none. */
   seed: string | false
   maxBody: number
+  /** The most bytes of JSON the pets may take before creates are refused. */
+  maxStore: number
   quiet: boolean
   chaos?: Chaos
   adminKey?: string
@@ -83,6 +87,8 @@ Options:
                       every change on disk (FILE.log) before its answer; a corrupt or unwritable FILE,
                       or one another stub keeps (FILE.lock), stops the start (exit 2)
   --max-body BYTES    largest request body accepted (default ${DEFAULT_MAX_BODY})
+  --max-store BYTES   most bytes of JSON the pets may take; past it a create gets 400 store_full until a
+                      reset (default ${DEFAULT_MAX_STORE}, at most ${MAX_MAX_STORE})
   --latency MS        every answer waits MS ms, or a random time in MIN-MAX (e.g. 50-300); off by default
   --fail-rate P       answer a share P (0 to 1) of requests with --fail-status instead; off by default
   --fail-status S     429 (with Retry-After) or 503 (default 503)
@@ -127,6 +133,7 @@ const OPTIONS = {
   'no-seed': { type: 'boolean' },
   data: { type: 'string' },
   'max-body': { type: 'string' },
+  'max-store': { type: 'string' },
   latency: { type: 'string' },
   'fail-rate': { type: 'string' },
   'fail-status': { type: 'string' },
@@ -201,6 +208,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   if (flags.seed === '') throw new UsageError('--seed needs a file name')
   if (flags.data === '') throw new UsageError('--data needs a file name')
   const maxBody = integerFlag('--max-body', flags['max-body'], 1, 2 ** 30) ?? DEFAULT_MAX_BODY
+  const maxStore = integerFlag('--max-store', flags['max-store'], 1, MAX_MAX_STORE) ?? DEFAULT_MAX_STORE
   const latencyMs = readLatency(flags.latency)
   const failures = readFailures(flags['fail-rate'], flags['fail-status'])
   const chaos = latencyMs || failures.failRate ? { latencyMs, ...failures } : undefined
@@ -251,6 +259,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     seed: flags['no-seed'] ? false : (flags.seed ?? DEFAULT_SEED_PATH),
     // A twin of a service that took larger bodies takes them too, unless --max-body says otherwise.
     maxBody: flags['max-body'] === undefined && like?.traits.maxBody ? like.traits.maxBody : maxBody,
+    maxStore,
     quiet: flags.quiet === true,
     chaos,
     adminKey,
