@@ -1,5 +1,5 @@
 // `petstore-stub --data` in child processes under crashes and faults: kill -9 during concurrent creates, paths that
-// cannot be written, writes that fail later, two stubs started on one file.
+// cannot be written, writes that fail later, two stubs started on one file, a flood of the largest creates.
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -221,5 +221,34 @@ describe('--data in use by another stub', () => {
       { id: 2, name: 'kept by the second' },
     ])
     expect(first.stderr()).toContain(`the data file ${file} is kept by another stub now (process ${second.child.pid})`)
+  })
+})
+
+describe('--data under a flood of the largest creates', () => {
+  it('refuses creates past --max-store with 400 store_full, and starts again after kill -9 with every pet answered 201', async () => {
+    const file = join(scratch(), 'pets.json')
+    const stub = run(['--data', file, '--no-seed', '--max-store', '1000000'])
+    const url = await stub.url
+    const name = 'x'.repeat(60_000) // the largest body the default --max-body takes
+    const acknowledged: string[] = []
+    const refused: string[] = []
+    const worker = async () => {
+      while (refused.length < 8) {
+        const response = await create(url, name)
+        const body = (await response.json()) as { id?: number; code?: string }
+        if (response.status === 201) acknowledged.push(String(body.id))
+        else refused.push(`${response.status} ${body.code}`)
+      }
+    }
+    await Promise.all(Array.from({ length: 4 }, worker))
+    expect(new Set(refused)).toEqual(new Set(['400 store_full']))
+    expect(acknowledged.length).toBeGreaterThanOrEqual(16) // 1,000,000 bytes of 60,000-byte pets
+    expect(acknowledged.length).toBeLessThanOrEqual(17)
+    const state = await fetch(url.replace(/\/v1$/, '/__stub/state'))
+    expect(state.status).toBe(200)
+    stub.child.kill('SIGKILL')
+    await stub.exited
+    const kept = (await petsKeptIn(file)) as { id: number }[]
+    expect(kept.map((pet) => String(pet.id)).sort()).toEqual([...acknowledged].sort())
   })
 })
