@@ -87,7 +87,7 @@ describe('parseJson', () => {
       fc.property(spaced, (json) => {
         expect(parsedOf(json)).toBe(losslessOf(json))
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     )
   })
 
@@ -105,7 +105,7 @@ describe('parseJson', () => {
       fc.property(broken, (json) => {
         expect(parsedOf(json)).toBe(losslessOf(json))
       }),
-      { numRuns: 5000 },
+      { numRuns: 2500 },
     )
     for (const refused of ['{1.5:2}', '{"a":1,"a":2}', '[01]', '[-]', '[1.]', '{"a":1.5 "b":2}', '[1.5true]']) {
       expect(parsedOf(refused), refused).toBe('SyntaxError')

@@ -236,8 +236,9 @@ export class PetStore {
   /**
    * Stores a new pet under the next id and returns it with its JSON. Synchronous: the id is read and
    * bumped in one step, so concurrent requests never share one. Throws {@link StoreError} when the int64
-   * ids are used up, {@link StoreFullError} when the pets take {@link maxBytes} already. `written` is `pet` exactly as `JSON.stringify` writes it, when the caller has that text (the
-   * body it read `pet` from): given only for `pet` unchanged, it spares writing the JSON again.
+   * ids are used up, {@link StoreFullError} when the pets take {@link maxBytes} already. `written` is `pet`
+   * exactly as `JSON.stringify` writes it, when the caller has that text (the body it read `pet` from): given
+   * only for `pet` unchanged, it spares writing the JSON again.
    */
   add(pet: NewPetRecord, written?: string): { pet: PetRecord; json: string } {
     this.#checkRoom()
