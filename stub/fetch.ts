@@ -18,6 +18,7 @@ const READ = [
   'access-control-request-headers',
   'access-control-request-method',
   'accept',
+  'sec-fetch-site',
 ] as const
 
 /** Statuses whose responses can have no body (Fetch refuses to build them with one). */

@@ -69,6 +69,9 @@ describe('which pages may use the admin API', () => {
     ['POST', { 'content-type': 'application/json' }, undefined],
     ['POST', {}, undefined],
     ['GET', { 'content-type': 'text/plain' }, undefined],
+    ['GET', { 'sec-fetch-site': 'cross-site' }, 'cross_site_refused'], // an <img> or no-cors fetch from another site
+    ['GET', { 'sec-fetch-site': 'same-site' }, undefined], // a page of another localhost port
+    ['GET', { 'sec-fetch-site': 'cross-site', origin: 'http://localhost:5173' }, undefined], // CORS, allowed by name
   ] as const)('%s with %j: %s', (method, headers, code) => {
     expect(origins.refusal(method, { ...headers })?.code).toBe(code)
   })
@@ -144,6 +147,13 @@ describe('over HTTP', () => {
       const admin = await send(stub.port, { origin: `http://127.0.0.1:${stub.port}` }, '/__stub/health')
       expect(admin.status).toBe(200)
       expect(admin.headers['access-control-allow-credentials']).toBeUndefined()
+      // A page on another site that asks without CORS gets no state built for it.
+      const embedded = await send(
+        stub.port,
+        { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' },
+        '/__stub/state',
+      )
+      expect([embedded.status, JSON.parse(embedded.body).code]).toEqual([403, 'cross_site_refused'])
     } finally {
       await stub.close()
     }

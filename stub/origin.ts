@@ -131,8 +131,9 @@ export class AdminOrigins {
   }
 
   /**
-   * Why a request may not use the admin API from a browser, or `undefined` when it may: a foreign `Origin`, or a
-   * change sent with a content type a page can send without asking first.
+   * Why a request may not use the admin API from a browser, or `undefined` when it may: a foreign `Origin`, a request a
+   * page on another site sent without CORS (which carries no `Origin`), or a change sent with a content type a page can
+   * send without asking first.
    */
   refusal(method: string, headers: RequestHeaders): ApiError | undefined {
     if (!this.allows(headers.origin, headers.host))
@@ -140,6 +141,14 @@ export class AdminOrigins {
         403,
         'origin_not_allowed',
         `the admin API does not answer pages from ${JSON.stringify(String(headers.origin).slice(0, 100))}: start the stub with --admin-origin ORIGIN to allow one`,
+      )
+    // A page's `<img>`, `<script>` or no-cors `fetch` GET carries no `Origin`, but browsers mark it (Fetch Metadata): it
+    // could not read the answer, yet would have the stub build it, a whole state of up to 256 MiB each time.
+    if (headers.origin === undefined && headers['sec-fetch-site'] === 'cross-site')
+      return new ApiError(
+        403,
+        'cross_site_refused',
+        'the admin API does not answer a request a page on another site sent without CORS (Sec-Fetch-Site: cross-site)',
       )
     const type = headers['content-type']
     if (method !== 'GET' && method !== 'HEAD' && typeof type === 'string' && SIMPLE_TYPE.test(type))

@@ -184,12 +184,14 @@ function pickHeaders(raw: string[]): RequestHeaders {
   let origin: string | undefined
   let accept: string | undefined
   let corsMethod: string | undefined
+  let fetchSite: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
     if (length === 13 && named(name, 'authorization')) authorization = more(authorization, raw[i + 1]!)
     else if (length === 12 && contentType === undefined && named(name, 'content-type')) contentType = raw[i + 1]
     else if (length === 14 && contentLength === undefined && named(name, 'content-length')) contentLength = raw[i + 1]
+    else if (length === 14 && fetchSite === undefined && named(name, 'sec-fetch-site')) fetchSite = raw[i + 1]
     else if (length === 6 && named(name, 'prefer')) prefer = more(prefer, raw[i + 1]!)
     else if (length === 4 && named(name, 'host'))
       host = more(host, raw[i + 1]!) // two are refused
@@ -215,6 +217,7 @@ function pickHeaders(raw: string[]): RequestHeaders {
   if (origin !== undefined) headers.origin = origin
   if (accept !== undefined) headers.accept = accept
   if (corsMethod !== undefined) headers['access-control-request-method'] = corsMethod
+  if (fetchSite !== undefined) headers['sec-fetch-site'] = fetchSite
   return headers
 }
 
