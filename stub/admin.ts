@@ -189,7 +189,11 @@ export class Admin {
     return json(200, { pets: this.#options.store.size })
   }
 
-  /** The state as JSON: int64 values as integers, or as decimal strings with `?int64=string`. */
+  /**
+   * The state as JSON: int64 values as integers, or as decimal strings with `?int64=string`. Streamed from the store as
+   * it was when asked, a chunk of pets at a time: a full store's state is a hundred megabytes and more, and a client
+   * that asks for it and never reads must not have the stub hold a copy of it.
+   */
   #snapshot(query: string): AppResponse {
     const values = readQuery(query, ['int64']).get('int64')
     const [form] = values ?? ['number']
@@ -199,12 +203,24 @@ export class Admin {
         'invalid_query',
         `int64 must be given once, as string or number; got ${quote(String(form))}`,
       )
-    if (form === 'number') return raw(200, this.#options.store.stateJson())
-    const names = int64Properties(this.#options.spec)
-    const { nextId, pets } = this.#options.store.state()
-    const asStrings = (pet: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(pet).map(([k, v]) => [k, names.includes(k) ? String(v) : v]))
-    return json(200, { nextId: String(nextId), pets: pets.map((pet) => asStrings(pet as Record<string, unknown>)) })
+    const view = this.#options.store.view()
+    if (form === 'number') {
+      const head = `{"nextId":${String(view.nextId)},"pets":[`
+      const length = Buffer.byteLength(head) + view.pets.bytes + 2
+      return streamed(
+        ['Content-Type', JSON_TYPE, 'Content-Length', String(length)],
+        [head],
+        joined(view.pets.pieces()),
+        [']}'],
+      )
+    }
+    // Without a length: it is known only once every pet is rewritten.
+    return streamed(
+      ['Content-Type', JSON_TYPE],
+      [`{"nextId":${stringifyJson(String(view.nextId))},"pets":[`],
+      withInt64Strings(view.pets.pieces(), int64Properties(this.#options.spec)),
+      [']}'],
+    )
   }
 
   #restore(body: Uint8Array | string): AppResponse {
@@ -282,6 +298,44 @@ function withHeaders(response: AppResponse, extra: string[]): AppResponse {
 
 function raw(status: number, body: string): AppResponse {
   return { status, headers: headersFor(JSON_TYPE, body), body }
+}
+
+/** An answer whose body is `head`, then `pieces`, then `tail`, each made only once the client took the one before. */
+function streamed(
+  headers: string[],
+  head: Iterable<string>,
+  pieces: Iterator<string | Uint8Array>,
+  tail: Iterable<string>,
+): AppResponse {
+  function* all(): Generator<string | Uint8Array> {
+    yield* head
+    yield* { [Symbol.iterator]: () => pieces }
+    yield* tail
+  }
+  return { status: 200, headers, body: '', pieces: all() }
+}
+
+/** Pieces of JSON list members with a comma between each two. */
+function* joined(pieces: Iterator<Buffer>): Generator<string | Buffer> {
+  for (let next = pieces.next(), first = true; !next.done; next = pieces.next(), first = false) {
+    if (!first) yield ','
+    yield next.value
+  }
+}
+
+/** Pets' JSON joined by commas, a piece at a time, rewritten with the values of `names` (the int64 ones) as strings. */
+function* withInt64Strings(pieces: Iterator<Buffer>, names: readonly string[]): Generator<string> {
+  let first = true
+  for (let next = pieces.next(); !next.done; next = pieces.next()) {
+    const pets = parseJson(`[${next.value.toString('utf8')}]`) as Record<string, JsonValue>[]
+    const rewritten = pets.map((pet) => {
+      const copy: Record<string, JsonValue> = {}
+      for (const [name, value] of Object.entries(pet)) copy[name] = names.includes(name) ? String(value) : value
+      return stringifyJson(copy)
+    })
+    yield (first ? '' : ',') + rewritten.join(',')
+    first = false
+  }
 }
 
 /** A JSON answer of the admin API. */

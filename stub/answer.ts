@@ -5,6 +5,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import { isAdmin } from './admin-path.js'
 import type { AppRequest, AppResponse } from './app.js'
+import type { Backlog } from './backlog.js'
 import type { Journal } from './journal.js'
 import { logLine } from './log.js'
 import type { HostCheck } from './origin.js'
@@ -20,6 +21,8 @@ export interface State {
   hosts: HostCheck
   /** Answers waiting for the end of this turn of the event loop. */
   outbox: Outbox
+  /** Answers written but not yet taken by their clients. */
+  backlog: Backlog
   inFlight: number
   closing: boolean
   closed?: Promise<void>
@@ -35,6 +38,9 @@ export interface Exchange {
   /** When the request arrived (`performance.now()`), or 0 when nothing logs or journals it. */
   readonly started: number
 }
+
+/** About how many bytes of answers are written in one turn of the event loop (see {@link Outbox}). */
+const FLUSH_BYTES = 16 * 1024 * 1024
 
 /** The real `setImmediate`, kept from load time: a test's fake clock must not hold back the answers of a real server. */
 const afterPoll = setImmediate
@@ -52,11 +58,25 @@ export class Outbox {
     if (this.#answers.push(answer) === 1) afterPoll(this.#flush)
   }
 
-  /** Every answer goes out first; logging and journaling them waits until the clients have theirs. */
+  /**
+   * Every answer goes out first; logging and journaling them waits until the clients have theirs. At most about
+   * {@link FLUSH_BYTES} go out in one go, the rest at the next turn: Node keeps each answer written until the turn's
+   * end, so a burst of large answers (a hundred lists of large pets) would otherwise all be held at once.
+   */
   readonly #flush = (): void => {
-    const answers = this.#answers
+    let answers = this.#answers
     this.#answers = []
-    for (const answer of answers) answer.write()
+    let count = 0
+    for (let bytes = 0; count < answers.length && bytes < FLUSH_BYTES; count++) {
+      const answer = answers[count]!
+      answer.write()
+      bytes += answer.response.body.length
+    }
+    if (count < answers.length) {
+      this.#answers = answers.slice(count)
+      answers = answers.slice(0, count)
+      afterPoll(this.#flush)
+    }
     // One reading of each clock for the whole turn.
     const noted = answers[0]!.noted
     const sent = noted ? performance.now() : 0
@@ -114,30 +134,73 @@ export function send(res: ServerResponse, response: AppResponse, state: State, u
   const headers = state.closing ? response.headers.concat('Connection', 'close') : response.headers
   if (unread) {
     res.writeHead(response.status, headers.includes('Connection') ? headers : headers.concat('Connection', 'close'))
-    return linger(unread, res, response.body)
+    return linger(unread, res, response, state)
   }
   res.writeHead(response.status, headers)
-  res.end(response.body)
+  if (response.pieces) pipe(res, response.pieces, state.backlog, () => res.end())
+  else {
+    res.end(response.body)
+    state.backlog.written(res.socket)
+  }
+}
+
+/**
+ * Writes `pieces` as the client takes them, the next one only once the connection's buffer has room, then calls
+ * `done`: an answer that is never read holds a piece or two, not its whole body. A connection that closes first stops it.
+ */
+function pipe(res: ServerResponse, pieces: Iterator<string | Uint8Array>, backlog: Backlog, done: () => void): void {
+  const next = (): void => {
+    for (;;) {
+      if (res.destroyed) return
+      let piece: IteratorResult<string | Uint8Array>
+      try {
+        piece = pieces.next()
+      } catch {
+        return void res.destroy() // the headers are gone: a cut connection is all that can tell the client
+      }
+      if (piece.done) return done()
+      if (piece.value.length > 0 && !res.write(piece.value)) {
+        backlog.written(res.socket)
+        return void res.once('drain', next)
+      }
+    }
+  }
+  next()
 }
 
 /**
  * Answers now but closes only once the client stopped sending (or after a bound): closing a socket with
  * unread data makes the kernel send a reset, and many clients then lose the answer they were sent.
  */
-function linger(req: IncomingMessage, res: ServerResponse, body: string): void {
-  res.write(body)
-  let discarded = 0
-  const finish = () => {
-    clearTimeout(timer)
-    if (!res.writableEnded) res.end()
+function linger(req: IncomingMessage, res: ServerResponse, response: AppResponse, state: State): void {
+  let written = false
+  let stopped = false
+  const end = () => {
+    if (written && stopped && !res.writableEnded) res.end()
   }
-  const timer = setTimeout(finish, LINGER_MS)
+  if (response.pieces)
+    pipe(res, response.pieces, state.backlog, () => {
+      written = true
+      end()
+    })
+  else {
+    res.write(response.body)
+    state.backlog.written(res.socket)
+    written = true
+  }
+  let discarded = 0
+  const stop = () => {
+    clearTimeout(timer)
+    stopped = true
+    end()
+  }
+  const timer = setTimeout(stop, LINGER_MS)
   req.on('data', (chunk: Buffer) => {
     discarded += chunk.length
-    if (discarded > LINGER_BYTES) finish()
+    if (discarded > LINGER_BYTES) stop()
   })
-  req.on('end', finish)
-  req.on('close', finish)
+  req.on('end', stop)
+  req.on('close', stop)
   req.resume()
 }
 

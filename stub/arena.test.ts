@@ -1,5 +1,8 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { TextArena } from './arena.js'
+import { TextArena, type ArenaView } from './arena.js'
+
+const read = (view: ArenaView) => [...view.pieces()].map((piece) => piece.toString('utf8')).join(',')
 
 describe('TextArena', () => {
   it('gives back every text at its position, across chunks and position growth', () => {
@@ -31,5 +34,52 @@ describe('TextArena', () => {
 
   it('joins nothing when empty', () => {
     expect(new TextArena().joined()).toBe('')
+  })
+
+  it('keeps a view as it was taken, whatever is pushed or truncated after, across chunks', () => {
+    // Texts of up to 100 KiB, so that a few fill a chunk and truncations cut into chunks, not only whole ones.
+    const text = fc
+      .tuple(
+        fc.constantFrom('a', 'é', '🐕', 'x'),
+        fc.oneof(fc.nat({ max: 20 }), fc.integer({ min: 0, max: 100 * 1024 })),
+      )
+      .map(([unit, n]) => unit.repeat(n))
+    const step = fc.oneof(
+      text.map((pushed) => ({ pushed })),
+      fc.integer({ min: 1, max: 3 }).map((dropped) => ({ dropped })), // the last few texts taken back
+      fc.constant({ view: true }),
+    )
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60, size: 'medium' }), (steps) => {
+        const arena = new TextArena()
+        const views: [ArenaView, string][] = []
+        for (const s of steps) {
+          if ('pushed' in s) arena.push(s.pushed)
+          else if ('dropped' in s) arena.truncate(Math.max(0, arena.length - s.dropped))
+          else views.push([arena.view(), arena.joined()])
+        }
+        views.push([arena.view(), arena.joined()])
+        for (const [view, joined] of views) {
+          expect(read(view)).toBe(joined)
+          expect(view.bytes).toBe(Buffer.byteLength(joined))
+        }
+      }),
+      { numRuns: 25 },
+    )
+  })
+
+  it('reads a view over a chunk cut by a truncation as it was, not as the texts written there since', () => {
+    const arena = new TextArena()
+    for (let i = 0; i < 10; i++) arena.push(`pet ${i}`)
+    const view = arena.view()
+    arena.truncate(4)
+    for (let i = 0; i < 10; i++) arena.push(`new ${i}`)
+    expect(read(view)).toBe(Array.from({ length: 10 }, (_, i) => `pet ${i}`).join(','))
+    expect(arena.joined()).toBe(
+      [0, 1, 2, 3]
+        .map((i) => `pet ${i}`)
+        .concat(Array.from({ length: 10 }, (_, i) => `new ${i}`))
+        .join(','),
+    )
   })
 })

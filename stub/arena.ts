@@ -14,8 +14,26 @@ const FIRST_ROOM = 1024
 /** How many texts read lately are kept decoded (a power of 2): a client reads the same pets again and again. */
 const RECENT = 64
 
+/**
+ * The texts an arena held at one moment, read a chunk at a time: what a state answer streams while the store goes on
+ * changing. A chunk's bytes below what it held then never change (see {@link TextArena.truncate}), so a view stays
+ * exactly what it was taken as.
+ */
+export interface ArenaView {
+  /** The bytes of the texts joined by commas. */
+  readonly bytes: number
+  /**
+   * The texts in order, a chunk at a time: each piece the texts of one chunk joined by commas (views of the arena's
+   * memory, not copies). Joined by commas themselves, they are every text joined by commas.
+   */
+  pieces(): IterableIterator<Buffer>
+}
+
 export class TextArena {
-  /** Each chunk holds whole texts, each followed by a comma: the texts of one chunk read as a JSON list's members. */
+  /**
+   * Each chunk holds whole texts, each followed by a comma: the texts of one chunk read as a JSON list's members.
+   * Bytes once written below a chunk's fill are never written again, whatever is truncated ({@link view} relies on it).
+   */
   readonly #chunks: Buffer[] = []
   /** Bytes used in each chunk. */
   readonly #filled: number[] = []
@@ -81,11 +99,19 @@ export class TextArena {
     return text
   }
 
-  /** Drops every text from position `count` on (a change that could not be kept, taken back). */
+  /**
+   * Drops every text from position `count` on (a change that could not be kept, taken back). The chunk it cuts into is
+   * replaced by a copy of what it keeps: the next texts are written there, never over bytes a {@link view} may still read.
+   */
   truncate(count: number): void {
     if (count >= this.#count) return
     const chunk = this.#chunkOf[count]!
     const start = this.#startOf[count]!
+    if (start > 0) {
+      const kept = Buffer.allocUnsafe(this.#chunks[chunk]!.length)
+      this.#chunks[chunk]!.copy(kept, 0, 0, start)
+      this.#chunks[chunk] = kept
+    }
     this.#filled[chunk] = start
     // A chunk left empty goes too: `joined` must not add an empty member.
     this.#filled.length = this.#chunks.length = start === 0 ? chunk : chunk + 1
@@ -97,6 +123,18 @@ export class TextArena {
   /** Every text, in order, joined by commas: read a chunk at a time, not a text at a time. */
   joined(): string {
     return this.#chunks.map((chunk, i) => chunk.toString('utf8', 0, this.#filled[i]! - 1)).join(',')
+  }
+
+  /** The texts held now, to be read later a chunk at a time, whatever is pushed or truncated meanwhile. */
+  view(): ArenaView {
+    const chunks = this.#chunks.slice()
+    const filled = this.#filled.slice()
+    return {
+      bytes: Math.max(0, this.#bytes - 1),
+      *pieces() {
+        for (let i = 0; i < chunks.length; i++) yield chunks[i]!.subarray(0, filled[i]! - 1) // its last comma left out
+      },
+    }
   }
 
   #grow(): void {

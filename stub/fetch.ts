@@ -122,10 +122,22 @@ function toFetchResponse(response: AppResponse, request: Request): Promise<Respo
   const init = { status: response.status, headers }
   // HEAD and null-body statuses carry no body over HTTP either.
   if (request.method === 'HEAD' || NULL_BODY.has(response.status)) return new Response(null, init)
+  if (response.pieces) return new Response(streamOf(response.pieces), init)
   if (response.socket === 'malformed-chunk') return new Response(brokenBody(response.body), init)
   if (response.socket === 'trickle')
     return new Response(trickledBody(response.body, response.trickleMs ?? TRICKLE_MS, signal), init)
   return new Response(response.body, init)
+}
+
+/** A body made a piece at a time, as the reader pulls: a reader that stops pulling holds no more of it. */
+function streamOf(pieces: Iterator<string | Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    pull(controller) {
+      const piece = pieces.next()
+      if (piece.done) controller.close()
+      else controller.enqueue(typeof piece.value === 'string' ? Buffer.from(piece.value) : piece.value)
+    },
+  })
 }
 
 /** The first half of the body, then the error fetch raises on a malformed chunk. */

@@ -62,6 +62,12 @@ export interface AppResponse {
   status: number
   headers: string[]
   body: string
+  /**
+   * The body when it is too large to hold whole (the admin API's state): made a piece at a time as the client takes
+   * them, so that a client that never reads holds one piece, not the whole; `body` is then empty. Never with `delayMs`
+   * or `socket`.
+   */
+  pieces?: Iterator<string | Uint8Array>
   code?: string
   /** The preferences applied (what `Preference-Applied` says), for the log and the journal. */
   applied?: string

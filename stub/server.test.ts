@@ -495,6 +495,51 @@ describe('the server edge', () => {
     }
   })
 
+  it('writes a streamed body as the client reads it: one that stops reading holds a few pieces, not the whole', async () => {
+    const inner = app()
+    const piece = Buffer.alloc(64 * 1024, 'x')
+    const PIECES = 1_000 // 62.5 MiB, were it all made at once
+    let made = 0
+    function* pieces(): Generator<Uint8Array> {
+      for (; made < PIECES; made++) yield piece
+    }
+    const streamingApp: Handler = {
+      ...inner,
+      route: (request) =>
+        request.url === '/big'
+          ? { status: 200, headers: ['Content-Length', String(PIECES * piece.length)], body: '', pieces: pieces() }
+          : inner.route(request),
+    }
+    const running = await serve(streamingApp, { port: 0, host: '127.0.0.1' })
+    const socket = connect(running.port, '127.0.0.1')
+    try {
+      let received = 0
+      let stopped = false
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length
+        if (received > 1024 * 1024 && !stopped) {
+          stopped = true
+          socket.pause() // reads no more until resumed
+        }
+      })
+      socket.write('GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await vi.waitUntil(() => received > 1024 * 1024)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      // What the kernel's buffers hold, and a piece or two in Node's: far from all of it.
+      expect(made).toBeGreaterThan(0)
+      expect(made).toBeLessThan(PIECES / 10)
+      const total = PIECES * piece.length
+      socket.resume()
+      await vi.waitUntil(() => received >= total, { timeout: 10_000 })
+      expect(made).toBe(PIECES)
+      // The other requests were served meanwhile, and after.
+      expect((await fetchAnswer(`${running.url}/pets?limit=1`, { headers: AUTH })).status).toBe(200)
+    } finally {
+      socket.destroy()
+      await running.close(100)
+    }
+  })
+
   it('answers pipelined requests once each, in the order they came', async () => {
     const running = await serve(app(), { port: 0, host: '127.0.0.1' })
     try {

@@ -7,6 +7,7 @@ import { isAscii } from 'node:buffer'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { Answer, finished, note, Outbox, rawResponse, send, type Exchange, type State } from './answer.js'
+import { Backlog } from './backlog.js'
 import type { Journal } from './journal.js'
 import { boundConnections } from './connections.js'
 import { logLine } from './log.js'
@@ -68,6 +69,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     log: options.log,
     journal: options.journal,
     outbox: new Outbox(),
+    backlog: new Backlog(options.log),
     hosts: new HostCheck(options.host, options.allowHosts),
     inFlight: 0,
     closing: false,
@@ -455,6 +457,7 @@ function onConnect(
 
 async function shutDown(server: Server, state: State, graceMs = 1_000): Promise<void> {
   state.closing = true
+  state.backlog.stop()
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
   if (state.inFlight > 0) {

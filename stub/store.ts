@@ -5,7 +5,7 @@
  * single pets are answered with that JSON, so no read re-serializes and no read costs more with more pets.
  */
 import { INT64_MAX, isInt64, parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
-import { TextArena } from './arena.js'
+import { TextArena, type ArenaView } from './arena.js'
 
 /** An int64 id or categoryId: a `number` when it is a safe integer, otherwise an exact `bigint`. */
 export type Int64 = number | bigint
@@ -136,6 +136,12 @@ export interface StoreState {
   pets: PetRecord[]
 }
 
+/** The state at one moment, its pets still as stored JSON: the next id, and the pets' JSON joined by commas. */
+export interface StateView {
+  nextId: Int64
+  pets: ArenaView
+}
+
 /** In-memory pets in ascending id order, with an index per status. */
 export class PetStore {
   /** Ids in ascending order; `#json.at(i)` is the pet whose id is `#ids[i]`. */
@@ -185,6 +191,14 @@ export class PetStore {
   /** {@link state} as JSON text, int64 values exact, written from the stored JSON without parsing it again. */
   stateJson(): string {
     return '{"nextId":' + String(this.#nextId) + ',"pets":[' + this.#json.joined() + ']}'
+  }
+
+  /**
+   * {@link stateJson} as it is now, to be read later a piece at a time while the store goes on changing: a state answer
+   * streamed to its client holds no copy of the pets.
+   */
+  view(): StateView {
+    return { nextId: this.#nextId, pets: this.#json.view() }
   }
 
   #load(seed: readonly PetRecord[], nextId: Int64 | undefined): void {

@@ -53,13 +53,20 @@ export function toAnswer(response: AppResponse): Answer {
   const headers: Record<string, string> = {}
   for (let i = 0; i < response.headers.length; i += 2)
     headers[response.headers[i]!.toLowerCase()] = response.headers[i + 1]!
+  const text = response.pieces
+    ? Buffer.concat([...iterate(response.pieces)].map((p) => Buffer.from(p))).toString()
+    : response.body
   let body: JsonValue | undefined
   try {
-    body = response.body === '' ? undefined : parseJson(response.body)
+    body = text === '' ? undefined : parseJson(text)
   } catch {
     body = undefined
   }
-  return { status: response.status, headers, text: response.body, body }
+  return { status: response.status, headers, text, body }
+}
+
+function* iterate<T>(iterator: Iterator<T>): Generator<T> {
+  for (let next = iterator.next(); !next.done; next = iterator.next()) yield next.value
 }
 
 /** Turns a Fetch response into an {@link Answer} (header names are lower case there already). */

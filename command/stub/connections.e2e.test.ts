@@ -1,6 +1,7 @@
 // `petstore-stub` under a low descriptor limit: idle or stalled connections must not lock well-behaved clients out.
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { BINS, runProcess, startProcess } from '../../test-support/run-command.js'
 
@@ -86,4 +87,89 @@ describe('connections that pipeline requests and never read the answers', () => 
     expect(answer.status).toBe(200)
     expect(stub.child.exitCode).toBeNull()
   }, 30_000)
+})
+
+describe('clients that ask for large answers and never read them', () => {
+  const isLinux = process.platform === 'linux' // the stub's memory is read from /proc
+  const KEY = 'petstore-dev-key'
+  /** The stub's resident memory, in MB. */
+  const residentMb = (pid: number) =>
+    Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+
+  /** A stub with a heap of 200 MB, filled with `count` pets of 60 KB names. */
+  async function fullStub(count: number) {
+    const stub = startProcess(process.execPath, ['--max-old-space-size=200', BIN, '--port', '0'])
+    onTestFinished(() => stub.stop('SIGKILL'))
+    await stub.waitFor(/Prefer: code=404/)
+    const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
+    const body = JSON.stringify({ name: 'x'.repeat(60_000), categoryId: 1 })
+    for (let i = 0; i < count; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const created = await fetch(`${url}/pets`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+            body,
+          })
+          expect(created.status).toBe(201)
+        }),
+      )
+    }
+    return { stub, url, port: Number(new URL(url).port), pid: stub.child.pid! }
+  }
+
+  /** Opens `count` connections that each send `request`, and resolves once each has its answer's first bytes, of which it reads no more. */
+  async function holdOpen(port: number, count: number, request: string): Promise<void> {
+    const held: Socket[] = []
+    onTestFinished(() => held.forEach((socket) => socket.destroy()))
+    await Promise.all(
+      Array.from({ length: count }, async () => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(request))
+        socket.on('error', () => undefined) // the stub may close it: that is the point
+        held.push(socket)
+        await Promise.race([once(socket, 'data'), once(socket, 'close')])
+        socket.pause()
+      }),
+    )
+  }
+
+  it.skipIf(!isLinux)(
+    'streams the state: 40 clients that never read a 40 MB state hold no copy of it',
+    async () => {
+      const { stub, url, port, pid } = await fullStub(700)
+      const before = residentMb(pid)
+      await Promise.all([
+        holdOpen(port, 40, 'GET /__stub/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+        holdOpen(port, 40, 'GET /__stub/state?int64=string HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      ])
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      // A copy each would be 3 GB, past the heap: the stub used to die of it.
+      expect(stub.child.exitCode).toBeNull()
+      expect(residentMb(pid) - before).toBeLessThan(400)
+      const state = (await (await fetch(`${url.replace('/v1', '')}/__stub/state`)).json()) as { pets: unknown[] }
+      expect(state.pets.length).toBe(36 + 700)
+    },
+    60_000,
+  )
+
+  it.skipIf(!isLinux)(
+    'keeps within its heap when 400 clients ask for a page of large pets at once and never read it',
+    async () => {
+      const { stub, url, port, pid } = await fullStub(100)
+      const before = residentMb(pid)
+      // Each asks for a page of 100 pets of 60 KB (6 MB): 2.4 GB, were the answers of one turn all held at once.
+      await holdOpen(
+        port,
+        400,
+        `GET /v1/pets?limit=100 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(stub.child.exitCode).toBeNull()
+      expect(residentMb(pid) - before).toBeLessThan(400)
+      const answer = await fetch(`${url}/pets?limit=100`, { headers: { authorization: `Bearer ${KEY}` } })
+      expect(answer.status).toBe(200)
+      expect(((await answer.json()) as unknown[]).length).toBe(100)
+    },
+    60_000,
+  )
 })
