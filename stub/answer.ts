@@ -14,6 +14,17 @@ import type { HostCheck } from './origin.js'
 const LINGER_MS = 2_000
 const LINGER_BYTES = 64 * 1024 * 1024
 
+/** The bytes request bodies hold while they are read, the one body read whatever they hold, and those that wait. */
+export interface BodyRoom {
+  bytes: number
+  /** The most bytes bodies may hold before all but the lead wait. */
+  most: number
+  /** Read on when the others wait, so that one always ends and makes room. */
+  lead: object | undefined
+  /** Bodies whose connections are not read until there is room again. */
+  waiting: Set<{ resume(): void }>
+}
+
 /** What the edge keeps for the whole server: where to log, what is in flight, whether it is closing. */
 export interface State {
   log: ((line: string) => void) | undefined
@@ -23,6 +34,8 @@ export interface State {
   outbox: Outbox
   /** Answers written but not yet taken by their clients. */
   backlog: Backlog
+  /** Request bodies being read: the bytes they hold, and those waiting for room (see stub/server.ts's BodyExchange). */
+  bodies: BodyRoom
   inFlight: number
   closing: boolean
   closed?: Promise<void>

@@ -523,7 +523,7 @@ describe('the server edge', () => {
         }
       })
       socket.write('GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      await vi.waitUntil(() => received > 1024 * 1024)
+      await vi.waitUntil(() => received > 1024 * 1024, { timeout: 5_000 })
       await new Promise((resolve) => setTimeout(resolve, 300))
       // What the kernel's buffers hold, and a piece or two in Node's: far from all of it.
       expect(made).toBeGreaterThan(0)
@@ -536,6 +536,33 @@ describe('the server edge', () => {
       expect((await fetchAnswer(`${running.url}/pets?limit=1`, { headers: AUTH })).status).toBe(200)
     } finally {
       socket.destroy()
+      await running.close(100)
+    }
+  })
+
+  it('reads one body on and has the others wait, their connections unread, while bodies hold more than the room', async () => {
+    const running = await serve(app(), { port: 0, host: '127.0.0.1', bodyRoom: 100_000 })
+    const arrived: IncomingMessage[] = []
+    running.server.on('request', (req: IncomingMessage) => arrived.push(req))
+    try {
+      const body = (i: number) => JSON.stringify({ name: `${i}`.padEnd(59_000, 'x'), categoryId: 1 })
+      const requests = [0, 1, 2, 3, 4, 5].map((i) => ({
+        ...openRequest(running.port, { 'content-length': body(i).length }),
+        i,
+      }))
+      for (const { req, i } of requests) req.write(body(i).slice(0, 50_000))
+      // 300 KB sent: two bodies fit in the room, the one that fills it reads on, the others wait.
+      await vi.waitUntil(() => arrived.length === 6 && arrived.filter((req) => req.isPaused()).length >= 3, {
+        timeout: 5_000,
+      })
+      expect(arrived.filter((req) => !req.isPaused()).length).toBeGreaterThanOrEqual(1)
+      for (const { req, i } of requests) req.end(body(i).slice(50_000))
+      const answers = await Promise.all(requests.map(({ answer }) => answer))
+      expect(answers.map((answer) => answer.status)).toEqual(Array<number>(6).fill(201))
+      expect(answers.map((answer) => (parseJson(answer.text) as { name: string }).name[0])).toEqual(
+        requests.map(({ i }) => String(i)),
+      )
+    } finally {
       await running.close(100)
     }
   })

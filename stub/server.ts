@@ -1,15 +1,27 @@
 /**
- * The node edge: binds a {@link Handler} (the app) to node:http, takes the headers the app reads, streams request
- * bodies within the limit, answers bad HTTP and CONNECT, and shuts down gracefully. Writing the answers is
- * stub/answer.ts's, misbehaviour on demand stub/misbehave.ts's, the log stub/log.ts's.
+ * The node edge: binds a {@link Handler} (the app) to node:http, streams request bodies within the limit (and within
+ * the room all bodies share), answers bad HTTP and CONNECT, and shuts down gracefully. Reading the headers the app
+ * reads is stub/headers.ts's, writing the answers stub/answer.ts's, bounding the answers clients leave unread
+ * stub/backlog.ts's, misbehaviour on demand stub/misbehave.ts's, the log stub/log.ts's.
  */
 import { isAscii } from 'node:buffer'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { Answer, finished, note, Outbox, rawResponse, send, type Exchange, type State } from './answer.js'
+import {
+  Answer,
+  finished,
+  note,
+  Outbox,
+  rawResponse,
+  send,
+  type BodyRoom,
+  type Exchange,
+  type State,
+} from './answer.js'
 import { Backlog } from './backlog.js'
 import type { Journal } from './journal.js'
 import { boundConnections } from './connections.js'
+import { lengthOf, pickHeaders } from './headers.js'
 import { logLine } from './log.js'
 import { respondSpecially } from './misbehave.js'
 import { HostCheck, hostOf, misdirected } from './origin.js'
@@ -20,7 +32,6 @@ import {
   type BodyWanted,
   type ConnectionMemo,
   type Handler,
-  type RequestHeaders,
 } from './app.js'
 
 /** How to bind a server. */
@@ -40,6 +51,8 @@ export interface ServerOptions {
   keepAliveTimeout?: number
   /** The version prefix the interface is served under, for `url`: the bundled spec's `/v1` when not given. */
   basePath?: string
+  /** The most bytes request bodies may hold at once while they are read: {@link MAX_BODY_BYTES} when not given. */
+  bodyRoom?: number
   /** Names a request's `Host` may give besides loopback and the bound address (`*`: any); see stub/origin.ts. */
   allowHosts?: readonly string[]
 }
@@ -70,6 +83,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     journal: options.journal,
     outbox: new Outbox(),
     backlog: new Backlog(options.log),
+    bodies: { bytes: 0, most: options.bodyRoom ?? MAX_BODY_BYTES, lead: undefined, waiting: new Set() },
     hosts: new HostCheck(options.host, options.allowHosts),
     inFlight: 0,
     closing: false,
@@ -171,95 +185,6 @@ function respond(
 }
 
 /**
- * The few request headers the app reads, taken from the raw list: Node builds `req.headers` lazily, and
- * skipping that saves work on every request. The first occurrence wins, as in `req.headers`, except that
- * every `Authorization` is kept (the app refuses more than one) and every `Prefer` (they add up).
- */
-function pickHeaders(raw: string[]): RequestHeaders {
-  let authorization: string | string[] | undefined
-  let prefer: string | string[] | undefined
-  let contentType: string | undefined
-  let contentLength: string | undefined
-  let contentEncoding: string | undefined
-  let corsHeaders: string | undefined
-  let host: string | string[] | undefined
-  let origin: string | undefined
-  let accept: string | undefined
-  let corsMethod: string | undefined
-  let fetchSite: string | undefined
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!
-    const length = name.length
-    if (length === 13 && named(name, 'authorization')) authorization = more(authorization, raw[i + 1]!)
-    else if (length === 12 && contentType === undefined && named(name, 'content-type')) contentType = raw[i + 1]
-    else if (length === 14 && contentLength === undefined && named(name, 'content-length')) contentLength = raw[i + 1]
-    else if (length === 14 && fetchSite === undefined && named(name, 'sec-fetch-site')) fetchSite = raw[i + 1]
-    else if (length === 6 && named(name, 'prefer')) prefer = more(prefer, raw[i + 1]!)
-    else if (length === 4 && named(name, 'host'))
-      host = more(host, raw[i + 1]!) // two are refused
-    else if (length === 6 && origin === undefined && named(name, 'origin')) origin = raw[i + 1]
-    else if (length === 16 && contentEncoding === undefined && named(name, 'content-encoding'))
-      contentEncoding = raw[i + 1]
-    else if (length === 30 && corsHeaders === undefined && named(name, 'access-control-request-headers'))
-      corsHeaders = raw[i + 1]
-    // Read by the admin API (a Markdown client report) and the client report (a browser's preflight is not the client's).
-    else if (length === 6 && accept === undefined && named(name, 'accept')) accept = raw[i + 1]
-    else if (length === 29 && corsMethod === undefined && named(name, 'access-control-request-method'))
-      corsMethod = raw[i + 1]
-  }
-  const headers: RequestHeaders = {
-    authorization,
-    'content-type': contentType,
-    'content-length': contentLength,
-    'content-encoding': contentEncoding,
-  }
-  if (prefer !== undefined) headers.prefer = prefer
-  if (corsHeaders !== undefined) headers['access-control-request-headers'] = corsHeaders
-  if (host !== undefined) headers.host = host
-  if (origin !== undefined) headers.origin = origin
-  if (accept !== undefined) headers.accept = accept
-  if (corsMethod !== undefined) headers['access-control-request-method'] = corsMethod
-  if (fetchSite !== undefined) headers['sec-fetch-site'] = fetchSite
-  return headers
-}
-
-/**
- * True when a header name (as long as `lower`) is `lower` in any case, compared without a lower-case copy: most clients
- * send names in lower case or capitalized (`Content-Type`), on every request.
- */
-function named(name: string, lower: string): boolean {
-  if (name === lower) return true
-  for (let i = 0; i < lower.length; i++) {
-    const c = name.charCodeAt(i)
-    // ASCII letters differ from their lower case by 0x20 alone; `lower` holds letters and `-` only.
-    if (c !== lower.charCodeAt(i) && (c < 0x41 || c > 0x5a || (c | 0x20) !== lower.charCodeAt(i))) return false
-  }
-  return true
-}
-
-/**
- * A `Content-Length` as a number, as `Number` reads it (`NaN` when it is no number, 0 when empty), with the usual
- * case (a few digits) read without the generic conversion.
- */
-function lengthOf(value: string | string[] | undefined): number {
-  if (typeof value !== 'string') return Number(value)
-  const length = value.length
-  if (length === 0 || length > 15) return Number(value)
-  let total = 0
-  for (let i = 0; i < length; i++) {
-    const digit = value.charCodeAt(i) - 0x30
-    if (digit < 0 || digit > 9) return Number(value)
-    total = total * 10 + digit
-  }
-  return total
-}
-
-/** A header seen once more: a second value makes a list. */
-function more(seen: string | string[] | undefined, value: string): string | string[] {
-  return seen === undefined ? value : typeof seen === 'string' ? [seen, value] : [...seen, value]
-}
-
-/**
  * The most requests that may wait on one connection behind an answer not yet sent. A client pipelines a few requests
  * ahead; one that sends thousands without reading the answers would have each made and kept in memory (a whole read of
  * the socket, 64 KiB of requests, is parsed at once), and a few hundred such connections exhausted the heap.
@@ -316,9 +241,17 @@ type ReceivingSocket = Socket & { [RECEIVING]?: BodyExchange | null }
  * A request whose body is being read. Its listeners are shared functions that find it on the request,
  * not closures made per request: closures cost an allocation each (and, under tsx, a naming call).
  */
+/**
+ * The most bytes request bodies may hold at once while they are read (the admin API takes a restore of up to 64 MiB):
+ * past it, every body but one waits, its connection not read, until a body ends and makes room.
+ */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024
+
 class BodyExchange {
   readonly #chunks: Buffer[] = []
   #size = 0
+  /** The bytes kept of the body, counted in the server's {@link BodyRoom}. */
+  #kept = 0
   #settled = false
   /** The connection the body comes on, once it is being read. */
   #socket: ReceivingSocket | undefined
@@ -351,7 +284,14 @@ class BodyExchange {
   data(chunk: Buffer): void {
     if (this.#settled) return
     this.#size += chunk.length
-    if (this.#size <= this.limit) return void this.#chunks.push(chunk)
+    if (this.#size <= this.limit) {
+      this.#chunks.push(chunk)
+      this.#kept += chunk.length
+      const room = this.exchange.state.bodies
+      room.bytes += chunk.length
+      if (room.bytes > room.most) this.#waitForRoom(room)
+      return
+    }
     this.#settle()
     this.#chunks.length = 0
     this.#done(this.app.tooLarge(), this.exchange.req)
@@ -383,12 +323,41 @@ class BodyExchange {
     if (this.#settle()) this.#done(undefined)
   }
 
+  /**
+   * Past the room's bytes of bodies held ({@link MAX_BODY_BYTES}): stops reading this connection (the client waits, as TCP makes it) until
+   * a body ends and makes room, unless this is the lead, the one body read on whatever the others hold.
+   */
+  #waitForRoom(room: BodyRoom): void {
+    room.lead ??= this
+    if (room.lead === this) return
+    this.exchange.req.pause()
+    room.waiting.add(this)
+  }
+
+  resume(): void {
+    this.exchange.state.bodies.waiting.delete(this)
+    if (!this.#settled) this.exchange.req.resume()
+  }
+
   /** Marks the body read (or given up), and the connection free of it; false when it already was. */
   #settle(): boolean {
     if (this.#settled) return false
     this.#settled = true
     const socket = this.#socket
     if (socket !== undefined && socket[RECEIVING] === this) socket[RECEIVING] = null
+    const room = this.exchange.state.bodies
+    room.bytes -= this.#kept
+    room.waiting.delete(this)
+    if (room.lead === this) room.lead = undefined
+    if (room.waiting.size === 0) return true
+    // Room again: the waiting bodies are read on, and wait again (one of them the lead) if they fill it. Still none:
+    // the one that waited longest leads, so that a body is always read.
+    if (room.bytes <= room.most) for (const waiting of room.waiting) waiting.resume()
+    else if (room.lead === undefined) {
+      const [next] = room.waiting
+      room.lead = next
+      next!.resume()
+    }
     return true
   }
 
