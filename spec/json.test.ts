@@ -129,4 +129,12 @@ describe('parseJson', () => {
     // 13 MB of text; lossless-json alone grew the heap by about 500 MB reading it.
     expect(grown).toBeLessThan(200 * 1024 * 1024)
   })
+
+  it('refuses JSON nested too deeply to read with a SyntaxError that says so, by either parser', () => {
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n)
+    expect(() => parseJson(deep(2_000_000))).toThrow(new SyntaxError('it is nested too deeply'))
+    // A duplicate key sends the text to lossless-json, whose stack runs out sooner.
+    expect(() => parseJson(`{"a":1,"a":${deep(200_000)}}`)).toThrow(new SyntaxError('it is nested too deeply'))
+    expect(parseJson(deep(1_000))).toHaveLength(1)
+  })
 })

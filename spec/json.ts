@@ -33,11 +33,19 @@ export function parseNumber(text: string): number | bigint {
 
 /**
  * Parses JSON text without losing int64 digits, in any notation (`9007199254740993.0` is that integer).
- * Throws `SyntaxError` on malformed JSON (duplicate keys included). `__proto__` and `constructor` keys
+ * Throws `SyntaxError` on malformed JSON (duplicate keys included) and on JSON nested too deeply to read (the stack
+ * runs out). `__proto__` and `constructor` keys
  * become own properties, never prototypes.
  */
 export function parseJson(text: string): JsonValue {
-  return parseNative(text) ?? (parse(text, null, parseNumber) as JsonValue)
+  try {
+    return parseNative(text) ?? (parse(text, null, parseNumber) as JsonValue)
+  } catch (error) {
+    // Arrays or objects nested by the hundred thousand exhaust the stack of either parser: said as a reader would.
+    if (error instanceof RangeError && /call stack/i.test(error.message))
+      throw new SyntaxError('it is nested too deeply')
+    throw error
+  }
 }
 
 /** A number JSON.parse reads exactly, and as {@link parseNumber} does: an integer of at most 15 digits. */

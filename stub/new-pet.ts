@@ -249,12 +249,7 @@ export function parseBody(body: Uint8Array | string): JsonValue {
   try {
     return parseJson(typeof body === 'string' ? body : utf8.decode(body))
   } catch (error) {
-    const why =
-      error instanceof RangeError
-        ? 'it is nested too deeply'
-        : error instanceof SyntaxError
-          ? error.message
-          : 'it is not UTF-8'
+    const why = error instanceof SyntaxError ? error.message : 'it is not UTF-8'
     throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${why}`)
   }
 }
