@@ -41,7 +41,7 @@ export function parseJson(text: string): JsonValue {
   try {
     return parseNative(text) ?? (parse(text, null, parseNumber) as JsonValue)
   } catch (error) {
-    // Arrays or objects nested by the hundred thousand exhaust the stack of either parser: said as a reader would.
+    // Arrays or objects nested some thousands deep exhaust the stack of either parser: said as a reader would.
     if (error instanceof RangeError && /call stack/i.test(error.message))
       throw new SyntaxError('it is nested too deeply')
     throw error
