@@ -27,6 +27,7 @@ import { respondSpecially } from './misbehave.js'
 import { HostCheck, hostOf, misdirected } from './origin.js'
 import {
   BASE_PATH,
+  DEFAULT_MAX_BODY,
   type AppRequest,
   type AppResponse,
   type BodyWanted,
@@ -247,6 +248,12 @@ type ReceivingSocket = Socket & { [RECEIVING]?: BodyExchange | null }
  */
 export const MAX_BODY_BYTES = 256 * 1024 * 1024
 
+/**
+ * A body that holds no more than this never waits (a create, by the interface's default limit): its bytes cost little
+ * even by the thousand, and creates are not held back behind restores.
+ */
+const SMALL_BODY = DEFAULT_MAX_BODY
+
 class BodyExchange {
   readonly #chunks: Buffer[] = []
   #size = 0
@@ -289,7 +296,7 @@ class BodyExchange {
       this.#kept += chunk.length
       const room = this.exchange.state.bodies
       room.bytes += chunk.length
-      if (room.bytes > room.most) this.#waitForRoom(room)
+      if (room.bytes > room.most && this.#kept > SMALL_BODY) this.#waitForRoom(room)
       return
     }
     this.#settle()
