@@ -239,12 +239,9 @@ const RECEIVING = Symbol('receiving')
 type ReceivingSocket = Socket & { [RECEIVING]?: BodyExchange | null }
 
 /**
- * A request whose body is being read. Its listeners are shared functions that find it on the request,
- * not closures made per request: closures cost an allocation each (and, under tsx, a naming call).
- */
-/**
  * The most bytes request bodies may hold at once while they are read (the admin API takes a restore of up to 64 MiB):
- * past it, every body but one waits, its connection not read, until a body ends and makes room.
+ * past it, every large body but one waits, its connection not read, until a body ends and makes room (a small one
+ * never waits: {@link SMALL_BODY}).
  */
 export const MAX_BODY_BYTES = 256 * 1024 * 1024
 
@@ -254,6 +251,10 @@ export const MAX_BODY_BYTES = 256 * 1024 * 1024
  */
 const SMALL_BODY = DEFAULT_MAX_BODY
 
+/**
+ * A request whose body is being read. Its listeners are shared functions that find it on the request,
+ * not closures made per request: closures cost an allocation each (and, under tsx, a naming call).
+ */
 class BodyExchange {
   readonly #chunks: Buffer[] = []
   #size = 0
