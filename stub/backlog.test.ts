@@ -95,4 +95,18 @@ describe('the backlog of answers not taken', () => {
     expect(vi.getTimerCount()).toBe(0)
     expect(lines).toEqual([])
   })
+
+  it('listens once to a keep-alive connection held again and again', () => {
+    const socket = holding('kept', 100)
+    for (let i = 0; i < 20; i++) {
+      socket.writableLength = 0 // taken
+      vi.advanceTimersByTime(1_000)
+      socket.writableLength = 100 // the next answer, not yet taken
+      backlog.written(socket as unknown as Socket)
+    }
+    expect(socket.listenerCount('close')).toBe(1)
+    socket.destroy()
+    vi.advanceTimersByTime(1_000)
+    expect(vi.getTimerCount()).toBe(0)
+  })
 })

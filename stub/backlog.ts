@@ -39,6 +39,8 @@ export interface BacklogLimits {
 /** The connections holding answers their clients have not taken yet. */
 export class Backlog {
   readonly #held = new Map<Socket, Held>()
+  /** The connections heard of once: each gets one 'close' listener, however often it is held again. */
+  readonly #watched = new WeakSet<Socket>()
   /** What {@link #held} holds, as last counted: more than that, at times, never less. */
   #bytes = 0
   #timer: NodeJS.Timeout | undefined
@@ -63,7 +65,10 @@ export class Backlog {
     if (held === undefined) {
       held = { bytes: 0, since: performance.now() }
       this.#held.set(socket, held)
-      socket.once('close', () => this.#forget(socket))
+      if (!this.#watched.has(socket)) {
+        this.#watched.add(socket)
+        socket.once('close', () => this.#forget(socket))
+      }
       this.#timer ??= setInterval(() => this.#sweep(), SWEEP_MS).unref()
     }
     this.#bytes += bytes - held.bytes
