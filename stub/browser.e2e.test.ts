@@ -9,6 +9,8 @@ import { targets, type Served, type StubTarget } from '../test-support/targets.j
 /** Chromium to launch: `CHROMIUM_PATH`, or where Debian installs it. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const KEY = 'browser-key'
+/** The name of a site the developer visits while the stub runs. */
+const FOREIGN = 'news.example'
 const start = targets(afterAll)
 
 describe('a browser page on another origin', () => {
@@ -34,7 +36,8 @@ describe('a browser page on another origin', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+      // A site of the wide web, served here: its pages are of another site than the stub's.
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', `--host-resolver-rules=MAP ${FOREIGN} 127.0.0.1`],
     })
     page = await browser.newPage()
     await page.goto(`${pageOrigin}/`)
@@ -144,6 +147,45 @@ describe('a browser page on another origin', () => {
       }, origin)
       expect(result).toEqual({ journal: 'TypeError', reset: 'TypeError', noCors: 'opaque' })
       expect(stub.store.size).toBe(before + 1) // not reset
+    } finally {
+      await other.close()
+    }
+  })
+  it('gives a page of another site no pet to read and no way to create one, unless its origin is allowed', async () => {
+    const other = await browser.newPage()
+    const foreign = `http://${FOREIGN}:${site.port}`
+    const allowing = await start({ stub: { apiKeys: [KEY], allowOrigins: [foreign] } })
+    try {
+      await other.goto(`${foreign}/`)
+      const before = stub.store.size
+      const tried = (base: string) =>
+        other.evaluate(
+          async ({ base, key }) => {
+            const auth = { authorization: `Bearer ${key}` }
+            const outcome = (run: () => Promise<Response>) =>
+              run().then(
+                (response) => `read ${response.status}`,
+                (error: Error) => error.name,
+              )
+            return {
+              list: await outcome(() => fetch(`${base}/pets?limit=100`, { headers: auth })),
+              create: await outcome(() =>
+                fetch(`${base}/pets`, {
+                  method: 'POST',
+                  headers: { ...auth, 'content-type': 'application/json' },
+                  body: '{"name":"FromNews","categoryId":1}',
+                }),
+              ),
+            }
+          },
+          { base, key: KEY },
+        )
+      // The public default key would do as well: the page is refused for its origin, not its key.
+      expect(await tried(stub.url)).toEqual({ list: 'TypeError', create: 'TypeError' })
+      expect(stub.store.size).toBe(before)
+      const refused = stub.stub.requests({ method: 'OPTIONS', limit: 1 })[0]
+      expect(refused).toMatchObject({ path: '/v1/pets', status: 403, code: 'origin_not_allowed' })
+      expect(await tried(allowing.url)).toEqual({ list: 'read 200', create: 'read 201' })
     } finally {
       await other.close()
     }

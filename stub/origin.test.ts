@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { request } from 'node:http'
-import { AdminOrigins, HostCheck, hostName } from './origin.js'
+import { AdminOrigins, HostCheck, hostName, PageOrigins } from './origin.js'
 import { startStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY } from './testing.js'
 
@@ -74,6 +74,44 @@ describe('which pages may use the admin API', () => {
     ['GET', { 'sec-fetch-site': 'cross-site', origin: 'http://localhost:5173' }, undefined], // CORS, allowed by name
   ] as const)('%s with %j: %s', (method, headers, code) => {
     expect(origins.refusal(method, { ...headers })?.code).toBe(code)
+  })
+})
+
+describe('which pages may call the interface', () => {
+  it.each([
+    // This machine's pages: dev servers on localhost, loopback addresses, any port, http or https.
+    ['http://localhost:5173', true],
+    ['https://localhost:3000', true],
+    ['http://LOCALHOST:5173/', true],
+    ['http://app.localhost:3000', true],
+    ['http://127.0.0.1:8080', true],
+    ['http://127.1:8080', true],
+    ['http://[::1]:5173', true],
+    // Another site's: a page the developer visits, however it names itself.
+    ['https://evil.example', false],
+    ['http://evil.example:4010', false],
+    ['http://localhost.evil.example', false],
+    ['http://127.0.0.1.nip.io', false],
+    ['http://localhost@evil.example', false],
+    ['http://192.168.1.5:5173', false],
+    ['null', false], // a sandboxed frame's, or a file's
+    ['file://', false],
+    ['localhost:5173', false],
+  ])('%s: %s', (origin, allowed) => {
+    expect(new PageOrigins().allows(origin)).toBe(allowed)
+  })
+
+  it('lets in origins named by option (null and * too), the bound address and names allowed as Host', () => {
+    expect(new PageOrigins(['https://App.example/']).allows('https://app.example')).toBe(true)
+    expect(new PageOrigins(['https://app.example']).allows('http://app.example')).toBe(false)
+    expect(new PageOrigins(['null']).allows('null')).toBe(true)
+    expect(new PageOrigins(['*']).allows('https://evil.example')).toBe(true)
+    expect(new PageOrigins([], new HostCheck('192.168.1.5')).allows('http://192.168.1.5:5173')).toBe(true)
+    expect(new PageOrigins([], new HostCheck('0.0.0.0')).allows('http://10.0.0.7:5173')).toBe(true)
+    expect(new PageOrigins([], new HostCheck('0.0.0.0')).allows('http://intranet.example')).toBe(false)
+    expect(new PageOrigins([], new HostCheck('127.0.0.1', ['dev.test'])).allows('http://dev.test:8080')).toBe(true)
+    // `--allow-host *` answers any Host (a proxy in front), but lets in no page of its own accord.
+    expect(new PageOrigins([], new HostCheck('127.0.0.1', ['*'])).allows('https://evil.example')).toBe(false)
   })
 })
 
@@ -156,6 +194,58 @@ describe('over HTTP', () => {
       expect([embedded.status, JSON.parse(embedded.body).code]).toEqual([403, 'cross_site_refused'])
     } finally {
       await stub.close()
+    }
+  })
+  it('gives a page of another site nothing to read or change /v1 with: its preflight 403, no CORS grant', async () => {
+    const stub = await startStub({ apiKeys: [KEY] })
+    try {
+      const origin = 'https://evil.example'
+      const before = stub.store.size
+      const preflight = await send(
+        stub.port,
+        { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+        '/v1/pets',
+        'OPTIONS',
+      )
+      expect(preflight.status).toBe(403)
+      expect(JSON.parse(preflight.body)).toMatchObject({ code: 'origin_not_allowed', status: 403 })
+      expect(JSON.parse(preflight.body).message).toContain('--allow-origin')
+      // What a browser sends without a preflight carries no key: 401, and nothing the page may read.
+      const simple = await send(
+        stub.port,
+        { origin, 'content-type': 'text/plain' },
+        '/v1/pets',
+        'POST',
+        '{"name":"x","categoryId":1}',
+      )
+      // A key sent anyway (no browser would, its preflight refused): answered, but with no CORS grant.
+      const listed = await send(stub.port, { ...AUTH, origin })
+      for (const answer of [preflight, simple, listed]) {
+        expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+        expect(String(answer.headers.vary)).toMatch(/\bOrigin\b/)
+      }
+      expect([simple.status, listed.status]).toEqual([401, 200])
+      expect(stub.store.size).toBe(before)
+    } finally {
+      await stub.close()
+    }
+    const allowing = await startStub({ apiKeys: [KEY], allowOrigins: ['https://app.example'] })
+    try {
+      const origin = 'https://app.example'
+      const preflight = await send(
+        allowing.port,
+        { origin, 'access-control-request-method': 'POST' },
+        '/v1/pets',
+        'OPTIONS',
+      )
+      const listed = await send(allowing.port, { ...AUTH, origin })
+      for (const answer of [preflight, listed]) {
+        expect(answer.headers['access-control-allow-origin']).toBe(origin)
+        expect(answer.headers['access-control-allow-credentials']).toBe('true')
+      }
+      expect(preflight.status).toBe(204)
+    } finally {
+      await allowing.close()
     }
   })
 })

@@ -6,8 +6,10 @@
  * - the admin API refuses a request from an `Origin` it was not told to allow, and a change sent as a form or as
  *   text (what a page can send without a preflight), and names no origin in `Access-Control-Allow-Origin` unless
  *   `--admin-origin` allowed it;
- * - the interface (`/v1`) answers any origin, and reflects it with `Access-Control-Allow-Credentials: true`, so that
- *   pages sending cookies (`credentials: 'include'`) can read its answers.
+ * - the interface (`/v1`) answers the pages of this machine (an origin on a loopback name or address, the bound address
+ *   or a name allowed with `--allow-host`) and of origins named with `--allow-origin`, reflecting the origin with
+ *   `Access-Control-Allow-Credentials: true` so that pages sending cookies (`credentials: 'include'`) can read its
+ *   answers; a page of any other site is refused its preflight and can read nothing (see {@link PageOrigins}).
  */
 import { isIP } from 'node:net'
 import type { AppResponse, RequestHeaders } from './app.js'
@@ -40,8 +42,19 @@ export class HostCheck {
     return allowed
   }
 
-  #answers(name: string): boolean {
-    return this.#any || this.#allowed.has(name) || name === this.#bound || isLoopback(name) || this.#wild(name)
+  /**
+   * True when a page served from `authority` (an origin's host and port) is one of this machine's or of a name the
+   * stub answers for by name: as {@link allows}, except that `--allow-host *` (a proxy in front) lets in no page.
+   */
+  servesPagesOf(authority: string): boolean {
+    const name = hostName(authority)
+    if (this.#answers(name, false)) return true
+    const canonical = canonicalName(authority)
+    return canonical !== undefined && this.#answers(canonical, false)
+  }
+
+  #answers(name: string, any = this.#any): boolean {
+    return any || this.#allowed.has(name) || name === this.#bound || isLoopback(name) || this.#wild(name)
   }
 
   /** Bound to every address (`0.0.0.0`, `::`), the stub answers any address of the machine by number, never a name. */
@@ -166,6 +179,75 @@ export class AdminOrigins {
     const lower = origin.toLowerCase()
     return this.#allowed.has(lower) ? ['Access-Control-Allow-Origin', origin, 'Vary', 'Origin'] : ['Vary', 'Origin']
   }
+}
+
+/**
+ * Which pages may call the interface (`/v1`) from a browser: those of this machine (an origin whose host is a loopback
+ * name or address, the bound address, or a name allowed with `--allow-host`) and the origins named with `--allow-origin`
+ * (`*`: every one). A page of any other site gets no CORS grant: its preflight is refused (403), and what it can send
+ * without one is answered with no `Access-Control-Allow-Origin`, so it reads nothing; and since a key travels in a
+ * header a browser sends only after a preflight, it changes nothing either. The default key is public: this is what
+ * keeps a page on a site the developer visits away from their pets. Dev servers (Vite, webpack) run on this machine.
+ */
+export class PageOrigins {
+  readonly #allowed: Set<string>
+  readonly #any: boolean
+  readonly #hosts: HostCheck
+  /** The last origin found allowed: a page sends the same one on every request, so the check is one comparison. */
+  #last: string | undefined
+
+  constructor(allowed: readonly string[] = [], hosts = new HostCheck('127.0.0.1')) {
+    this.#allowed = new Set(allowed.map(normalOrigin))
+    this.#any = this.#allowed.has('*')
+    this.#hosts = hosts
+  }
+
+  /** True when a page on `origin` (the request's `Origin`) may call the interface and read its answers. */
+  allows(origin: string): boolean {
+    if (origin === this.#last) return true
+    const normal = normalOrigin(origin)
+    const authority = /^https?:\/\/([^/\s@?#\\]+)$/.exec(normal)?.[1]
+    const allowed =
+      this.#any || this.#allowed.has(normal) || (authority !== undefined && this.#hosts.servesPagesOf(authority))
+    if (allowed) this.#last = origin
+    return allowed
+  }
+}
+
+/** An origin as compared: lower case, no trailing slash. */
+function normalOrigin(origin: string): string {
+  return origin.trim().toLowerCase().replace(/\/+$/, '')
+}
+
+/** The 403 of a preflight from a page whose origin may not call the interface. */
+export function pageRefused(origin: string): AppResponse {
+  const shown = JSON.stringify(origin.slice(0, 100))
+  const error = new ApiError(
+    403,
+    'origin_not_allowed',
+    `the stub does not answer pages from ${shown}: pages on this machine (localhost, 127.0.0.1) may call it; start it with --allow-origin ORIGIN to allow another`,
+  )
+  const body = errorBody(error)
+  const headers = [
+    'Content-Type',
+    'application/json',
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+    'Vary',
+    'Origin',
+  ]
+  return { status: 403, headers, body, code: error.code }
+}
+
+/** An answer of the interface to a page it does not answer: no CORS header a browser would let the page read it by. */
+export function withoutCors(response: AppResponse): AppResponse {
+  const headers: string[] = []
+  for (let i = 0; i < response.headers.length; i += 2) {
+    const name = response.headers[i]!
+    if (!/^access-control-/i.test(name)) headers.push(name, response.headers[i + 1]!)
+  }
+  headers.push('Vary', 'Origin')
+  return { ...response, headers }
 }
 
 /**

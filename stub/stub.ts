@@ -12,6 +12,7 @@ import {
   compose,
   DEFAULT_MAX_BODY,
   type AppRequest,
+  type AppResponse,
   type Chaos,
   type Handler,
   type Route,
@@ -24,7 +25,7 @@ import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, streamLog } from './log.js'
 import { serve } from './server.js'
-import { withCredentials } from './origin.js'
+import { HostCheck, PageOrigins, pageRefused, withCredentials, withoutCors } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
 
@@ -65,6 +66,12 @@ export interface CreateStubOptions {
    * By default no page on another origin can read it or change anything through it.
    */
   adminOrigins?: string[]
+  /**
+   * Origins whose pages may call the interface besides this machine's (`https://app.example`; `null` for a page opened
+   * from a file, `*` for every one). By default only pages on a loopback name or address, or on a name the stub answers
+   * for, get CORS grants: a page of another site the developer visits can neither read nor change the pets.
+   */
+  allowOrigins?: string[]
   /**
    * A data file that keeps the pets across restarts: read if it exists (with its log of changes), every change
    * flushed to it before its answer leaves, folded into one snapshot on close.
@@ -125,8 +132,15 @@ export interface InProcessStub {
   readonly dataFile: string | undefined
 }
 
-/** Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file, SpecError on a bad spec. */
-export function createStub(options: CreateStubOptions = {}): InProcessStub {
+/**
+ * Builds a stub that answers through `fetch`, with no port. Throws StoreError on a bad seed or data file, SpecError on a
+ * bad spec. `served` says where a node server will serve it, so that pages on the bound address and the names allowed
+ * with `allowHosts` are this machine's too.
+ */
+export function createStub(
+  options: CreateStubOptions = {},
+  served?: { host: string; allowHosts?: readonly string[] },
+): InProcessStub {
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
   const data = options.data === undefined ? undefined : dataFileOf(options.data)
@@ -179,6 +193,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
       },
     },
   }
+  const pages = new PageOrigins(options.allowOrigins, served && new HostCheck(served.host, served.allowHosts))
   const admin = new Admin({
     store,
     seed,
@@ -193,7 +208,7 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   const handler = compose(app, [
     wrappers.layer?.({ apiKeys, store: appStore }) ?? {},
     twin?.layer ?? {},
-    { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : credentialed(next, request)) },
+    { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : forPages(next, request, pages)) },
   ])
   // Last: once the data file is held (stub/data-lock.ts), nothing here throws before `close` can let it go.
   const persistence = data === undefined ? undefined : keepInFile(store, data, options.onDataError)
@@ -221,24 +236,29 @@ export function createStub(options: CreateStubOptions = {}): InProcessStub {
   }
 }
 
-/** The app's answer to `request`; a page's request (it names its origin) may carry cookies, so its answer names that origin. */
-function credentialed(next: Route, request: AppRequest): Routed {
+/**
+ * The app's answer to `request`. A page's request names its origin: one of an origin allowed (see {@link PageOrigins})
+ * may carry cookies, so its answer names that origin; one of any other gets no CORS grant, its preflight a 403.
+ */
+function forPages(next: Route, request: AppRequest, pages: PageOrigins): Routed {
   const origin = request.headers.origin
-  return typeof origin === 'string' ? withOrigin(next(request), origin) : next(request)
+  if (typeof origin !== 'string') return next(request)
+  if (pages.allows(origin)) return mapAnswer(next(request), (answer) => withCredentials(answer, origin))
+  if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined)
+    return pageRefused(origin)
+  return mapAnswer(next(request), withoutCors)
 }
 
-/** What `routed` answers, made readable to a page on `origin` that sends cookies. */
-function withOrigin(routed: Routed, origin: string): Routed {
-  if (!('kind' in routed)) return withCredentials(routed, origin)
+/** What `routed` answers, passed through `change` (once the body is read, for a request that wants one). */
+function mapAnswer(routed: Routed, change: (answer: AppResponse) => AppResponse): Routed {
+  if (!('kind' in routed)) return change(routed)
   return {
     kind: 'body',
     operationId: routed.operationId,
     maxBody: routed.maxBody,
     accept: (body) => {
       const answer = routed.accept(body)
-      return answer instanceof Promise
-        ? answer.then((done) => withCredentials(done, origin))
-        : withCredentials(answer, origin)
+      return answer instanceof Promise ? answer.then(change) : change(answer)
     },
   }
 }
@@ -270,11 +290,12 @@ export interface Stub {
 
 /** Starts a stub on a loopback port and resolves once it listens. */
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
-  const stub = createStub(options)
+  const host = options.host ?? '127.0.0.1'
+  const stub = createStub(options, { host, allowHosts: options.allowHosts })
   const log = options.quiet === false ? bufferedLog(streamLog(process.stderr)) : undefined
   const running = await serve(stub.handler, {
     port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
+    host,
     log,
     journal: stub.journal,
     basePath: stub.basePath,

@@ -89,22 +89,26 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   }
   const fromData = config.data !== undefined && existsSync(config.data)
   try {
-    stub = createStub({
-      apiKeys: config.apiKeys,
-      // The kit's own seed is fitted to a revision (--spec); a seed the user names is checked as it is.
-      seed: config.seed === DEFAULT_SEED_PATH ? undefined : config.seed,
-      maxBody: config.maxBody,
-      maxStore: config.maxStore,
-      chaos: config.chaos,
-      adminKey: config.adminKey,
-      adminOrigins: config.adminOrigins,
-      journal: { entries: config.journal },
-      data: config.data,
-      onDataError: (message) => report(`${COMMAND}: ${message}\n`),
-      fault: config.fault,
-      ...(config.spec ? { spec: config.spec } : {}),
-      ...(config.like ? { like: config.like } : {}),
-    })
+    stub = createStub(
+      {
+        apiKeys: config.apiKeys,
+        // The kit's own seed is fitted to a revision (--spec); a seed the user names is checked as it is.
+        seed: config.seed === DEFAULT_SEED_PATH ? undefined : config.seed,
+        maxBody: config.maxBody,
+        maxStore: config.maxStore,
+        chaos: config.chaos,
+        adminKey: config.adminKey,
+        adminOrigins: config.adminOrigins,
+        allowOrigins: config.allowOrigins,
+        journal: { entries: config.journal },
+        data: config.data,
+        onDataError: (message) => report(`${COMMAND}: ${message}\n`),
+        fault: config.fault,
+        ...(config.spec ? { spec: config.spec } : {}),
+        ...(config.like ? { like: config.like } : {}),
+      },
+      { host: config.host, allowHosts: config.allowHosts },
+    )
   } catch (error) {
     if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)
     if (error instanceof PersistError) fail(error.message) // nothing would be kept: no answer may say otherwise

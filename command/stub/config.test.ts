@@ -35,6 +35,7 @@ describe('resolveConfig', () => {
       fault: undefined,
       allowHosts: [],
       adminOrigins: [],
+      allowOrigins: [],
     })
     expect(Object.isFrozen(resolveConfig([], {}))).toBe(true)
   })
@@ -74,6 +75,9 @@ describe('resolveConfig', () => {
       '--allow-host=proxy.test',
       '--admin-origin',
       'http://localhost:5173',
+      '--allow-origin',
+      'https://app.example',
+      '--allow-origin=null',
     )
     expect(resolveConfig(argv, {})).toEqual({
       help: true,
@@ -92,6 +96,7 @@ describe('resolveConfig', () => {
       fault: 'hangs',
       allowHosts: ['app.test', 'proxy.test'],
       adminOrigins: ['http://localhost:5173'],
+      allowOrigins: ['https://app.example', 'null'],
     })
     expect(resolveConfig(['--no-seed'], {}).seed).toBe(false)
     expect(resolveConfig(['--latency', '40'], {}).chaos).toEqual({ latencyMs: [40, 40] })
@@ -150,6 +155,8 @@ describe('resolveConfig', () => {
     [['--journal', '-1'], '--journal must be from 0'],
     [['--admin-origin', '*'], '--admin-origin must be an origin such as http://localhost:5173'],
     [['--admin-origin', 'http://a.test/path'], '--admin-origin must be an origin'],
+    [['--allow-origin', 'app.example'], '--allow-origin must be an origin such as https://app.example'],
+    [['--allow-origin', 'https://app.example/path'], '--allow-origin must be an origin'],
     [['--allow-host', 'a.test:8080'], '--allow-host must be a host name with no port'],
   ])('refuses %j with a one-line reason', (argv, reason) => {
     expect(() => resolveConfig(argv, {})).toThrow(UsageError)

@@ -54,6 +54,8 @@ export interface StubConfig {
   allowHosts: string[]
   /** Origins whose pages may use the admin API (`--admin-origin`). */
   adminOrigins: string[]
+  /** Origins whose pages may call the interface besides this machine's (`--allow-origin`). */
+  allowOrigins: string[]
   /** Where to write the client report at shutdown (`--client-report FILE`: Markdown for `.md`, else JSON). */
   clientReport?: string
   /** The service this stub is a twin of (`--like report.json`), read and checked against the spec served. */
@@ -97,6 +99,8 @@ Options:
                       several. Without it no page on another origin can read or change the stub's state
   --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any);
                       repeat for several. By default only loopback names and the bound address (421 else)
+  --allow-origin URL  let pages from this origin (https://app.example; null for a file, * for any) call
+                      /v1; repeat for several. By default only pages on this machine (localhost, 127.0.0.1)
   --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${JOURNAL_DEFAULTS.bytes} bytes; 0 for none)
   --quiet             no request log on stderr
   --fault NAME        inject one deliberate fault, to prove a test suite catches it (listed below)
@@ -140,6 +144,7 @@ const OPTIONS = {
   'admin-key': { type: 'string' },
   'admin-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
+  'allow-origin': { type: 'string', multiple: true },
   journal: { type: 'string' },
   quiet: { type: 'boolean' },
   fault: { type: 'string' },
@@ -223,6 +228,12 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
       throw new UsageError(
         `--admin-origin must be an origin such as http://localhost:5173, got ${JSON.stringify(origin)}`,
       )
+  const allowOrigins = flags['allow-origin'] ?? []
+  for (const origin of allowOrigins)
+    if (!/^(\*|null|https?:\/\/[^/\s]+)$/i.test(origin))
+      throw new UsageError(
+        `--allow-origin must be an origin such as https://app.example (or null, or *), got ${JSON.stringify(origin)}`,
+      )
   const allowHosts = flags['allow-host'] ?? []
   for (const name of allowHosts)
     if (!/^(\*|[^\s/:]+|\[[0-9a-f:.]+\])$/i.test(name))
@@ -268,5 +279,6 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     fault,
     allowHosts,
     adminOrigins,
+    allowOrigins,
   })
 }
