@@ -97,6 +97,8 @@ describe('which pages may call the interface', () => {
     ['null', false], // a sandboxed frame's, or a file's
     ['file://', false],
     ['localhost:5173', false],
+    ['http://localhost:5173x', false],
+    ['http://localhost:80:80', false],
   ])('%s: %s', (origin, allowed) => {
     expect(new PageOrigins().allows(origin)).toBe(allowed)
   })

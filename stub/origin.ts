@@ -206,7 +206,7 @@ export class PageOrigins {
   allows(origin: string): boolean {
     if (origin === this.#last) return true
     const normal = normalOrigin(origin)
-    const authority = /^https?:\/\/([^/\s@?#\\]+)$/.exec(normal)?.[1]
+    const authority = /^https?:\/\/((?:[^/\s@?#\\:[\]]+|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?)$/.exec(normal)?.[1]
     const allowed =
       this.#any || this.#allowed.has(normal) || (authority !== undefined && this.#hosts.servesPagesOf(authority))
     if (allowed) this.#last = origin
