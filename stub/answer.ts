@@ -6,6 +6,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isAdmin } from './admin-path.js'
 import type { AppRequest, AppResponse } from './app.js'
 import type { Backlog } from './backlog.js'
+import type { Waiting } from './waiting.js'
 import type { Journal } from './journal.js'
 import { logLine } from './log.js'
 import type { HostCheck } from './origin.js'
@@ -34,6 +35,8 @@ export interface State {
   outbox: Outbox
   /** Answers written but not yet taken by their clients. */
   backlog: Backlog
+  /** Requests waiting on their connections: answers held back, and requests pipelined behind an unsent answer. */
+  waiting: Waiting
   /** Request bodies being read: the bytes they hold, and those waiting for room (see stub/server.ts's BodyExchange). */
   bodies: BodyRoom
   inFlight: number

@@ -13,11 +13,15 @@ export function respondSpecially(
   body: Uint8Array | string | undefined,
 ): void {
   const { state, res } = exchange
+  // An answer held back waits on its connection, counted among the server's waiting requests until settled.
+  const connection = exchange.req.socket
   let settled = false
+  let timer: NodeJS.Timeout | undefined
   const settle = () => {
     if (settled) return
     settled = true
     clearTimeout(timer)
+    state.waiting.remove(connection, settle)
     finished(state)
   }
   const act = () => {
@@ -47,8 +51,12 @@ export function respondSpecially(
     }
   }
   res.once('close', settle)
-  const timer = response.delayMs ? setTimeout(act, response.delayMs) : undefined
-  if (!timer) act()
+  // Let go of when the connection closes: an answer queued behind another on it never hears of that itself. Past the
+  // bound on waiting requests, its own connection may be the one closed, at once.
+  state.waiting.add(connection, settle)
+  if (settled) return
+  if (response.delayMs) timer = setTimeout(act, response.delayMs)
+  else act()
 }
 
 /** The head of the response, then one good chunk and one whose size line is not hex; the connection then ends. */

@@ -597,6 +597,36 @@ describe('the server edge', () => {
     }
   })
 
+  it('closes the connections whose requests waited longest once too many wait, and serves a new one', async () => {
+    const lines: string[] = []
+    const running = await serve(app(), {
+      port: 0,
+      host: '127.0.0.1',
+      maxWaiting: 40,
+      log: (line) => lines.push(line),
+    })
+    try {
+      const delayed = `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nPrefer: delay=60000\r\n\r\n`
+      const closed: boolean[] = []
+      for (let i = 0; i < 6; i++) {
+        const socket = connect(running.port, '127.0.0.1')
+        socket.on('error', () => undefined)
+        closed.push(false)
+        socket.on('close', () => (closed[i] = true))
+        socket.write(delayed.repeat(5)) // 1 held, and 4 held and pipelined behind it: 9 waiting
+        await new Promise((resolve) => setTimeout(resolve, 20)) // one connection after the other
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      // The fifth connection takes them past 40: the two oldest go, down to 30 or fewer; the sixth fits again.
+      expect(closed).toEqual([true, true, false, false, false, false])
+      expect(lines.some((line) => /connections closed: more than 40 requests were waiting/.test(line))).toBe(true)
+      const answer = await fetch(`${running.url}/pets/1`, { headers: AUTH })
+      expect(answer.status).toBe(200)
+    } finally {
+      await running.close(50) // lets go of the answers still held: no timer is left behind
+    }
+  })
+
   it('logs one line per request with method, target, status and time, never the key', async () => {
     const lines: string[] = []
     const running = await serve(app(), { port: 0, host: '127.0.0.1', log: (line) => lines.push(line) })

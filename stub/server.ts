@@ -19,6 +19,7 @@ import {
   type State,
 } from './answer.js'
 import { Backlog } from './backlog.js'
+import { Waiting } from './waiting.js'
 import type { Journal } from './journal.js'
 import { boundConnections } from './connections.js'
 import { lengthOf, pickHeaders } from './headers.js'
@@ -56,6 +57,8 @@ export interface ServerOptions {
   bodyRoom?: number
   /** Names a request's `Host` may give besides loopback and the bound address (`*`: any); see stub/origin.ts. */
   allowHosts?: readonly string[]
+  /** The most requests that may wait on connections at once: stub/waiting.ts's MAX_WAITING when not given. */
+  maxWaiting?: number
 }
 
 /** A listening server. */
@@ -84,6 +87,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     journal: options.journal,
     outbox: new Outbox(),
     backlog: new Backlog(options.log),
+    waiting: new Waiting(options.log, options.maxWaiting),
     bodies: { bytes: 0, most: options.bodyRoom ?? MAX_BODY_BYTES, lead: undefined, waiting: new Set() },
     hosts: new HostCheck(options.host, options.allowHosts),
     inFlight: 0,
@@ -210,7 +214,12 @@ function tooManyPipelined(socket: PipeliningSocket, res: ServerResponse, state: 
   if (socket.destroyed) return true
   const waiting = (socket[PIPELINED] ?? 0) + 1
   socket[PIPELINED] = waiting
-  if (waiting <= MAX_PIPELINED) return false
+  if (waiting <= MAX_PIPELINED) {
+    // It waits for the answers before it on its connection: counted among the server's waiting requests until sent.
+    state.waiting.add(socket)
+    res.once('finish', () => state.waiting.remove(socket))
+    return false
+  }
   socket.destroy()
   state.log?.(
     `- - 1 connection closed: more than ${MAX_PIPELINED} pipelined requests on it were waiting for answers it did not read`,

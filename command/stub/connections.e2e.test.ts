@@ -89,6 +89,44 @@ describe('connections that pipeline requests and never read the answers', () => 
   }, 30_000)
 })
 
+describe('connections that pile up requests asking to be answered a minute later', () => {
+  it('stay within a small heap: the connections waiting longest are closed, and a new client is served', async () => {
+    // Three waves of 400 connections of 120 requests each asking for `Prefer: delay=60000`: every one of them used to be
+    // held for the minute, and a heap of 256 MB (a machine's memory, in small) ran out by the third wave.
+    const stub = startProcess(process.execPath, ['--max-old-space-size=256', BIN, '--port', '0'])
+    onTestFinished(() => stub.stop('SIGKILL'))
+    await stub.waitFor(/Prefer: code=404/)
+    const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
+    const port = Number(new URL(url).port)
+    const pile =
+      'GET /v1/pets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\nPrefer: delay=60000\r\n\r\n'.repeat(
+        120,
+      )
+    const held: Socket[] = []
+    onTestFinished(() => held.forEach((socket) => socket.destroy()))
+    let closed = 0
+    for (let wave = 0; wave < 3; wave++) {
+      for (let i = 0; i < 400; i++) {
+        const socket = connect(port, '127.0.0.1')
+        socket.on('error', () => undefined) // the stub closes it: that is the point
+        socket.on('close', () => closed++)
+        held.push(socket)
+        socket.write(pile)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+    }
+    const answer = await fetch(`${url}/pets?limit=1`, {
+      headers: { authorization: 'Bearer petstore-dev-key' },
+      signal: AbortSignal.timeout(10_000),
+    })
+    expect(answer.status).toBe(200)
+    expect(stub.child.exitCode).toBeNull()
+    expect(closed).toBeGreaterThan(0)
+    expect(closed).toBeLessThan(1_200) // the latest ones still wait for their answers
+    expect(stub.output().stderr).toMatch(/connections closed: more than 16384 requests were waiting/)
+  }, 30_000)
+})
+
 describe('clients that ask for large answers and never read them', () => {
   const isLinux = process.platform === 'linux' // the stub's memory is read from /proc
   const KEY = 'petstore-dev-key'
