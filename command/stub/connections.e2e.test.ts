@@ -13,6 +13,24 @@ const hasPrlimit =
     () => false,
   ))
 
+/** The stub under a heap of `heapMb` MB (a machine's memory, in small), listening: its address and port. */
+async function stubWithHeap(heapMb: number, ...args: string[]) {
+  const stub = startProcess(process.execPath, [`--max-old-space-size=${heapMb}`, BIN, '--port', '0', ...args])
+  onTestFinished(() => stub.stop('SIGKILL'))
+  await stub.waitFor(/Prefer: code=404/)
+  const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
+  return { stub, url, port: Number(new URL(url).port), pid: stub.child.pid! }
+}
+
+/** A well-behaved client's request: a page of one pet, within 10 s (a stub that died, or locked it out, fails it). */
+async function expectServed(url: string): Promise<void> {
+  const answer = await fetch(`${url}/pets?limit=1`, {
+    headers: { authorization: 'Bearer petstore-dev-key' },
+    signal: AbortSignal.timeout(10_000),
+  })
+  expect(answer.status).toBe(200)
+}
+
 describe('connections that hold descriptors under ulimit -n 1024', () => {
   it.skipIf(!hasPrlimit).each([
     ['idle connections', ''],
@@ -47,11 +65,7 @@ describe('connections that hold descriptors under ulimit -n 1024', () => {
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
       await new Promise((resolve) => setTimeout(resolve, 500))
-      const answer = await fetch(`${url}/pets?limit=1`, {
-        headers: { authorization: 'Bearer petstore-dev-key' },
-        signal: AbortSignal.timeout(10_000), // locked out: a stub that lets idle connections hold every descriptor
-      })
-      expect(answer.status).toBe(200)
+      await expectServed(url) // locked out by a stub that lets idle connections hold every descriptor
     },
     30_000,
   )
@@ -60,11 +74,7 @@ describe('connections that hold descriptors under ulimit -n 1024', () => {
 describe('connections that pipeline requests and never read the answers', () => {
   it('stay within a small heap: the stub keeps serving, where each such connection used to hold megabytes', async () => {
     // A heap of 160 MB stands for a machine's memory: 150 such connections exhausted it, and the stub died of it.
-    const stub = startProcess(process.execPath, ['--max-old-space-size=160', BIN, '--port', '0', '--quiet'])
-    onTestFinished(() => stub.stop('SIGKILL'))
-    await stub.waitFor(/Prefer: code=404/)
-    const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
-    const port = Number(new URL(url).port)
+    const { stub, url, port } = await stubWithHeap(160, '--quiet')
     const flood = Buffer.from(
       'GET /v1/pets?limit=100 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\n\r\n'.repeat(
         5_000,
@@ -80,11 +90,7 @@ describe('connections that pipeline requests and never read the answers', () => 
       socket.write(flood)
     }
     await new Promise((resolve) => setTimeout(resolve, 3_000))
-    const answer = await fetch(`${url}/pets?limit=1`, {
-      headers: { authorization: 'Bearer petstore-dev-key' },
-      signal: AbortSignal.timeout(10_000),
-    })
-    expect(answer.status).toBe(200)
+    await expectServed(url)
     expect(stub.child.exitCode).toBeNull()
   }, 30_000)
 })
@@ -93,11 +99,7 @@ describe('connections that pile up requests asking to be answered a minute later
   it('stay within a small heap: the connections waiting longest are closed, and a new client is served', async () => {
     // Three waves of 400 connections of 120 requests each asking for `Prefer: delay=60000`: every one of them used to be
     // held for the minute, and a heap of 256 MB (a machine's memory, in small) ran out by the third wave.
-    const stub = startProcess(process.execPath, ['--max-old-space-size=256', BIN, '--port', '0'])
-    onTestFinished(() => stub.stop('SIGKILL'))
-    await stub.waitFor(/Prefer: code=404/)
-    const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
-    const port = Number(new URL(url).port)
+    const { stub, url, port } = await stubWithHeap(256)
     const pile =
       'GET /v1/pets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\nPrefer: delay=60000\r\n\r\n'.repeat(
         120,
@@ -115,11 +117,7 @@ describe('connections that pile up requests asking to be answered a minute later
       }
       await new Promise((resolve) => setTimeout(resolve, 2_000))
     }
-    const answer = await fetch(`${url}/pets?limit=1`, {
-      headers: { authorization: 'Bearer petstore-dev-key' },
-      signal: AbortSignal.timeout(10_000),
-    })
-    expect(answer.status).toBe(200)
+    await expectServed(url)
     expect(stub.child.exitCode).toBeNull()
     expect(closed).toBeGreaterThan(0)
     expect(closed).toBeLessThan(1_200) // the latest ones still wait for their answers
@@ -136,15 +134,12 @@ describe('clients that ask for large answers and never read them', () => {
 
   /** A stub with a heap of 200 MB, filled with `count` pets of 60 KB names. */
   async function fullStub(count: number) {
-    const stub = startProcess(process.execPath, ['--max-old-space-size=200', BIN, '--port', '0'])
-    onTestFinished(() => stub.stop('SIGKILL'))
-    await stub.waitFor(/Prefer: code=404/)
-    const url = /listening on (\S+)/.exec(stub.output().stdout)![1]!
+    const started = await stubWithHeap(200)
     const body = JSON.stringify({ name: 'x'.repeat(60_000), categoryId: 1 })
     for (let i = 0; i < count; i += 10) {
       await Promise.all(
         Array.from({ length: 10 }, async () => {
-          const created = await fetch(`${url}/pets`, {
+          const created = await fetch(`${started.url}/pets`, {
             method: 'POST',
             headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
             body,
@@ -153,7 +148,7 @@ describe('clients that ask for large answers and never read them', () => {
         }),
       )
     }
-    return { stub, url, port: Number(new URL(url).port), pid: stub.child.pid! }
+    return started
   }
 
   /** Opens `count` connections that each send `request`, and resolves once each has its answer's first bytes, of which it reads no more. */
