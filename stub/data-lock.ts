@@ -2,6 +2,7 @@
  * One stub per data file: `FILE.lock` names the process of the stub that keeps FILE (see {@link DataFileLock}).
  */
 import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
+import { uptime } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { identityOf, temporaryPathOf, writeDurably } from './disk.js'
 import { PersistError } from './store.js'
@@ -15,10 +16,17 @@ export function lockPathOf(path: string): string {
 const TAKING_MS = 5_000
 
 /**
+ * How far the clock may be set forward after a lock is made (a sync at boot) without the lock being read as one of an
+ * earlier boot of the machine.
+ */
+const CLOCK_SLACK_MS = 60_000
+
+/**
  * One stub's hold on a data file. Two stubs on one file would each answer 201 with the same ids and write over each
  * other's changes, so the second is refused: `FILE.lock` holds the process id of the stub keeping FILE, and a start
  * that finds it naming a live process other than its own stops. A lock whose process is gone (a crash, a kill -9) is
- * taken over; so is one naming this very process, left by an earlier run of a container whose process ids repeat.
+ * taken over; so is one naming this very process, left by an earlier run of a container whose process ids repeat, and
+ * one made before the machine last started (a power cut), whose process id another program may have now.
  * Node has no portable lock on a file's contents, so the lock is this file; stubs of one process are told apart by a
  * set of the files they hold.
  */
@@ -52,7 +60,12 @@ export class DataFileLock {
           throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
       }
       const holder = holderOf(lockPath)
-      if (holder === 'taking' || (holder !== undefined && holder !== process.pid && isRunning(holder)))
+      // After a power cut the process id of the stub that held the file may be another program's since the machine
+      // started again: a lock older than this boot names no stub, whatever runs under its number.
+      if (
+        holder === 'taking' ||
+        (holder !== undefined && holder !== process.pid && isRunning(holder) && !madeBeforeBoot(lockPath))
+      )
         throw new PersistError(
           `the data file ${path} is in use by another stub (${holder === 'taking' ? 'starting now' : `process ${holder}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
         )
@@ -132,6 +145,15 @@ function holderOf(lockPath: string): number | 'taking' | undefined {
     return text === '' && Date.now() - statSync(lockPath).mtimeMs < TAKING_MS ? 'taking' : undefined
   } catch {
     return undefined
+  }
+}
+
+/** True when the lock file was made before the machine last started (by {@link CLOCK_SLACK_MS} at least). */
+function madeBeforeBoot(lockPath: string): boolean {
+  try {
+    return statSync(lockPath).mtimeMs < Date.now() - uptime() * 1000 - CLOCK_SLACK_MS
+  } catch {
+    return false
   }
 }
 

@@ -11,7 +11,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { tmpdir, uptime } from 'node:os'
 import { join } from 'node:path'
 import { lockPathOf } from './data-lock.js'
 import { dataFileOf, keepInFile, logPathOf, readDataFile } from './persist.js'
@@ -386,6 +386,28 @@ describe('one stub per data file', () => {
     expect(readFileSync(file, 'utf8')).toBe(saved)
     expect(readFileSync(logPathOf(file), 'utf8')).toBe(logged) // not folded, not emptied
     expect(readFileSync(lockPathOf(file), 'utf8')).toBe(lock)
+  })
+
+  it('takes over a lock made before the machine last started, whatever process has its id now (a power cut)', () => {
+    const booted = Date.now() - uptime() * 1000
+    for (const [made, taken] of [
+      [booted - 10 * 60_000, true], // the lock of a stub that ran before the machine started again
+      [booted + 1_000, false], // a stub that started with this boot, the clock set forward since: still running
+    ] as const) {
+      const file = dataFile()
+      const lock = JSON.stringify({ pid: process.ppid }) + '\n' // a running process, as after a reboot
+      writeFileSync(lockPathOf(file), lock)
+      utimesSync(lockPathOf(file), new Date(made), new Date(made))
+      if (!taken) {
+        expect(() => createStub({ data: file })).toThrow(`is in use by another stub (process ${process.ppid})`)
+        expect(readFileSync(lockPathOf(file), 'utf8')).toBe(lock)
+        continue
+      }
+      const stub = createStub({ data: file })
+      expect(holder(file)).toBe(process.pid)
+      expect(stub.store.size).toBe(2) // nothing kept before the power cut is lost
+      stub.close()
+    }
   })
 
   it('takes over a lock whose process is gone (a crash), or that a crash left half made', () => {
