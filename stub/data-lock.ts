@@ -16,6 +16,12 @@ export function lockPathOf(path: string): string {
 const TAKING_MS = 5_000
 
 /**
+ * How long a start waits for the process a lock names to end: one killed a moment ago (a restart right after a kill -9)
+ * may still be running while the system frees its memory, or not yet be reaped by its parent.
+ */
+const ENDING_MS = 1_000
+
+/**
  * How far the clock may be set forward after a lock is made (a sync at boot) without the lock being read as one of an
  * earlier boot of the machine.
  */
@@ -64,7 +70,11 @@ export class DataFileLock {
       // started again: a lock older than this boot names no stub, whatever runs under its number.
       if (
         holder === 'taking' ||
-        (holder !== undefined && holder !== process.pid && isRunning(holder) && !madeBeforeBoot(lockPath))
+        (holder !== undefined &&
+          holder !== process.pid &&
+          isRunning(holder) &&
+          !madeBeforeBoot(lockPath) &&
+          !endsWithin(holder, ENDING_MS))
       )
         throw new PersistError(
           `the data file ${path} is in use by another stub (${holder === 'taking' ? 'starting now' : `process ${holder}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
@@ -157,12 +167,40 @@ function madeBeforeBoot(lockPath: string): boolean {
   }
 }
 
-/** True when a process with this id runs (one of another user's too: signalling it is refused, not unknown). */
+/** True when the process with this id stops running within `ms` (checked every few milliseconds). */
+function endsWithin(pid: number, ms: number): boolean {
+  const until = Date.now() + ms
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  while (Date.now() < until) {
+    Atomics.wait(pause, 0, 0, 10) // the start is synchronous: nothing else is to be done meanwhile
+    if (!isRunning(pid)) return true
+  }
+  return false
+}
+
+/**
+ * True when a process with this id runs (one of another user's too: signalling it is refused, not unknown). A process
+ * that has ended and that its parent has not reaped yet (a zombie) can still be signalled, and runs no more: where the
+ * system shows it (Linux's /proc), it is told apart.
+ */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+  return !hasEnded(pid)
+}
+
+/** True when the system shows the process as ended, not yet reaped (`Z`) or being removed (`X`). */
+function hasEnded(pid: number): boolean {
+  let stat: string
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+  } catch {
+    return false // no /proc (macOS, Windows), or the process is gone since
+  }
+  // "pid (command) state ...": the command may hold spaces and parentheses, so the state follows the last ')'.
+  const state = stat.charAt(stat.lastIndexOf(')') + 2)
+  return state === 'Z' || state === 'X'
 }

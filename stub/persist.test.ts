@@ -388,6 +388,23 @@ describe('one stub per data file', () => {
     expect(readFileSync(lockPathOf(file), 'utf8')).toBe(lock)
   })
 
+  it('waits for the process a lock names to end when it ends within a second (a restart right after a kill -9)', () => {
+    // A process that ends 300 ms from now and is no child of this one (its parent has gone): the stub of a kill -9
+    // whose memory the system is still freeing, or that its parent has not reaped yet.
+    const ending = Number(
+      runProcessSync(process.execPath, [
+        '-e',
+        `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], { detached: true, stdio: 'ignore' }); c.unref(); console.log(c.pid)`,
+      ]).stdout,
+    )
+    const file = dataFile()
+    writeFileSync(lockPathOf(file), JSON.stringify({ pid: ending }) + '\n')
+    const stub = createStub({ data: file })
+    expect(holder(file)).toBe(process.pid)
+    expect(stub.store.size).toBe(2)
+    stub.close()
+  })
+
   it('takes over a lock made before the machine last started, whatever process has its id now (a power cut)', () => {
     const booted = Date.now() - uptime() * 1000
     for (const [made, taken] of [
