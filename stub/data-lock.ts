@@ -31,8 +31,9 @@ const CLOCK_SLACK_MS = 60_000
  * One stub's hold on a data file. Two stubs on one file would each answer 201 with the same ids and write over each
  * other's changes, so the second is refused: `FILE.lock` holds the process id of the stub keeping FILE, and a start
  * that finds it naming a live process other than its own stops. A lock whose process is gone (a crash, a kill -9) is
- * taken over; so is one naming this very process, left by an earlier run of a container whose process ids repeat, and
- * one made before the machine last started (a power cut), whose process id another program may have now.
+ * taken over; so is one naming this very process, left by an earlier run of a container whose process ids repeat,
+ * one made before the machine last started (a power cut), whose process id another program may have now, and, on Linux,
+ * one whose process id names a process that started at another time than the stub that made it.
  * Node has no portable lock on a file's contents, so the lock is this file; stubs of one process are told apart by a
  * set of the files they hold.
  */
@@ -65,23 +66,14 @@ export class DataFileLock {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
           throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
       }
-      const holder = holderOf(lockPath)
-      // After a power cut the process id of the stub that held the file may be another program's since the machine
-      // started again: a lock older than this boot names no stub, whatever runs under its number.
-      if (
-        holder === 'taking' ||
-        (holder !== undefined &&
-          holder !== process.pid &&
-          isRunning(holder) &&
-          !madeBeforeBoot(lockPath) &&
-          !endsWithin(holder, ENDING_MS))
-      )
+      const lock = lockOf(lockPath)
+      if (lock === 'taking' || (lock !== undefined && stillHeld(lock, lockPath)))
         throw new PersistError(
-          `the data file ${path} is in use by another stub (${holder === 'taking' ? 'starting now' : `process ${holder}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
+          `the data file ${path} is in use by another stub (${lock === 'taking' ? 'starting now' : `process ${lock.pid}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
         )
       rmSync(lockPath, { force: true }) // left by a stub that is gone
       // So is the snapshot it was writing, if it died at that moment: its temporary file would stay for ever.
-      if (typeof holder === 'number') rmSync(temporaryPathOf(path, holder), { force: true })
+      if (lock !== undefined) rmSync(temporaryPathOf(path, lock.pid), { force: true })
     }
     throw new PersistError(`cannot take the lock ${lockPath} of the data file ${path}: other stubs keep taking it`)
   }
@@ -122,6 +114,21 @@ export class DataFileLock {
   }
 }
 
+/**
+ * Whether the stub a lock names still runs: its process is another one than this (a container started again gives
+ * out the same process ids), it runs, and it is the one that made the lock. After a power cut its process id may be
+ * another program's since the machine started again, so a lock older than this boot names no stub, whatever runs
+ * under its number; and one killed a moment ago is waited for, up to {@link ENDING_MS}.
+ */
+function stillHeld(lock: LockContent, lockPath: string): boolean {
+  return (
+    lock.pid !== process.pid &&
+    isRunning(lock.pid, lock.started) &&
+    !madeBeforeBoot(lockPath) &&
+    !endsWithin(lock.pid, lock.started, ENDING_MS)
+  )
+}
+
 /** A data file's path, absolute, its folder's links resolved: one file under two names is one key. */
 function absolute(path: string): string {
   const full = resolve(path)
@@ -132,13 +139,32 @@ function absolute(path: string): string {
   }
 }
 
-/** Makes the lock file naming this process; throws (EEXIST) when anything is at its path already. */
+/** When this process started, as Linux shows it ({@link procStat}); `undefined` elsewhere. */
+const OWN_START = procStat('self')?.started
+
+/**
+ * Makes the lock file naming this process, and when it started where the system shows it; throws (EEXIST) when
+ * anything is at its path already.
+ */
 function makeLock(lockPath: string): void {
-  writeDurably(lockPath, JSON.stringify({ pid: process.pid }) + '\n', 'wx')
+  const lock: LockContent = OWN_START === undefined ? { pid: process.pid } : { pid: process.pid, started: OWN_START }
+  writeDurably(lockPath, JSON.stringify(lock) + '\n', 'wx')
+}
+
+/** What a lock file holds: the process of the stub that keeps the file, and when that process started (on Linux). */
+interface LockContent {
+  pid: number
+  started?: string
 }
 
 /** The process a lock file names; `taking` for one just made and not written yet; `undefined` for none or garbage. */
 function holderOf(lockPath: string): number | 'taking' | undefined {
+  const lock = lockOf(lockPath)
+  return typeof lock === 'object' ? lock.pid : lock
+}
+
+/** What a lock file holds; `taking` for one just made and not written yet; `undefined` for none or garbage. */
+function lockOf(lockPath: string): LockContent | 'taking' | undefined {
   let text: string
   try {
     text = readFileSync(lockPath, 'utf8')
@@ -146,8 +172,9 @@ function holderOf(lockPath: string): number | 'taking' | undefined {
     return undefined
   }
   try {
-    const pid: unknown = (JSON.parse(text) as { pid?: unknown }).pid
-    if (typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0) return pid
+    const { pid, started } = JSON.parse(text) as { pid?: unknown; started?: unknown }
+    if (typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0)
+      return typeof started === 'string' ? { pid, started } : { pid }
   } catch {
     // not written whole: being taken, or left half made by a crash
   }
@@ -168,39 +195,46 @@ function madeBeforeBoot(lockPath: string): boolean {
 }
 
 /** True when the process with this id stops running within `ms` (checked every few milliseconds). */
-function endsWithin(pid: number, ms: number): boolean {
+function endsWithin(pid: number, started: string | undefined, ms: number): boolean {
   const until = Date.now() + ms
   const pause = new Int32Array(new SharedArrayBuffer(4))
   while (Date.now() < until) {
     Atomics.wait(pause, 0, 0, 10) // the start is synchronous: nothing else is to be done meanwhile
-    if (!isRunning(pid)) return true
+    if (!isRunning(pid, started)) return true
   }
   return false
 }
 
 /**
- * True when a process with this id runs (one of another user's too: signalling it is refused, not unknown). A process
- * that has ended and that its parent has not reaped yet (a zombie) can still be signalled, and runs no more: where the
- * system shows it (Linux's /proc), it is told apart.
+ * True when the process with this id runs (one of another user's too: signalling it is refused, not unknown), and is
+ * the one that started at `started` when that is known. Where the system shows them (Linux's /proc), a process that
+ * has ended and that its parent has not reaped yet (a zombie) runs no more, and neither does the stub of a lock whose
+ * process id another program has now (a container started again, its process ids given out anew).
  */
-function isRunning(pid: number): boolean {
+function isRunning(pid: number, started: string | undefined): boolean {
   try {
     process.kill(pid, 0)
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
-  return !hasEnded(pid)
+  const stat = procStat(pid)
+  if (stat === undefined) return true
+  return stat.state !== 'Z' && stat.state !== 'X' && (started === undefined || stat.started === started)
 }
 
-/** True when the system shows the process as ended, not yet reaped (`Z`) or being removed (`X`). */
-function hasEnded(pid: number): boolean {
+/**
+ * What Linux's /proc shows of a process: its state (`Z` ended and not reaped, `X` being removed) and when it started
+ * (clock ticks since the machine started); `undefined` where there is no /proc (macOS, Windows) or no such process.
+ */
+function procStat(pid: number | 'self'): { state: string; started: string } | undefined {
   let stat: string
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
   } catch {
-    return false // no /proc (macOS, Windows), or the process is gone since
+    return undefined
   }
-  // "pid (command) state ...": the command may hold spaces and parentheses, so the state follows the last ')'.
-  const state = stat.charAt(stat.lastIndexOf(')') + 2)
-  return state === 'Z' || state === 'X'
+  // "pid (command) state ppid ... starttime ...": the command may hold spaces and parentheses, so the fields are
+  // counted from the last ')'; the start time is the 22nd field.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return { state: fields[0] ?? '', started: fields[19] ?? '' }
 }

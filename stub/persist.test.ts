@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   lstatSync,
   mkdtempSync,
@@ -404,6 +405,32 @@ describe('one stub per data file', () => {
     expect(stub.store.size).toBe(2)
     stub.close()
   })
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'takes over a lock whose process id another process has now, by when that process started (Linux)',
+    () => {
+      const stat = readFileSync(`/proc/${process.ppid}/stat`, 'latin1')
+      const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!
+      for (const [lock, taken] of [
+        [{ pid: process.ppid, started: '1' }, true], // a stub that ran as this process id before a container restart
+        [{ pid: process.ppid, started }, false], // the process that made it, still running
+      ] as const) {
+        const file = dataFile()
+        writeFileSync(lockPathOf(file), JSON.stringify(lock) + '\n')
+        if (!taken) {
+          expect(() => createStub({ data: file })).toThrow(`is in use by another stub (process ${process.ppid})`)
+          continue
+        }
+        const stub = createStub({ data: file })
+        expect(JSON.parse(readFileSync(lockPathOf(file), 'utf8'))).toEqual({
+          pid: process.pid,
+          started: expect.stringMatching(/^[0-9]+$/),
+        })
+        expect(stub.store.size).toBe(2)
+        stub.close()
+      }
+    },
+  )
 
   it('takes over a lock made before the machine last started, whatever process has its id now (a power cut)', () => {
     const booted = Date.now() - uptime() * 1000

@@ -292,7 +292,7 @@ describe('the petstore-stub command', () => {
     expect(state).toContain(tom)
     // No temporary file left; the lock of the stub killed stays, naming it, for the next start to take over.
     expect(readdirSync(dirname(file)).sort()).toEqual(['state.json', 'state.json.lock', 'state.json.log'])
-    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).toEqual({ pid: second.child.pid })
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).toMatchObject({ pid: second.child.pid })
     const third = run(['--port', '0', '--quiet', '--api-key', 'k', '--data', file])
     onTestFinished(() => void third.child.kill('SIGKILL'))
     expect(await third.ready).toContain(`from the data file ${file}`)
