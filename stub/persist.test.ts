@@ -406,6 +406,24 @@ describe('one stub per data file', () => {
     stub.close()
   })
 
+  it('reads the file only once it holds it: what a stub still stopping acknowledges meanwhile is kept', () => {
+    const file = dataFile()
+    // The stub on the file, stopping (no child of this process, its parent gone): it acknowledges one more create,
+    // flushed to the log 150 ms from now, and ends.
+    const script = `
+      const { writeFileSync } = require('node:fs')
+      const stopping = require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(
+        `setTimeout(() => require('node:fs').appendFileSync(${JSON.stringify(logPathOf(file))}, '{"add":{"id":3,"name":"late","categoryId":1}}\\n'), 150)`,
+      )}], { detached: true, stdio: 'ignore' })
+      stopping.unref()
+      writeFileSync(${JSON.stringify(lockPathOf(file))}, JSON.stringify({ pid: stopping.pid }) + '\\n')`
+    expect(runProcessSync(process.execPath, ['-e', script]).code).toBe(0)
+    const stub = createStub({ data: file })
+    expect(stub.store.find(3)).toContain('"late"') // acknowledged by the stub that stopped: never lost
+    expect(stub.store.size).toBe(3)
+    stub.close()
+  })
+
   it.runIf(existsSync('/proc/self/stat'))(
     'takes over a lock whose process id another process has now, by when that process started (Linux)',
     () => {

@@ -216,8 +216,9 @@ export function keepInFile(
   store: PetStore,
   path: string,
   onError: (message: string) => void = () => undefined,
+  lock?: DataFileLock,
 ): DataFile {
-  const log = new DataLog(store, path, onError)
+  const log = new DataLog(store, path, onError, lock)
   store.changeLog = log
   return log
 }
@@ -254,20 +255,21 @@ class DataLog implements ChangeLog, DataFile {
     readonly store: PetStore,
     readonly path: string,
     readonly onError: (message: string) => void,
+    lock?: DataFileLock,
   ) {
     this.#logPath = logPathOf(path)
-    if (existsSync(path)) {
-      const kind = kindOf(path)
-      if (kind !== 'a file') throw new PersistError(`cannot write the data file ${path}: it is ${kind}`)
-      // Renaming over a read-only file works, so its mode is asked: the user meant it not to be written.
-      try {
-        accessSync(path, constants.W_OK)
-      } catch (error) {
-        throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
-      }
-    }
-    this.#lock = DataFileLock.take(path)
+    this.#lock = lock ?? DataFileLock.take(path)
     try {
+      if (existsSync(path)) {
+        const kind = kindOf(path)
+        if (kind !== 'a file') throw new PersistError(`cannot write the data file ${path}: it is ${kind}`)
+        // Renaming over a read-only file works, so its mode is asked: the user meant it not to be written.
+        try {
+          accessSync(path, constants.W_OK)
+        } catch (error) {
+          throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
+        }
+      }
       this.compact()
     } catch (error) {
       this.#lock.release()

@@ -21,6 +21,7 @@ import {
 import { FAULTS, type FaultName } from './faults/index.js'
 import { fetchWith } from './fetch.js'
 import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
+import { DataFileLock } from './data-lock.js'
 import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, streamLog } from './log.js'
@@ -143,15 +144,23 @@ export function createStub(
 ): InProcessStub {
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
+  const like = options.like === undefined ? undefined : readLikeness(options.like, spec)
   const data = options.data === undefined ? undefined : dataFileOf(options.data)
-  const saved = data === undefined ? undefined : readDataFile(data, spec, options.onDataError)
+  // The file is held before it is read: a stub still stopping on it acknowledges creates until it lets go of it.
+  const lock = data === undefined ? undefined : DataFileLock.take(data)
+  let saved
+  try {
+    saved = data === undefined ? undefined : readDataFile(data, spec, options.onDataError)
+  } catch (error) {
+    lock?.release()
+    throw error
+  }
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
   store.maxBytes = Math.min(options.maxStore ?? DEFAULT_MAX_STORE, MAX_MAX_STORE)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
   const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
   const journal = new ReportingJournal(options.journal === false ? { entries: 0 } : options.journal, reporter)
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
-  const like = options.like === undefined ? undefined : readLikeness(options.like, spec)
   const twin = like && likeWrappers(like, spec)
   const faultStore = wrappers.store?.(store) ?? store
   const appStore = twin ? twin.store(faultStore) : faultStore
@@ -210,8 +219,8 @@ export function createStub(
     twin?.layer ?? {},
     { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : forPages(next, request, pages)) },
   ])
-  // Last: once the data file is held (stub/data-lock.ts), nothing here throws before `close` can let it go.
-  const persistence = data === undefined ? undefined : keepInFile(store, data, options.onDataError)
+  // Nothing since the data file was read throws before `close` can let its lock go (stub/data-lock.ts).
+  const persistence = data === undefined ? undefined : keepInFile(store, data, options.onDataError, lock)
   return {
     store,
     basePath: basePathOf(spec),
