@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { parseJson, SPEC_PATH, stringifyJson, type JsonValue, type Spec } from '../spec/index.js'
 import { ADMIN_PREFIX } from './admin-path.js'
+import { joinedPieces } from './arena.js'
 import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
 import { RETRY_AFTER } from './http.js'
 import { allowedHeaders, exposing, preflightHeaders } from './cors.js'
@@ -210,7 +211,7 @@ export class Admin {
       return streamed(
         ['Content-Type', JSON_TYPE, 'Content-Length', String(length)],
         [head],
-        joined(view.pets.pieces()),
+        joinedPieces(view.pets.pieces()),
         [']}'],
       )
     }
@@ -313,14 +314,6 @@ function streamed(
     yield* tail
   }
   return { status: 200, headers, body: '', pieces: all() }
-}
-
-/** Pieces of JSON list members with a comma between each two. */
-function* joined(pieces: Iterator<Buffer>): Generator<string | Buffer> {
-  for (let next = pieces.next(), first = true; !next.done; next = pieces.next(), first = false) {
-    if (!first) yield ','
-    yield next.value
-  }
 }
 
 /** Pets' JSON joined by commas, a piece at a time, rewritten with the values of `names` (the int64 ones) as strings. */

@@ -148,3 +148,11 @@ export class TextArena {
     this.#endOf = grown(this.#endOf)
   }
 }
+
+/** The pieces of a {@link ArenaView} joined by commas: every text of the view joined by commas, a piece at a time. */
+export function* joinedPieces(pieces: Iterator<Buffer>): Generator<string | Buffer> {
+  for (let next = pieces.next(), first = true; !next.done; next = pieces.next(), first = false) {
+    if (!first) yield ','
+    yield next.value
+  }
+}

@@ -45,16 +45,27 @@ export function identityOf(path: string): string | undefined {
   }
 }
 
-/** Writes a file and flushes it to the disk before returning. */
-export function writeDurably(path: string, text: string, flags: string | number): void {
+/**
+ * Writes a file and flushes it to the disk before returning: `text`, or the texts and bytes of `pieces` one after the
+ * other (a large file written from what is in memory already, with no copy of it whole).
+ */
+export function writeDurably(
+  path: string,
+  content: string | Iterable<string | Uint8Array>,
+  flags: string | number,
+): void {
   const fd = disk.openSync(path, flags)
   try {
-    const bytes = Buffer.from(text, 'utf8')
-    // A disk that fills up writes part and says so only by the count; the next write then fails with ENOSPC.
-    for (let at = 0; at < bytes.length;) {
-      const written = disk.writeSync(fd, bytes, at, bytes.length - at)
-      if (written <= 0) throw new Error(`the disk took ${at} of ${bytes.length} bytes (full?)`)
-      at += written
+    let total = 0
+    for (const piece of typeof content === 'string' ? [content] : content) {
+      const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece
+      // A disk that fills up writes part and says so only by the count; the next write then fails with ENOSPC.
+      for (let at = 0; at < bytes.length;) {
+        const written = disk.writeSync(fd, bytes, at, bytes.length - at)
+        if (written <= 0) throw new Error(`the disk took ${total + at} bytes and no more (full?)`)
+        at += written
+      }
+      total += bytes.length
     }
     disk.fsyncSync(fd)
   } finally {

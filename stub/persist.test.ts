@@ -8,7 +8,9 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs'
@@ -42,6 +44,20 @@ describe('the data file', () => {
     expect(() => readDataFile(file)).toThrow(message)
     expect(() => createStub({ data: file })).toThrow(message)
     expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it('refuses at once, naming it, a data file or log larger than Node reads as one text, and leaves it as it was', () => {
+    for (const which of ['file', 'log'] as const) {
+      const file = join(dir, `${which}.json`)
+      const large = which === 'file' ? file : logPathOf(file)
+      writeFileSync(large, '{"nextId":1,"pets":[]}')
+      truncateSync(large, 600 * 1024 * 1024) // sparse: no disk taken; read whole it took 40 s and 4 GB to fail
+      const message = `cannot read the data file${which === 'log' ? "'s log" : ''} ${large}: it holds 629145600 bytes`
+      expect(() => readDataFile(file)).toThrow(message)
+      expect(() => createStub({ data: file })).toThrow(message)
+      expect(statSync(large).size).toBe(629145600)
+      rmSync(large)
+    }
   })
 
   it('logs each change and flushes it before it settles; changes of one moment share the flush', async () => {

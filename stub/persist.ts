@@ -25,7 +25,7 @@ import { dirname, isAbsolute, join } from 'node:path'
 import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
 import { disk, identityOf, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
-import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
+import { readJsonFile, readSnapshot, tooLargeToRead, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
 
 /**
@@ -129,6 +129,7 @@ type Change = { add: JsonValue } | { nextId: bigint }
 function readLog(logPath: string, onNotice: (message: string) => void): Change[] {
   let text: string
   try {
+    tooLargeToRead(logPath)
     text = readFileSync(logPath, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
@@ -438,7 +439,7 @@ class DataLog implements ChangeLog, DataFile {
     try {
       // Made anew ('wx' fails on anything at the name, a symbolic link included), never written through what is there.
       rmSync(temporary, { force: true })
-      writeDurably(temporary, this.store.stateJson(), 'wx')
+      writeDurably(temporary, this.store.stateJsonPieces(), 'wx')
       disk.renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
       this.#snapshot = identityOf(this.path)
       // The new snapshot is on disk under its name before the log is emptied: a power cut between the two must not
