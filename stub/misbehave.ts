@@ -16,19 +16,20 @@ export function respondSpecially(
   // An answer held back waits on its connection, counted among the server's waiting requests until settled.
   const connection = exchange.req.socket
   let settled = false
+  let acted = false
   let timer: NodeJS.Timeout | undefined
   const settle = () => {
     if (settled) return
     settled = true
     clearTimeout(timer)
     state.waiting.remove(connection, settle)
+    // The client left during the delay (or its connection was closed, too many waiting): it got no answer.
+    if (!acted) note(exchange, undefined, body)
     finished(state)
   }
   const act = () => {
-    if (res.destroyed) {
-      note(exchange, undefined, body)
-      return settle() // the client left during the delay
-    }
+    if (res.destroyed) return settle()
+    acted = true
     note(exchange, response, body)
     const socket = res.socket
     switch (response.socket) {

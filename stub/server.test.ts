@@ -9,6 +9,7 @@ import { loadSeed } from './seed.js'
 import type { Handler } from './http.js'
 import { bufferedLog, LOG_INTERVAL_MS, logLine } from './log.js'
 import { ListenError, MAX_PIPELINED, serve, type RunningServer } from './server.js'
+import { Journal } from './journal.js'
 import { PetStore } from './store.js'
 import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, expectError, type Answer } from './testing.js'
 
@@ -594,6 +595,26 @@ describe('the server edge', () => {
       expect(ids).toEqual([2, 1, 1])
     } finally {
       await running.close()
+    }
+  })
+
+  it('journals and logs a request whose client leaves while its answer is held back, with no status', async () => {
+    const lines: string[] = []
+    const journal = new Journal()
+    const running = await serve(app(), { port: 0, host: '127.0.0.1', journal, log: (line) => lines.push(line) })
+    try {
+      const socket = connect(running.port, '127.0.0.1')
+      socket.on('error', () => undefined)
+      socket.write(
+        `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nPrefer: delay=60000\r\n\r\n`,
+      )
+      await tick(50)
+      socket.destroy() // the client gives up long before the minute is over
+      await tick(50)
+      expect(journal.read()).toMatchObject([{ method: 'GET', path: '/v1/pets/1', status: null }])
+      expect(lines).toEqual([expect.stringMatching(/^GET \/v1\/pets\/1 aborted /)])
+    } finally {
+      await running.close(50)
     }
   })
 
