@@ -1,10 +1,11 @@
 // `petstore-stub --data` in child processes under crashes and faults: kill -9 during concurrent creates, paths that
-// cannot be written, writes that fail later, two stubs started on one file, a flood of the largest creates.
+// cannot be written, writes that fail later, two stubs started on one file, a container started again, a flood of the
+// largest creates.
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BINS, startProcess } from '../../test-support/run-command.js'
+import { BINS, runProcessSync, startProcess } from '../../test-support/run-command.js'
 
 // PETSTORE_STUB_BIN_UNDER_TEST runs the battery against another build (an older one, to see it fail).
 const BIN = process.env.PETSTORE_STUB_BIN_UNDER_TEST ?? BINS.stub
@@ -199,6 +200,48 @@ describe('--data in use by another stub', () => {
       { id: 2, name: 'second' },
     ])
   })
+
+  // A container started again: a new process-id namespace, where the id the lock names is another program's. Needs
+  // root and util-linux's unshare (CI has both).
+  const namespaces =
+    process.platform === 'linux' &&
+    process.getuid?.() === 0 &&
+    runProcessSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).code === 0
+  it.runIf(namespaces)(
+    'takes the file over after a kill -9 when a new container gives the process id its lock names to another program',
+    async () => {
+      const file = join(scratch(), 'pets.json')
+      /** The stub as a container's second process (a shell as the first), in a namespace of its own. */
+      const container = (first: string) => {
+        const script = `${first}\n"$0" "$@"\ntrue` // not exec: the shell stays the first process, the stub the second
+        const stub = [process.execPath, BIN, '--port', '0', '--quiet', '--api-key', 'k', '--data', file, '--no-seed']
+        const running = startProcess('unshare', [
+          '--pid',
+          '--fork',
+          '--mount-proc',
+          '--kill-child',
+          'sh',
+          '-c',
+          script,
+          ...stub,
+        ])
+        onTestFinished(() => running.stop('SIGKILL'))
+        const url = running.waitFor(/listening on (\S+)/).then((match) => match[1]!)
+        url.catch(() => undefined)
+        return { running, url }
+      }
+      const before = container('true')
+      expect((await create(await before.url, 'kept')).status).toBe(201)
+      expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).toMatchObject({ pid: 2 })
+      before.running.stop('SIGKILL') // the container killed: its stub with it (--kill-child)
+      await before.running.exited
+      // The new container runs another program first: it has process id 2, which the lock names.
+      const after = container('sleep 60 &')
+      const url = await after.url
+      expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).toMatchObject({ pid: 3 })
+      expect(await (await fetch(`${url}/pets`, { headers: AUTH })).json()).toMatchObject([{ id: 1, name: 'kept' }])
+    },
+  )
 
   it('stops keeping the file when its lock was removed and another stub started on it: no pet of either is lost', async () => {
     const file = join(scratch(), 'pets.json')
