@@ -60,6 +60,19 @@ describe('the data file', () => {
     }
   })
 
+  it('writes a snapshot spread over many chunks of the store as the store has it, with no copy of it whole', async () => {
+    const file = join(dir, 'state.json')
+    const store = new PetStore()
+    const kept = keepInFile(store, file)
+    // Pets of 100 KB and of a few bytes, so that the store's 256 KiB chunks hold one, two or many of them.
+    for (let i = 0; i < 12; i++) store.add({ name: i % 3 === 0 ? 'x'.repeat(100_000) : `pet ${i}`, categoryId: i })
+    await store.settled()
+    kept.close() // the shutdown folds the log into the snapshot
+    expect(readFileSync(file, 'utf8')).toBe(store.stateJson())
+    expect(readFileSync(logPathOf(file), 'utf8')).toBe('')
+    expect(readDataFile(file)!.pets.map((p) => p.categoryId)).toEqual([...Array(12).keys()])
+  })
+
   it('logs each change and flushes it before it settles; changes of one moment share the flush', async () => {
     const file = join(dir, 'state.json')
     const store = new PetStore()
