@@ -117,9 +117,14 @@ export function misdirected(host: string | string[] | undefined): AppResponse {
     'host_not_allowed',
     `the stub does not answer for the host ${shown}: start it with --allow-host NAME to allow that name`,
   )
+  return errorAnswer(error, ['Connection', 'close'])
+}
+
+/** An Error answer, as JSON, with `extra` headers after its own. */
+function errorAnswer(error: ApiError, extra: string[]): AppResponse {
   const body = errorBody(error)
-  const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))]
-  return { status: 421, headers: headers.concat('Connection', 'close'), body, code: error.code }
+  const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...extra]
+  return { status: error.status, headers, body, code: error.code }
 }
 
 /** Content types a page can send without a preflight (the Fetch standard's CORS-safelisted ones). */
@@ -130,7 +135,7 @@ export class AdminOrigins {
   readonly #allowed: Set<string>
 
   constructor(allowed: readonly string[] = []) {
-    this.#allowed = new Set(allowed.map((origin) => origin.replace(/\/+$/, '').toLowerCase()))
+    this.#allowed = new Set(allowed.map(normalOrigin))
   }
 
   /** True when the request's `Origin` (if any) may read and change the admin API. */
@@ -227,16 +232,7 @@ export function pageRefused(origin: string): AppResponse {
     'origin_not_allowed',
     `the stub does not answer pages from ${shown}: pages on this machine (localhost, 127.0.0.1) may call it; start it with --allow-origin ORIGIN to allow another`,
   )
-  const body = errorBody(error)
-  const headers = [
-    'Content-Type',
-    'application/json',
-    'Content-Length',
-    String(Buffer.byteLength(body)),
-    'Vary',
-    'Origin',
-  ]
-  return { status: 403, headers, body, code: error.code }
+  return errorAnswer(error, ['Vary', 'Origin'])
 }
 
 /** An answer of the interface to a page it does not answer: no CORS header a browser would let the page read it by. */
