@@ -139,15 +139,13 @@ function absolute(path: string): string {
   }
 }
 
-/** When this process started, as Linux shows it ({@link procStat}); `undefined` elsewhere. */
-const OWN_START = procStat('self')?.started
-
 /**
  * Makes the lock file naming this process, and when it started where the system shows it; throws (EEXIST) when
  * anything is at its path already.
  */
 function makeLock(lockPath: string): void {
-  const lock: LockContent = OWN_START === undefined ? { pid: process.pid } : { pid: process.pid, started: OWN_START }
+  const started = procStat('self')?.started // when this process started, as Linux shows it
+  const lock: LockContent = started === undefined ? { pid: process.pid } : { pid: process.pid, started }
   writeDurably(lockPath, JSON.stringify(lock) + '\n', 'wx')
 }
 
