@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { spec } from '../../spec/index.js'
 import { exchangeOf } from './test-support.js'
 import {
+  codePoints,
   deprecatedOperation,
   documentedValue,
   queryOutsideRange,
@@ -13,6 +14,21 @@ import {
 
 const s = spec()
 const URL = 'http://127.0.0.1:4010/v1/pets'
+
+describe('codePoints', () => {
+  it('counts a surrogate pair once and a lone surrogate once, as the string iterator does', () => {
+    for (const text of [
+      '',
+      'abc',
+      '🐈‍⬛',
+      'a\ud800',
+      '\udc00\ud800b',
+      '\ud83d\ud83d\udc08',
+      'é'.repeat(3) + '😀'.repeat(2),
+    ])
+      expect([text, codePoints(text)]).toEqual([text, [...text].length])
+  })
+})
 
 describe('sameJson', () => {
   it('compares integers exactly, as numbers or bigints', () => {

@@ -143,7 +143,19 @@ export function utf8Bytes(text: string): number {
 
 /** Number of Unicode code points of a string. */
 export function codePoints(text: string): number {
-  return [...text].length
+  // Counted, not spread into an array: a name of a megabyte would make a million strings.
+  let count = text.length
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--
+        i++
+      }
+    }
+  }
+  return count
 }
 
 /** The effective page size: the limit asked, or the documented default. */

@@ -72,6 +72,13 @@ describe('NewPets of a revision whose added properties have formats, patterns, n
       { numRuns: 300, seed: 6 },
     )
   })
+
+  it('are built once per spec (the build draws thousands of NewPets), the same bodies for every run', () => {
+    expect(invalidBody(revised)).toBe(invalidBody(revised))
+    expect(invalidBody(revised)).not.toBe(invalidBody(s))
+    const draw = () => fc.sample(invalidBody(revised), { numRuns: 20, seed: 3 })
+    expect(draw()).toEqual(draw())
+  })
 })
 
 describe('NewPets of a revision with anyOf and oneOf properties and a long minLength', () => {

@@ -192,6 +192,18 @@ function wrongValues(schema: PropertySchema, spec: Spec): fc.Arbitrary<{ kind: s
  * outside its enumeration, null, non-object bodies, malformed JSON and no body at all.
  */
 export function invalidBody(spec: Spec): fc.Arbitrary<InvalidBody> {
+  let arbitrary = INVALID_BODIES.get(spec)
+  if (!arbitrary) INVALID_BODIES.set(spec, (arbitrary = invalidBodyOf(spec)))
+  return arbitrary
+}
+
+/**
+ * Each spec's invalid bodies, built once: building them draws a sample of every wrong value to check that the schema
+ * refuses it (a revision with nested objects draws thousands of NewPets), the same for every run and seed.
+ */
+const INVALID_BODIES = new WeakMap<Spec, fc.Arbitrary<InvalidBody>>()
+
+function invalidBodyOf(spec: Spec): fc.Arbitrary<InvalidBody> {
   const properties = spec.propertiesOf('NewPet')
   const validNewPet = spec.schema('NewPet')
   const valid = newPet(spec, '')
