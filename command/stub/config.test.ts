@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -127,6 +127,35 @@ describe('resolveConfig', () => {
       '--host 0.0.0.0 is reachable from other machines: give --admin-key too',
     )
     expect(resolveConfig(['--host', '0.0.0.0', '--admin-key', 'k'], {}).host).toBe('0.0.0.0')
+  })
+
+  it('refuses a client report or a data file that is a file the stub reads or keeps, under any of its names', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-config-files-'))
+    try {
+      const spec = join(dir, 'spec.yaml')
+      writeFileSync(spec, readFileSync(SPEC_PATH))
+      writeFileSync(join(dir, 'pets.json'), '{"pets":[],"nextId":1}\n')
+      symlinkSync('pets.json', join(dir, 'link.json'))
+      linkSync(spec, join(dir, 'hard.yaml'))
+      const data = join(dir, 'pets.json')
+      for (const [argv, reason] of [
+        [['--data', data, '--client-report', join(dir, '.', 'pets.json')], 'is the data file:'],
+        [['--data', join(dir, 'link.json'), '--client-report', data], 'is the data file:'],
+        [['--data', data, '--client-report', `${data}.log`], "is the data file's log:"],
+        [['--data', join(dir, 'new.json'), '--client-report', join(dir, 'new.json.lock')], "is the data file's lock:"],
+        [['--spec', spec, '--client-report', join(dir, 'hard.yaml')], 'is the --spec file:'],
+        [['--seed', data, '--client-report', data], 'is the seed:'],
+        [['--client-report', DEFAULT_SEED_PATH], 'is the seed:'],
+        [['--spec', spec, '--data', join(dir, 'hard.yaml')], '--data '],
+      ] as const) {
+        expect(() => resolveConfig([...argv], {}), argv.join(' ')).toThrow(UsageError)
+        expect(() => resolveConfig([...argv], {}), argv.join(' ')).toThrow(reason)
+      }
+      const config = resolveConfig(['--data', data, '--client-report', join(dir, 'report.json')], {})
+      expect([config.data, config.clientReport]).toEqual([data, join(dir, 'report.json')])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it.each([

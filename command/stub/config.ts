@@ -1,4 +1,6 @@
 /** The stub command's flags and environment, resolved once into a frozen config. */
+import { realpathSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import {
   ADMIN_PREFIX,
   available,
@@ -12,8 +14,11 @@ import {
   MAX_MAX_STORE,
   specExamples,
   type Chaos,
+  dataFileOf,
   type FaultName,
   LikeError,
+  lockPathOf,
+  logPathOf,
   readLikeness,
   type Likeness,
 } from '../../stub/index.js'
@@ -258,6 +263,8 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     if (error instanceof LikeError) throw new UsageError(`--like: ${error.message}`)
     throw error
   }
+  const seed = flags['no-seed'] ? false : (flags.seed ?? DEFAULT_SEED_PATH)
+  checkOwnFiles({ clientReport: flags['client-report'], data: flags.data, seed, spec: flags.spec, like: flags.like })
   return Object.freeze({
     ...(spec ? { spec } : {}),
     ...(like ? { like } : {}),
@@ -267,7 +274,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     host,
     apiKeys,
     keySource,
-    seed: flags['no-seed'] ? false : (flags.seed ?? DEFAULT_SEED_PATH),
+    seed,
     // A twin of a service that took larger bodies takes them too, unless --max-body says otherwise.
     maxBody: flags['max-body'] === undefined && like?.traits.maxBody ? like.traits.maxBody : maxBody,
     maxStore,
@@ -281,4 +288,70 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     adminOrigins,
     allowOrigins,
   })
+}
+
+/**
+ * Refuses two roles for one file: the client report, written at shutdown, would replace the data file (every pet it
+ * keeps), its log or lock, the seed, the spec or the `--like` report; a data file, rewritten after every start, would
+ * replace the spec or the report. One file under two names (a link, a relative and an absolute path) is one file.
+ */
+function checkOwnFiles(paths: {
+  clientReport?: string
+  data?: string
+  seed: string | false
+  spec?: string
+  like?: string
+}): void {
+  const { clientReport, data, seed, spec, like } = paths
+  const read: [string, string | false | undefined][] = [
+    ['the seed', seed],
+    ['the --spec file', spec],
+    ['the --like report', like],
+  ]
+  const kept: [string, string | undefined][] = data
+    ? [
+        ['the data file', data],
+        ["the data file's log", logPathOf(followed(data))],
+        ["the data file's lock", lockPathOf(followed(data))],
+      ]
+    : []
+  const same = (role: [string, string | false | undefined], path: string) =>
+    typeof role[1] === 'string' && fileKey(role[1]) === fileKey(path)
+  if (clientReport) {
+    const role = [...kept, ...read].find((role) => same(role, clientReport))
+    if (role)
+      throw new UsageError(
+        `--client-report ${clientReport} is ${role[0]}: the report written at shutdown would replace it; give another file`,
+      )
+  }
+  if (data) {
+    const role = read.slice(1).find((role) => same(role, data))
+    if (role)
+      throw new UsageError(`--data ${data} is ${role[0]}: the stub would write its pets over it; give another file`)
+  }
+}
+
+/** A path with its symbolic links followed, as the stub and a write follow them (to a file not made yet, too). */
+function followed(path: string): string {
+  try {
+    return dataFileOf(path)
+  } catch {
+    return path // a link the stub refuses to follow: its start says so
+  }
+}
+
+/** What one file is known by: its device and inode when it exists, else its absolute path, its folder's links resolved. */
+function fileKey(path: string): string {
+  const file = followed(path)
+  try {
+    const stats = statSync(file)
+    return `${stats.dev}:${stats.ino}`
+  } catch {
+    const absolute = resolve(file)
+    try {
+      return join(realpathSync(dirname(absolute)), basename(absolute))
+    } catch {
+      return absolute
+    }
+  }
 }

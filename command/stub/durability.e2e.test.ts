@@ -2,7 +2,7 @@
 // cannot be written, writes that fail later, two stubs started on one file, a container started again, a flood of the
 // largest creates.
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BINS, runProcessSync, startProcess } from '../../test-support/run-command.js'
@@ -145,6 +145,26 @@ describe('--data that cannot be written', () => {
     },
     15_000,
   )
+
+  it('stops the start with exit 2 and one line when the client report would be written over the data file', async () => {
+    const dir = scratch()
+    const file = join(dir, 'pets.json')
+    const first = run(['--data', file, '--no-seed'])
+    expect((await create(await first.url, 'kept')).status).toBe(201)
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    const kept = readFileSync(file, 'utf8')
+    symlinkSync('pets.json', join(dir, 'link.json'))
+    for (const report of [file, join(dir, 'link.json'), `${file}.log`]) {
+      const refused = run(['--data', file, '--client-report', report])
+      expect(await refused.exited).toBe(2)
+      expect(refused.stderr().trim()).toMatch(
+        /^petstore-stub: --client-report .* is the data file('s log)?: the report/,
+      )
+    }
+    expect(readFileSync(file, 'utf8')).toBe(kept)
+    expect(kept).toContain('"kept"')
+  })
 
   it('answers 503 with Retry-After when a write fails later, stores nothing, and recovers', async () => {
     const dir = scratch()
