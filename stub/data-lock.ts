@@ -32,8 +32,9 @@ const CLOCK_SLACK_MS = 60_000
  * other's changes, so the second is refused: `FILE.lock` holds the process id of the stub keeping FILE, and a start
  * that finds it naming a live process other than its own stops. A lock whose process is gone (a crash, a kill -9) is
  * taken over; so is one naming this very process, left by an earlier run of a container whose process ids repeat,
- * one made before the machine last started (a power cut), whose process id another program may have now, and, on Linux,
- * one whose process id names a process that started at another time than the stub that made it.
+ * one made before the machine last started (a power cut), whose process id another program may have now (on Linux by
+ * the boot's id, elsewhere by the file's time), and, on Linux, one whose process id names a process that started at
+ * another time than the stub that made it.
  * Node has no portable lock on a file's contents, so the lock is this file; stubs of one process are told apart by a
  * set of the files they hold.
  */
@@ -121,12 +122,12 @@ export class DataFileLock {
  * under its number; and one killed a moment ago is waited for, up to {@link ENDING_MS}.
  */
 function stillHeld(lock: LockContent, lockPath: string): boolean {
-  return (
-    lock.pid !== process.pid &&
-    isRunning(lock.pid, lock.started) &&
-    !madeBeforeBoot(lockPath) &&
-    !endsWithin(lock.pid, lock.started, ENDING_MS)
-  )
+  if (lock.pid === process.pid) return false
+  // Linux names each boot: a lock of another boot names no stub, and one of this boot is judged by its process alone,
+  // whatever the clock did since (set forward by hours at the first network sync of a machine with no clock battery).
+  const boot = bootId()
+  const earlierBoot = lock.boot !== undefined && boot !== undefined ? lock.boot !== boot : madeBeforeBoot(lockPath)
+  return !earlierBoot && isRunning(lock.pid, lock.started) && !endsWithin(lock.pid, lock.started, ENDING_MS)
 }
 
 /** A data file's path, absolute, its folder's links resolved: one file under two names is one key. */
@@ -145,14 +146,32 @@ function absolute(path: string): string {
  */
 function makeLock(lockPath: string): void {
   const started = procStat('self')?.started // when this process started, as Linux shows it
-  const lock: LockContent = started === undefined ? { pid: process.pid } : { pid: process.pid, started }
+  const boot = bootId()
+  const lock: LockContent = {
+    pid: process.pid,
+    ...(started === undefined ? {} : { started }),
+    ...(boot === undefined ? {} : { boot }),
+  }
   writeDurably(lockPath, JSON.stringify(lock) + '\n', 'wx')
 }
 
-/** What a lock file holds: the process of the stub that keeps the file, and when that process started (on Linux). */
+/**
+ * What a lock file holds: the process of the stub that keeps the file, and on Linux when that process started and the
+ * boot of the machine it ran in.
+ */
 interface LockContent {
   pid: number
   started?: string
+  boot?: string
+}
+
+/** This boot of the machine, as Linux names it (a random id drawn at every start); `undefined` elsewhere. */
+function bootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim() || undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The process a lock file names; `taking` for one just made and not written yet; `undefined` for none or garbage. */
@@ -170,9 +189,13 @@ function lockOf(lockPath: string): LockContent | 'taking' | undefined {
     return undefined
   }
   try {
-    const { pid, started } = JSON.parse(text) as { pid?: unknown; started?: unknown }
+    const { pid, started, boot } = JSON.parse(text) as { pid?: unknown; started?: unknown; boot?: unknown }
     if (typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0)
-      return typeof started === 'string' ? { pid, started } : { pid }
+      return {
+        pid,
+        ...(typeof started === 'string' ? { started } : {}),
+        ...(typeof boot === 'string' ? { boot } : {}),
+      }
   } catch {
     // not written whole: being taken, or left half made by a crash
   }
@@ -183,7 +206,10 @@ function lockOf(lockPath: string): LockContent | 'taking' | undefined {
   }
 }
 
-/** True when the lock file was made before the machine last started (by {@link CLOCK_SLACK_MS} at least). */
+/**
+ * True when the lock file was made before the machine last started (by {@link CLOCK_SLACK_MS} at least): where the
+ * system names no boot, and for locks made before stubs wrote the boot in them.
+ */
 function madeBeforeBoot(lockPath: string): boolean {
   try {
     return statSync(lockPath).mtimeMs < Date.now() - uptime() * 1000 - CLOCK_SLACK_MS

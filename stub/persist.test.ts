@@ -472,6 +472,7 @@ describe('one stub per data file', () => {
         expect(JSON.parse(readFileSync(lockPathOf(file), 'utf8'))).toEqual({
           pid: process.pid,
           started: expect.stringMatching(/^[0-9]+$/),
+          boot: readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim(),
         })
         expect(stub.store.size).toBe(2)
         stub.close()
@@ -500,6 +501,33 @@ describe('one stub per data file', () => {
       stub.close()
     }
   })
+
+  it.runIf(existsSync('/proc/sys/kernel/random/boot_id'))(
+    'tells the boots apart by the id Linux gives each, not by the clock, which may have been set forward since (Linux)',
+    () => {
+      const stat = readFileSync(`/proc/${process.ppid}/stat`, 'latin1')
+      const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim()
+      const longAgo = new Date(Date.now() - uptime() * 1000 - 3_600_000) // the lock's time before this boot's start
+      for (const [lock, taken] of [
+        // A process of another boot, whatever runs now with the same id and start time (a boot as alike as the last).
+        [{ pid: process.ppid, started, boot: '00000000-0000-4000-8000-000000000000' }, true],
+        // A stub of this boot still running, its lock's time now before the boot's start: the clock was set forward.
+        [{ pid: process.ppid, started, boot }, false],
+      ] as const) {
+        const file = dataFile()
+        writeFileSync(lockPathOf(file), JSON.stringify(lock) + '\n')
+        utimesSync(lockPathOf(file), longAgo, longAgo)
+        if (!taken) {
+          expect(() => createStub({ data: file })).toThrow(`is in use by another stub (process ${process.ppid})`)
+          continue
+        }
+        const stub = createStub({ data: file })
+        expect(holder(file)).toBe(process.pid)
+        stub.close()
+      }
+    },
+  )
 
   it('takes over a lock whose process is gone (a crash), or that a crash left half made', () => {
     // A process that has exited and been reaped: its id names no process now.
