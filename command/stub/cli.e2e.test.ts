@@ -207,6 +207,12 @@ describe('the petstore-stub command', () => {
       ['--host', '0.0.0.0'],
       /^petstore-stub: --host 0.0.0.0 is reachable from other machines: give --admin-key too \(see --help\)\n$/,
     ],
+    // Found at the start, not when the stub stops (days later, perhaps) and the report cannot be written.
+    [
+      ['--client-report', '/nonexistent/report.json'],
+      /^petstore-stub: cannot write the client report to \/nonexistent\/report.json: there is no folder \/nonexistent\n$/,
+    ],
+    [['--client-report', '.'], /^petstore-stub: cannot write the client report to \.: it is not a file\n$/],
   ])('exits 2 with one line for %j', async (args, line) => {
     const bad = run(args)
     expect(await bad.exited).toBe(2)

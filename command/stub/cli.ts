@@ -1,6 +1,6 @@
 /** The `petstore-stub` command: resolves its config, starts the stub, and stops it on SIGINT or SIGTERM. */
-import { existsSync, writeFileSync } from 'node:fs'
-import { relative } from 'node:path'
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, relative, resolve } from 'node:path'
 import {
   bufferedLog,
   clientReportMarkdown,
@@ -31,6 +31,27 @@ const PARENT_CHECK_MS = 250
 function fail(message: string): never {
   process.stderr.write(`${COMMAND}: ${message}\n`)
   process.exit(2)
+}
+
+/** Why a file could not be written (made in its folder, or written over), or `undefined` when it can. */
+function whyUnwritable(file: string): string | undefined {
+  try {
+    if (!statSync(file).isFile()) return 'it is not a file'
+    accessSync(file, constants.W_OK)
+    return undefined
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return code ?? String(error)
+  }
+  const folder = dirname(resolve(file))
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`
+    accessSync(folder, constants.W_OK)
+    return undefined
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' ? `there is no folder ${folder}` : (code ?? String(error))
+  }
 }
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -87,6 +108,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     process.stdout.write(usage())
     return
   }
+  // A report that could not be written would be found missing only when the stub stops, days later perhaps.
+  const unwritable = config.clientReport === undefined ? undefined : whyUnwritable(config.clientReport)
+  if (unwritable) fail(`cannot write the client report to ${config.clientReport}: ${unwritable}`)
   const fromData = config.data !== undefined && existsSync(config.data)
   try {
     stub = createStub(
