@@ -12,7 +12,6 @@ import { dirname } from 'node:path'
 export const disk = {
   openSync: fs.openSync,
   closeSync: fs.closeSync,
-  write: fs.write,
   writeSync: fs.writeSync,
   fdatasync: fs.fdatasync,
   fsyncSync: fs.fsyncSync,

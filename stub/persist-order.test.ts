@@ -13,6 +13,8 @@ const steps: string[] = []
 const pathOf = new Map<number, string>()
 /** The next append writes only half of its bytes, as a disk filling up does. */
 let shortWrite = false
+/** The next flush of the log to the disk waits for this, as one that takes long does. */
+let heldSync: Promise<void> | undefined
 /** The disk is full: a synchronous write takes half of its bytes, and the one after fails with ENOSPC. */
 let diskFull = false
 let tookHalf = false
@@ -39,21 +41,23 @@ const watched: Partial<typeof disk> = {
     real.renameSync(from, to)
     steps.push(`rename ${String(from)} -> ${String(to)}`)
   },
-  // Both of fs.write's forms: (fd, string, position, encoding, done) and (fd, buffer, offset, length, position, done).
-  write: ((fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
-    const done = rest.at(-1) as (error: NodeJS.ErrnoException | null, written: number) => void
-    const bytes = bytesOf(data, rest)
-    const taken = shortWrite ? Math.floor(bytes.length / 2) : bytes.length
-    shortWrite = false
-    real.write(fd, bytes, 0, taken, null, done)
-  }) as typeof fs.write,
   writeSync: ((fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
-    if (!diskFull) return (real.writeSync as (...args: unknown[]) => number)(fd, data, ...rest)
+    const bytes = bytesOf(data, rest)
+    if (shortWrite && pathOf.get(fd)?.endsWith('.log')) {
+      shortWrite = false
+      return real.writeSync(fd, bytes, 0, Math.floor(bytes.length / 2))
+    }
+    if (!diskFull) return real.writeSync(fd, bytes)
     if (tookHalf) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
     tookHalf = true
-    const bytes = bytesOf(data, rest)
     return real.writeSync(fd, bytes, 0, Math.floor(bytes.length / 2))
   }) as typeof fs.writeSync,
+  fdatasync: ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+    const held = heldSync
+    heldSync = undefined
+    if (held) void held.then(() => real.fdatasync(fd, done))
+    else real.fdatasync(fd, done)
+  }) as typeof fs.fdatasync,
   fsyncSync: (fd: number) => {
     real.fsyncSync(fd)
     steps.push(`fsync ${pathOf.get(fd)}`)
@@ -64,6 +68,7 @@ beforeEach(() => void Object.assign(disk, watched))
 afterEach(() => {
   Object.assign(disk, real)
   shortWrite = diskFull = tookHalf = false
+  heldSync = undefined
   steps.length = 0
 })
 
@@ -132,5 +137,30 @@ describe('a disk full when the snapshot is written', () => {
     expect(errors).toEqual([expect.stringMatching(/^cannot write the data file .*state\.json: ENOSPC/)])
     expect(fs.readdirSync(dir).sort()).toEqual(['state.json', 'state.json.log']) // no half snapshot left behind
     expect(readDataFile(file)!.pets.map((pet) => pet.name)).toEqual(['a', 'b', 'c'])
+  })
+})
+
+describe('a reset while an append is on its way to the disk', () => {
+  it('leaves the append out of the new log: no bytes of it land in the log the reset emptied', async () => {
+    const file = join(dir, 'state.json')
+    const store = new PetStore()
+    const kept = keepInFile(store, file)
+    store.add({ name: 'kept', categoryId: 1 })
+    await store.settled()
+    let release!: () => void
+    heldSync = new Promise((resolve) => (release = resolve))
+    store.add({ name: 'in flight', categoryId: 1 })
+    const inFlight = store.settled()
+    await new Promise((resolve) => setImmediate(resolve)) // the flush has begun, and waits for the disk
+    store.replace([{ id: 7, name: 'seed', categoryId: 1 }], 8) // a reset: the log is emptied under the flush
+    release()
+    await inFlight
+    store.add({ name: 'after', categoryId: 1 })
+    await store.settled()
+    const log = fs.readFileSync(logPathOf(file))
+    expect(log.includes(0)).toBe(false) // no hole where the append would have landed
+    expect(log.toString()).toBe('{"add":{"id":8,"name":"after","categoryId":1}}\n')
+    expect(readDataFile(file)!.pets.map((pet) => pet.name)).toEqual(['seed', 'after'])
+    kept.close()
   })
 })

@@ -318,23 +318,29 @@ class DataLog implements ChangeLog, DataFile {
     const fd = this.#fd
     const generation = this.#generation
     const bytes = Buffer.from(text, 'utf8')
-    disk.write(fd, bytes, 0, bytes.length, null, (error, written) => {
-      if (error) return this.#failed(batch, error, generation)
-      // A disk that fills up mid-write writes part of the text and says so only by the count: that part is cut off.
-      if (written < bytes.length)
-        return this.#failed(batch, new Error(`the disk took ${written} of ${bytes.length} bytes (full?)`), generation)
-      disk.fdatasync(fd, (synced) => {
-        if (synced) return this.#failed(batch, synced, generation)
-        if (generation !== this.#generation) return this.#done(batch) // a compaction kept these changes already
-        this.#length += written
-        // Asked after the flush, so that a file removed while it ran is noticed before the answers leave.
-        if (this.#sameFiles()) return this.#done(batch)
-        if (!this.#stillKept()) return this.#refuse(batch) // the other stub's files now: never written over
-        this.onError(
-          `the data file ${this.path} or its log was removed or replaced while the stub ran: both written again from the stub's pets`,
-        )
-        this.#rewrite(batch)
-      })
+    // Written now, not in the thread pool: a compaction (a reset, a restore, the shutdown) empties this very file, and
+    // a write still queued there would land at the log's old end, in the emptied log, over the changes after it. Only
+    // the flush to the disk, which takes long, is left to the thread pool.
+    let written: number
+    try {
+      written = disk.writeSync(fd, bytes, 0, bytes.length)
+    } catch (error) {
+      return this.#failed(batch, error as Error, generation)
+    }
+    // A disk that fills up mid-write writes part of the text and says so only by the count: that part is cut off.
+    if (written < bytes.length)
+      return this.#failed(batch, new Error(`the disk took ${written} of ${bytes.length} bytes (full?)`), generation)
+    disk.fdatasync(fd, (synced) => {
+      if (synced) return this.#failed(batch, synced, generation)
+      if (generation !== this.#generation) return this.#done(batch) // a compaction kept these changes already
+      this.#length += written
+      // Asked after the flush, so that a file removed while it ran is noticed before the answers leave.
+      if (this.#sameFiles()) return this.#done(batch)
+      if (!this.#stillKept()) return this.#refuse(batch) // the other stub's files now: never written over
+      this.onError(
+        `the data file ${this.path} or its log was removed or replaced while the stub ran: both written again from the stub's pets`,
+      )
+      this.#rewrite(batch)
     })
   }
 
