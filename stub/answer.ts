@@ -29,6 +29,8 @@ export interface BodyRoom {
 /** What the edge keeps for the whole server: where to log, what is in flight, whether it is closing. */
 export interface State {
   log: ((line: string) => void) | undefined
+  /** Texts the log never shows (see stub/log.ts's withoutSecrets). */
+  secrets: readonly string[]
   journal: Journal | undefined
   hosts: HostCheck
   /** Answers waiting for the end of this turn of the event loop. */
@@ -140,7 +142,7 @@ export function note(
   when?: number,
 ): void {
   const ms = ended - started
-  if (state.log) state.log(logLine(request, response, ms))
+  if (state.log) state.log(logLine(request, response, ms, state.secrets))
   if (state.journal && !isAdmin(request.url)) state.journal.record(request, response, ms, body, when)
 }
 

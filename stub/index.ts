@@ -49,6 +49,7 @@ export {
   DEFAULT_API_KEY,
   DEFAULT_MAX_STORE,
   MAX_MAX_STORE,
+  secretsOf,
   startStub,
   type CreateStubOptions,
   type InProcessStub,

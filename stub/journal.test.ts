@@ -44,6 +44,18 @@ describe('Journal', () => {
     expect(JSON.stringify(journal.read())).not.toMatch(/secret/)
   })
 
+  it('never keeps a key sent in the target: each of its secrets is redacted there, wherever it stands', () => {
+    const journal = new Journal({ secrets: ['api-key-1', 'admin-key-2'] })
+    journal.record(request('/v1/pets?api_key=api-key-1&x=api-key-1'), answered(401, 'missing_credentials'), 1)
+    journal.record(request('/__stub/state?key=admin-key-2'), answered(401, 'admin_key_required'), 1)
+    journal.record(request('/v1/pets/api-key-1'), answered(404, 'pet_not_found'), 1)
+    expect(journal.read().map(({ path, query }) => [path, query])).toEqual([
+      ['/v1/pets/[redacted]', ''],
+      ['/__stub/state', 'key=[redacted]'],
+      ['/v1/pets', 'api_key=[redacted]&x=[redacted]'],
+    ])
+  })
+
   it('records no status for answers that never came, and the status of a trickled one', () => {
     const journal = new Journal()
     journal.record(request('/v1/pets'), undefined, 1)

@@ -3,6 +3,7 @@
  * Recording keeps raw fields; the entry a reader sees is built only when the journal is read.
  */
 import type { AppRequest, AppResponse } from './app.js'
+import { withoutSecrets } from './log.js'
 
 /** How many entries, and how many bytes of recorded text, the journal holds by default. */
 export const JOURNAL_DEFAULTS = { entries: 1000, bytes: 1024 * 1024 } as const
@@ -51,6 +52,8 @@ export interface JournalFilter {
 export interface JournalOptions {
   entries?: number
   bytes?: number
+  /** Texts never kept (the API keys, the admin key): each is replaced by `[redacted]` in a request's target. */
+  secrets?: readonly string[]
 }
 
 /**
@@ -61,6 +64,7 @@ export interface JournalOptions {
 export class Journal {
   readonly maxEntries: number
   readonly maxBytes: number
+  readonly #secrets: readonly string[]
   readonly #seq: Float64Array
   readonly #at: Float64Array
   readonly #ms: Float64Array
@@ -85,6 +89,7 @@ export class Journal {
   constructor(options: JournalOptions = {}) {
     const entries = (this.maxEntries = options.entries ?? JOURNAL_DEFAULTS.entries)
     this.maxBytes = options.bytes ?? JOURNAL_DEFAULTS.bytes
+    this.#secrets = options.secrets ?? []
     this.#seq = new Float64Array(entries)
     this.#at = new Float64Array(entries)
     this.#ms = new Float64Array(entries)
@@ -132,7 +137,8 @@ export class Journal {
     if (at >= max) at -= max
     const previous = at === 0 ? max - 1 : at - 1
     const headers = request.headers
-    const url = request.url.length > TARGET_KEPT ? request.url.slice(0, TARGET_KEPT) : request.url
+    const whole = withoutSecrets(request.url, this.#secrets)
+    const url = whole.length > TARGET_KEPT ? whole.slice(0, TARGET_KEPT) : whole
     const target = (this.#target[at] = same(url, this.#target[previous]))
     // Credentials are held in memory only, to be redacted whenever the journal is read; they count in its size.
     const authorization = (this.#authorization[at] = same(headers.authorization, this.#authorization[previous]))

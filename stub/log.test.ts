@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOG_BACKLOG_BYTES, streamLog } from './log.js'
+import { LOG_BACKLOG_BYTES, logLine, streamLog } from './log.js'
 
 /** A stream that holds what it is given until `drain()`, as a pipe nobody reads does. */
 function heldStream() {
@@ -49,5 +49,17 @@ describe('streamLog', () => {
     stream.drain()
     write('GET /v1/pets/1 200 0.1ms\n')
     expect(stream.held).toEqual(['GET /v1/pets/1 200 0.1ms\n'])
+  })
+})
+
+describe('logLine', () => {
+  it('shows a key sent in the target as [redacted], and a target with control characters quoted', () => {
+    const answer = { status: 401, headers: [], body: '', code: 'missing_credentials' }
+    expect(logLine({ method: 'GET', url: '/v1/pets?api_key=k-1&k=k-1' }, answer, 1.25, ['k-1', 'adm'])).toBe(
+      'GET /v1/pets?api_key=[redacted]&k=[redacted] 401 missing_credentials 1.3ms',
+    )
+    expect(logLine({ method: 'GET', url: '/v1/pets/k-1\n' }, undefined, 0, ['k-1'])).toBe(
+      'GET "/v1/pets/[redacted]\\n" aborted 0.0ms',
+    )
   })
 })

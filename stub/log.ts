@@ -99,6 +99,7 @@ export function logLine(
   request: Pick<AppRequest, 'method' | 'url'>,
   response: AppResponse | undefined,
   ms: number,
+  secrets: readonly string[] = [],
 ): string {
   const status =
     response === undefined
@@ -110,7 +111,18 @@ export function logLine(
   const allowed =
     response?.allowedHeaders === undefined ? '' : ` allow-headers=${JSON.stringify(response.allowedHeaders)}`
   const socket = response?.socket === undefined ? '' : ` ${response.socket}`
-  return `${request.method} ${printable(request.url)} ${status}${applied}${allowed}${socket} ${tenths(ms)}ms`
+  return `${request.method} ${printable(withoutSecrets(request.url, secrets))} ${status}${applied}${allowed}${socket} ${tenths(ms)}ms`
+}
+
+/**
+ * `text` with each of `secrets` in it (the API keys, the admin key) replaced by `[redacted]`: a client that sends its key
+ * in the request target (`?api_key=`) instead of in Authorization must not have it written to a log or a journal.
+ */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let shown = text
+  for (const secret of secrets)
+    if (secret !== '' && shown.includes(secret)) shown = shown.replaceAll(secret, '[redacted]')
+  return shown
 }
 
 /** A duration in ms to one decimal (`0.4`, `12.0`), as `toFixed(1)` writes it (to within a rounding tie), at less cost. */

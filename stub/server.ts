@@ -43,6 +43,8 @@ export interface ServerOptions {
   host: string
   /** Receives one line per request (never a header value); none means no log. */
   log?: (line: string) => void
+  /** Texts the log never shows (the API keys, the admin key), should a client send one in a request's target. */
+  secrets?: readonly string[]
   /** Records every request to the app (the admin API's own are left out). */
   journal?: Journal
   /** Longest time to receive a whole request, in ms (slow bodies). */
@@ -84,6 +86,7 @@ export class ListenError extends Error {
 export function serve(app: Handler, options: ServerOptions): Promise<RunningServer> {
   const state: State = {
     log: options.log,
+    secrets: options.secrets ?? [],
     journal: options.journal,
     outbox: new Outbox(),
     backlog: new Backlog(options.log),
@@ -112,7 +115,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
   // `Expect` with anything but 100-continue: answered like any request (RFC 9110 §10.1.1 lets a server ignore it),
   // not with Node's bodiless 417, which no operation documents.
   server.on('checkExpectation', (req, res) => handle(req, res, false))
-  server.on('connect', (req: IncomingMessage, socket: Socket) => onConnect(app, log, req, socket))
+  server.on('connect', (req: IncomingMessage, socket: Socket) => onConnect(app, log, req, socket, state.secrets))
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => onClientError(app, log, error, socket))
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -423,6 +426,7 @@ function onConnect(
   log: ((line: string) => void) | undefined,
   req: IncomingMessage,
   socket: Socket,
+  secrets: readonly string[],
 ): void {
   socket.on('error', () => socket.destroy()) // a client gone before the answer is no error of ours
   const request: AppRequest = {
@@ -438,7 +442,7 @@ function onConnect(
     response = app.failure(error)
   }
   socket.end(rawResponse({ ...response, headers: response.headers.concat('Connection', 'close') }))
-  if (log) log(logLine(request, response, 0))
+  if (log) log(logLine(request, response, 0, secrets))
 }
 
 async function shutDown(server: Server, state: State, graceMs = 1_000): Promise<void> {

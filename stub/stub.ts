@@ -159,7 +159,10 @@ export function createStub(
   store.maxBytes = Math.min(options.maxStore ?? DEFAULT_MAX_STORE, MAX_MAX_STORE)
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
   const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
-  const journal = new ReportingJournal(options.journal === false ? { entries: 0 } : options.journal, reporter)
+  const journal = new ReportingJournal(
+    { ...(options.journal === false ? { entries: 0 } : options.journal), secrets: secretsOf(options) },
+    reporter,
+  )
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
   const twin = like && likeWrappers(like, spec)
   const faultStore = wrappers.store?.(store) ?? store
@@ -306,6 +309,7 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
     port: options.port ?? 0,
     host,
     log,
+    secrets: secretsOf(options),
     journal: stub.journal,
     basePath: stub.basePath,
     allowHosts: options.allowHosts,
@@ -321,4 +325,9 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
         stub.close()
       }),
   }
+}
+
+/** What a stub never writes to its log or journal: the API keys it takes, and the admin key. */
+export function secretsOf(options: Pick<CreateStubOptions, 'apiKeys' | 'adminKey'>): string[] {
+  return [...(options.apiKeys ?? [DEFAULT_API_KEY]), ...(options.adminKey ? [options.adminKey] : [])]
 }

@@ -76,11 +76,14 @@ describe('the petstore-stub command', () => {
       const answer = await fetch(`${url}/pets/1`, { headers: { authorization: 'Bearer cli-key' } })
       expect(answer.status).toBe(200)
       await fetch(`${url}/pets/424242`, { headers: { authorization: 'Bearer cli-key', prefer: 'delay=1' } })
+      // A client that sends its key in the target instead of Authorization: the log shows where, not the key.
+      await fetch(`${url}/pets?api_key=cli-key`)
       stub.child.kill('SIGTERM')
       expect(await stub.exited).toBe(0)
       const { stderr } = stub.output()
       expect(stderr).toMatch(/^GET \/v1\/pets\/1 200 \d+\.\dms$/m)
       expect(stderr).toMatch(/^GET \/v1\/pets\/424242 404 pet_not_found prefer="delay=1" \d+\.\dms$/m) // the error code and the preference
+      expect(stderr).toMatch(/^GET \/v1\/pets\?api_key=\[redacted\] 401 missing_credentials \d+\.\dms$/m)
       expect(stderr).not.toContain('cli-key')
     } finally {
       stop(stub.child)
