@@ -805,10 +805,10 @@ describe('the catch-all', () => {
 
   it('answers 400 store_full once the pets take the most the store keeps, naming what frees room', async () => {
     const store = new PetStore([])
-    store.maxBytes = 100
+    store.maxBytes = 120
     const full = new App({ store, apiKeys: [KEY] })
-    expect((await create(full, { name: 'x'.repeat(80), categoryId: 1 })).status).toBe(201)
-    const answer = await create(full, { name: 'x', categoryId: 1 })
+    expect((await create(full, { name: 'x'.repeat(80), categoryId: 1 })).status).toBe(201) // 111 bytes
+    const answer = await create(full, { name: 'x', categoryId: 1 }) // 32 bytes more would take it past 120
     expectDocumented('createPet', answer)
     expectError(answer, 400, 'store_full')
     expect(answer.text).toContain('reset the stub (POST /__stub/reset)')

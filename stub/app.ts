@@ -16,6 +16,7 @@ import {
   answer,
   compose,
   DEFAULT_MAX_BODY,
+  MAX_MAX_BODY,
   type AppResponse,
   type Chaos,
   type FullRequest,
@@ -31,7 +32,7 @@ export interface AppOptions {
   store: Store
   /** Accepted API keys; at least one. */
   apiKeys: readonly string[]
-  /** Largest accepted request body in bytes; 64 KiB when not given. */
+  /** Largest accepted request body in bytes; 64 KiB when not given, at most {@link MAX_MAX_BODY}. */
   maxBody?: number
   chaos?: Chaos
   /** The source of chance for chaos and `dynamic=true` (tests pass their own). */
@@ -59,7 +60,7 @@ export class App implements Handler {
 
   constructor(options: AppOptions) {
     const s = options.spec ?? spec()
-    const responder = new Responder(s, options.maxBody ?? DEFAULT_MAX_BODY)
+    const responder = new Responder(s, Math.min(options.maxBody ?? DEFAULT_MAX_BODY, MAX_MAX_BODY))
     const auth = new Authenticator(options.apiKeys, responder)
     this.store = options.store
     const router = new Router(s, new Operations(s, options.store, auth, responder), responder)

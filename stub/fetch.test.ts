@@ -6,6 +6,7 @@ import { JSON_TYPE, type AppResponse, type Handler, type SocketDirective } from 
 import { fetchWith } from './fetch.js'
 import { serve, type RunningServer } from './server.js'
 import { createStub, DEFAULT_MAX_STORE, MAX_MAX_STORE, type InProcessStub } from './stub.js'
+import { MAX_MAX_BODY } from './http.js'
 import { AUTH, JSON_AUTH, KEY, NEW_PETS, exampleText, expectDocumented, fromFetch, type Answer } from './testing.js'
 
 /** Headers that only a connection has (Node adds them on the wire; a Fetch handler has no connection). */
@@ -97,9 +98,11 @@ describe('createStub().fetch', () => {
     expect(answer.headers.sunset).toBe(spec().operation('getPet').sunset!.toUTCString())
   })
 
-  it('bounds what the pets take (128 MiB by default, 256 MiB at most): past it creates get 400 store_full until a reset', async () => {
+  it('bounds what the pets take (128 MiB by default, 256 MiB at most): a create that would take them past it gets 400 store_full until a reset', async () => {
     expect(createStub({ apiKeys: [KEY] }).store.maxBytes).toBe(DEFAULT_MAX_STORE)
     expect(createStub({ apiKeys: [KEY], maxStore: 2 ** 40 }).store.maxBytes).toBe(MAX_MAX_STORE)
+    // A body is read as one text: a limit past the longest text Node holds would let a body fail as it is read.
+    expect(createStub({ apiKeys: [KEY], maxBody: 2 ** 31 }).handler.maxBody).toBe(MAX_MAX_BODY)
     const stub = createStub({ apiKeys: [KEY], maxStore: 10_000, seed: false })
     const create = async () =>
       fromFetch(
@@ -113,7 +116,7 @@ describe('createStub().fetch', () => {
       )
     const statuses: number[] = []
     for (let i = 0; i < 5; i++) statuses.push((await create()).status)
-    expect(statuses).toEqual([201, 201, 201, 201, 400]) // about 3 KB each: the fourth goes past 10,000 bytes
+    expect(statuses).toEqual([201, 201, 201, 400, 400]) // about 3 KB each: a fourth would take them past 10,000 bytes
     const refused = await create()
     expect((refused.body as { code: string }).code).toBe('store_full')
     await stub.fetch(

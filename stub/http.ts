@@ -3,6 +3,7 @@
  * flat header list, body text) comes out, and a {@link Handler} turns one into the other with no socket. The stub
  * is composed ({@link compose}) from wrappers around one route, as Hono middleware is.
  */
+import { constants as bufferConstants } from 'node:buffer'
 import { bundledSpec, versionPrefix, type JsonValue, type OperationId, type Spec } from '../spec/index.js'
 import type { RequestHeaders } from './request.js'
 import type { SocketDirective } from './socket.js'
@@ -28,6 +29,13 @@ export const DEPRECATION = '@1764892800'
 
 /** The request body limit when none is configured: 64 KiB. */
 export const DEFAULT_MAX_BODY = 64 * 1024
+
+/**
+ * The largest request body limit: a body is read as one text, and Node holds no text longer than this (about 512 MiB,
+ * `buffer.constants.MAX_STRING_LENGTH`); a larger limit is cut to it, so that a larger body is refused as too large
+ * instead of failing as it is read.
+ */
+export const MAX_MAX_BODY = bufferConstants.MAX_STRING_LENGTH
 
 /** The realm of the RFC 6750 challenge on 401. */
 export const REALM = 'petstore'

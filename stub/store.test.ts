@@ -201,28 +201,33 @@ describe('taking back pets that could not be kept', () => {
 })
 
 describe('a store with a limit', () => {
-  it('counts the bytes of its pets’ JSON, and refuses a create once they reach the limit, storing nothing', () => {
+  it('counts the bytes of its pets’ JSON, and refuses a create that would take them past the limit, storing nothing', () => {
     const store = new PetStore([pet(1), pet(2)])
     const seeded = store.bytes
     expect(seeded).toBe(petJson(pet(1)).length + petJson(pet(2)).length + 2) // a comma after each
-    store.maxBytes = seeded + 100
-    let added = 0
-    for (; added < 10; added++) {
-      try {
-        store.add({ name: 'x'.repeat(40), categoryId: 1 })
-      } catch (error) {
-        expect(error).toBeInstanceOf(StoreFullError)
-        expect((error as Error).message).toMatch(/the pets stored take \d+ bytes, the most this stub keeps \(\d+\)/)
-        break
-      }
+    store.maxBytes = seeded + 150
+    const refused = (add: () => unknown, message: RegExp) => {
+      const next = store.nextId
+      const size = store.size
+      expect(add).toThrow(StoreFullError)
+      expect(add).toThrow(message)
+      expect([store.nextId, store.size]).toEqual([next, size]) // nothing stored, no id taken
     }
-    expect(added).toBe(2) // 2 + 2 x 71 bytes: the second went past the limit, the third is refused
-    expect(store.size).toBe(4)
-    const next = store.nextId
-    expect(() => store.addWithId({ name: 'y', categoryId: 1 }, 99)).toThrow(StoreFullError)
-    expect(store.nextId).toBe(next) // no id was taken for the refused pets
-    expect(store.size).toBe(4)
+    store.add({ name: 'x'.repeat(40), categoryId: 1 }) // 71 bytes and a comma: room for one more of them
+    store.add({ name: 'x'.repeat(40), categoryId: 1 })
+    const past = /a pet of 7\d bytes would take the pets stored \(\d+ bytes\) past the most this stub keeps \(\d+\)/
+    refused(() => store.add({ name: 'x'.repeat(40), categoryId: 1 }), past)
+    refused(() => store.addWithId({ name: 'x'.repeat(40), categoryId: 1 }, 99), past)
+    // A pet of a megabyte, however far under the limit the store is: never more than the limit in all.
+    store.maxBytes = seeded + 1_000_000
+    refused(() => store.add({ name: 'x'.repeat(1_000_000), categoryId: 1 }), /a pet of 100003\d bytes would take/)
+    refused(() => store.add({ name: 'é'.repeat(500_000), categoryId: 1 }), /a pet of 100003\d bytes would take/) // 2 bytes each
+    expect(store.add({ name: 'é'.repeat(100_000), categoryId: 1 }).pet.id).toBe(5) // 200,034 bytes: it fits
+    store.maxBytes = store.bytes
+    refused(() => store.add({ name: 'y', categoryId: 1 }), /the pets stored take \d+ bytes, the most this stub keeps/)
+    expect(store.size).toBe(5)
     // A restore may bring more than the limit; creates wait until it is back under it.
+    store.maxBytes = seeded + 100
     store.replace([pet(1), pet(2), pet(3), pet(4), pet(5)])
     expect(() => store.add({ name: 'z', categoryId: 1 })).toThrow(StoreFullError)
     store.replace([pet(1)])

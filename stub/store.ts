@@ -45,7 +45,10 @@ export class StoreError extends Error {
   override name = 'StoreError'
 }
 
-/** Thrown by {@link PetStore.add} when the pets take {@link PetStore.maxBytes} already: nothing is stored. */
+/**
+ * Thrown by {@link PetStore.add} when the pets take {@link PetStore.maxBytes} already, or the new pet would take them
+ * past it: nothing is stored.
+ */
 export class StoreFullError extends StoreError {
   override name = 'StoreFullError'
 }
@@ -263,7 +266,14 @@ export class PetStore {
    */
   add(pet: NewPetRecord, written?: string): { pet: PetRecord; json: string } {
     this.#checkRoom()
-    return this.#addWithId(pet, this.#takeId(), written)
+    const next = this.#nextId
+    const id = this.#takeId()
+    try {
+      return this.#addWithId(pet, id, written)
+    } catch (error) {
+      if (error instanceof StoreFullError) this.#nextId = next // a pet too large to store takes no id
+      throw error
+    }
   }
 
   /**
@@ -278,10 +288,12 @@ export class PetStore {
   #addWithId(pet: NewPetRecord, id: Int64, written?: string): { pet: PetRecord; json: string } {
     const last = this.#ids[this.#ids.length - 1]
     const ordered = last !== undefined && id < last ? last : id
-    if (ordered >= this.#nextId) this.#nextId = increment(ordered)
     const record: PetRecord = { id: ordered, ...pet }
     record.id = ordered // an `id` among the fields never overrides the one assigned
-    const json = this.#append(record, written)
+    const json = written === undefined ? petJson(record) : withId(record.id, written)
+    this.#checkFits(json)
+    if (ordered >= this.#nextId) this.#nextId = increment(ordered)
+    this.#append(record, json)
     this.#changed()
     this.changeLog?.added(json)
     return { pet: record, json }
@@ -291,6 +303,22 @@ export class PetStore {
     const bytes = this.#json.bytes
     if (bytes >= this.maxBytes)
       throw new StoreFullError(`the pets stored take ${bytes} bytes, the most this stub keeps (${this.maxBytes})`)
+  }
+
+  /**
+   * Throws {@link StoreFullError} when a pet of this JSON would take the store past {@link maxBytes}: one large pet
+   * (a body of hundreds of MiB, with a large `--max-body`) must not take it far past, to where its state could no
+   * longer be one JSON text, nor its data file be read back. Measured only near the limit (UTF-8 takes at most 3 bytes
+   * per UTF-16 unit).
+   */
+  #checkFits(json: string): void {
+    const bytes = this.#json.bytes
+    if (bytes + json.length * 3 + 1 <= this.maxBytes) return
+    const size = Buffer.byteLength(json) + 1
+    if (bytes + size > this.maxBytes)
+      throw new StoreFullError(
+        `a pet of ${size} bytes would take the pets stored (${bytes} bytes) past the most this stub keeps (${this.maxBytes})`,
+      )
   }
 
   #changed(): void {
@@ -367,8 +395,7 @@ export class PetStore {
     return status === undefined ? this.#ids.length : (this.#byStatus.get(status)?.length ?? 0)
   }
 
-  #append(pet: PetRecord, written?: string): string {
-    const json = written === undefined ? petJson(pet) : withId(pet.id, written)
+  #append(pet: PetRecord, json: string = petJson(pet)): string {
     this.#ids.push(pet.id)
     const at = this.#json.push(json)
     const status = pet[FILTERED]

@@ -10,6 +10,7 @@ import {
   DEFAULT_MAX_STORE,
   DEFAULT_SEED_PATH,
   JOURNAL_DEFAULTS,
+  MAX_MAX_BODY,
   MAX_MAX_STORE,
 } from '../../stub/index.js'
 import { UsageError } from '../usage-error.js'
@@ -165,6 +166,7 @@ describe('resolveConfig', () => {
     [['--port', '70000'], '--port must be from 0 to 65535'],
     [['--port', 'abc'], '--port must be an integer'],
     [['--max-body', '0'], '--max-body must be from 1'],
+    [['--max-body', String(MAX_MAX_BODY + 1)], `--max-body must be from 1 to ${MAX_MAX_BODY}`],
     [['--seed', 'a.json', '--no-seed'], '--seed and --no-seed exclude each other'],
     [['--fault', 'nope'], '--fault must name one of the faults'],
     [['--api-key', 'has space'], 'an API key must be visible ASCII'],

@@ -6,6 +6,7 @@ import {
   available,
   DEFAULT_API_KEY,
   DEFAULT_MAX_BODY,
+  MAX_MAX_BODY,
   DEFAULT_MAX_STORE,
   DEFAULT_SEED_PATH,
   FAULTS,
@@ -93,7 +94,7 @@ Options:
   --data FILE         keep the pets in FILE across restarts: read at start (it wins over the seed),
                       every change on disk (FILE.log) before its answer; a corrupt or unwritable FILE,
                       or one another stub keeps (FILE.lock), stops the start (exit 2)
-  --max-body BYTES    largest request body accepted (default ${DEFAULT_MAX_BODY})
+  --max-body BYTES    largest request body accepted (default ${DEFAULT_MAX_BODY}, at most ${MAX_MAX_BODY})
   --max-store BYTES   most bytes of JSON the pets may take; past it a create gets 400 store_full until a
                       reset (default ${DEFAULT_MAX_STORE}, at most ${MAX_MAX_STORE})
   --latency MS        every answer waits MS ms, or a random time in MIN-MAX (e.g. 50-300); off by default
@@ -217,7 +218,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   if (flags.seed !== undefined && flags['no-seed']) throw new UsageError('--seed and --no-seed exclude each other')
   if (flags.seed === '') throw new UsageError('--seed needs a file name')
   if (flags.data === '') throw new UsageError('--data needs a file name')
-  const maxBody = integerFlag('--max-body', flags['max-body'], 1, 2 ** 30) ?? DEFAULT_MAX_BODY
+  const maxBody = integerFlag('--max-body', flags['max-body'], 1, MAX_MAX_BODY) ?? DEFAULT_MAX_BODY
   const maxStore = integerFlag('--max-store', flags['max-store'], 1, MAX_MAX_STORE) ?? DEFAULT_MAX_STORE
   const latencyMs = readLatency(flags.latency)
   const failures = readFailures(flags['fail-rate'], flags['fail-status'])
