@@ -200,7 +200,9 @@ function lockOf(lockPath: string): LockContent | 'taking' | undefined {
     // not written whole: being taken, or left half made by a crash
   }
   try {
-    return text === '' && Date.now() - statSync(lockPath).mtimeMs < TAKING_MS ? 'taking' : undefined
+    // Made a moment ago; a time ahead of the clock (set back since) is no moment ago.
+    const age = Date.now() - statSync(lockPath).mtimeMs
+    return text === '' && age >= -CLOCK_SLACK_MS && age < TAKING_MS ? 'taking' : undefined
   } catch {
     return undefined
   }
@@ -220,9 +222,9 @@ function madeBeforeBoot(lockPath: string): boolean {
 
 /** True when the process with this id stops running within `ms` (checked every few milliseconds). */
 function endsWithin(pid: number, started: string | undefined, ms: number): boolean {
-  const until = Date.now() + ms
+  const until = performance.now() + ms // the monotonic clock: a clock set back meanwhile must not stretch the wait
   const pause = new Int32Array(new SharedArrayBuffer(4))
-  while (Date.now() < until) {
+  while (performance.now() < until) {
     Atomics.wait(pause, 0, 0, 10) // the start is synchronous: nothing else is to be done meanwhile
     if (!isRunning(pid, started)) return true
   }

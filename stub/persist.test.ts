@@ -547,6 +547,14 @@ describe('one stub per data file', () => {
       if (left !== '' && left !== '{"pid":') expect(readdirSync(dir)).not.toContain(`state.json.${gone}.tmp`)
       rmSync(`${file}.${gone}.tmp`, { force: true })
     }
+    // An empty lock dated an hour ahead: made before the clock was set back, not a moment ago by a starting stub.
+    const file = dataFile()
+    writeFileSync(lockPathOf(file), '')
+    const ahead = new Date(Date.now() + 3_600_000)
+    utimesSync(lockPathOf(file), ahead, ahead)
+    const stub = createStub({ data: file })
+    expect(holder(file)).toBe(process.pid)
+    stub.close()
   })
 
   it('holds no lock for a stub that could not be made', () => {
