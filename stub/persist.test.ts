@@ -19,7 +19,8 @@ import { join } from 'node:path'
 import { lockPathOf } from './data-lock.js'
 import { dataFileOf, keepInFile, logPathOf, readDataFile } from './persist.js'
 import { runProcessSync } from '../test-support/run-command.js'
-import { createStub } from './stub.js'
+import { createStub, startStub } from './stub.js'
+import { ListenError } from './server.js'
 import { PersistError, PetStore, StoreError } from './store.js'
 
 let dir: string
@@ -564,6 +565,21 @@ describe('one stub per data file', () => {
     const stub = createStub({ data: file }) // not refused as in use by the stub that never was
     expect(stub.store.size).toBe(2)
     stub.close()
+  })
+
+  it('holds no lock for a stub that could not listen: a start on another port has the file', async () => {
+    const file = dataFile()
+    const blocker = await startStub({ seed: false }) // holds a port
+    try {
+      await expect(startStub({ data: file, port: blocker.port })).rejects.toThrow(ListenError)
+      expect(readdirSync(dir)).not.toContain('state.json.lock')
+      const stub = await startStub({ data: file })
+      expect(holder(file)).toBe(process.pid)
+      expect(stub.store.size).toBe(2)
+      await stub.close()
+    } finally {
+      await blocker.close()
+    }
   })
 
   it('refuses a lock just made and not yet written: another stub is starting', () => {

@@ -25,7 +25,7 @@ import { DataFileLock } from './data-lock.js'
 import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, streamLog } from './log.js'
-import { serve } from './server.js'
+import { serve, type RunningServer } from './server.js'
 import { HostCheck, PageOrigins, pageRefused, withCredentials, withoutCors } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
@@ -305,15 +305,21 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const host = options.host ?? '127.0.0.1'
   const stub = createStub(options, { host, allowHosts: options.allowHosts })
   const log = options.quiet === false ? bufferedLog(streamLog(process.stderr)) : undefined
-  const running = await serve(stub.handler, {
-    port: options.port ?? 0,
-    host,
-    log,
-    secrets: secretsOf(options),
-    journal: stub.journal,
-    basePath: stub.basePath,
-    allowHosts: options.allowHosts,
-  })
+  let running: RunningServer
+  try {
+    running = await serve(stub.handler, {
+      port: options.port ?? 0,
+      host,
+      log,
+      secrets: secretsOf(options),
+      journal: stub.journal,
+      basePath: stub.basePath,
+      allowHosts: options.allowHosts,
+    })
+  } catch (error) {
+    stub.close() // a port in use: the data file and its lock are let go, so that a start on another port may have them
+    throw error
+  }
   return {
     url: running.url,
     port: running.port,
