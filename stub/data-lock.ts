@@ -130,8 +130,8 @@ function stillHeld(lock: LockContent, lockPath: string): boolean {
   return !earlierBoot && isRunning(lock.pid, lock.started) && !endsWithin(lock.pid, lock.started, ENDING_MS)
 }
 
-/** A data file's path, absolute, its folder's links resolved: one file under two names is one key. */
-function absolute(path: string): string {
+/** A path made absolute, its folder's links resolved: one file under two names is one key. */
+export function absolute(path: string): string {
   const full = resolve(path)
   try {
     return join(realpathSync(dirname(full)), basename(full))

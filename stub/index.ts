@@ -16,7 +16,7 @@ export { Admin, ADMIN_MAX_BODY, ADMIN_SPEC_PATH } from './admin.js'
 export { ADMIN_PREFIX } from './admin-path.js'
 export { Journal, JOURNAL_DEFAULTS, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
 export { COMPACT_BYTES, dataFileOf, keepInFile, logPathOf, readDataFile, type DataFile } from './persist.js'
-export { lockPathOf } from './data-lock.js'
+export { absolute, lockPathOf } from './data-lock.js'
 export { available, CHAOS_STATUSES, MAX_DELAY_MS, statusesOf } from './prefer.js'
 export { specExamples } from './examples.js'
 export {

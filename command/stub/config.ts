@@ -1,7 +1,7 @@
 /** The stub command's flags and environment, resolved once into a frozen config. */
-import { realpathSync, statSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { statSync } from 'node:fs'
 import {
+  absolute,
   ADMIN_PREFIX,
   available,
   DEFAULT_API_KEY,
@@ -348,11 +348,6 @@ function fileKey(path: string): string {
     const stats = statSync(file)
     return `${stats.dev}:${stats.ino}`
   } catch {
-    const absolute = resolve(file)
-    try {
-      return join(realpathSync(dirname(absolute)), basename(absolute))
-    } catch {
-      return absolute
-    }
+    return absolute(file)
   }
 }
