@@ -14,6 +14,28 @@ describe('TextArena', () => {
     expect(arena.joined()).toBe(texts.join(','))
   })
 
+  it('takes texts back across the blocks of places it keeps (4,096 texts each), and pushes on from there', () => {
+    const arena = new TextArena()
+    const texts: string[] = []
+    const push = (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const text = `{"n":${texts.length},"push":${count}}` // each text its own, so a stale place cannot read as a new one
+        expect(arena.push(text)).toBe(texts.length)
+        texts.push(text)
+      }
+    }
+    push(10_000)
+    for (const kept of [8_193, 4_096, 4_095]) {
+      arena.truncate(kept)
+      texts.length = kept
+      push(kept % 2 === 0 ? 3 : 4_200)
+      expect(arena.length).toBe(texts.length)
+      for (const at of [0, 4_094, 4_095, 4_096, 4_097, 8_191, 8_192, 8_193, texts.length - 1])
+        if (at < texts.length) expect(arena.at(at)).toBe(texts[at])
+      expect(arena.joined()).toBe(texts.join(','))
+    }
+  })
+
   it('keeps a text longer than a chunk whole, in a chunk of its own, and empty texts too', () => {
     const arena = new TextArena()
     const long = 'x'.repeat(300 * 1024) + 'ñ'.repeat(1000)

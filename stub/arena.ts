@@ -8,8 +8,14 @@
 /** The size of a chunk; a text longer than that gets a chunk of its own size. */
 const CHUNK_BYTES = 256 * 1024
 
-/** Positions held before the position arrays grow (doubling). */
-const FIRST_ROOM = 1024
+/**
+ * Texts whose places one block of places holds (a power of 2). Blocks are added, never grown: a growing array would be
+ * copied whole into new memory each time, which the system hands over a page at a time, at a cost (see stub/column.ts).
+ */
+const PLACES_BITS = 12
+const PLACES = 1 << PLACES_BITS
+/** Per text in a block: its chunk, where it starts, where it ends (its comma excluded). */
+const PLACE = 3
 
 /** How many texts read lately are kept decoded (a power of 2): a client reads the same pets again and again. */
 const RECENT = 64
@@ -37,10 +43,8 @@ export class TextArena {
   readonly #chunks: Buffer[] = []
   /** Bytes used in each chunk. */
   readonly #filled: number[] = []
-  /** Per text: its chunk, and where it starts and ends (its comma excluded). */
-  #chunkOf = new Uint32Array(FIRST_ROOM)
-  #startOf = new Uint32Array(FIRST_ROOM)
-  #endOf = new Uint32Array(FIRST_ROOM)
+  /** Per text, in blocks of {@link PLACES} texts: its chunk, and where it starts and ends (its comma excluded). */
+  readonly #places: Uint32Array[] = []
   #count = 0
   /** The bytes of every text held, and of the comma after each. */
   #bytes = 0
@@ -73,12 +77,14 @@ export class TextArena {
       }
     }
     const at = this.#count
-    if (at === this.#endOf.length) this.#grow()
+    const offset = (at & (PLACES - 1)) * PLACE
+    if (offset === 0 && at >>> PLACES_BITS === this.#places.length) this.#places.push(new Uint32Array(PLACES * PLACE))
+    const places = this.#places[at >>> PLACES_BITS]!
     const end = used + chunk.write(text, used)
     chunk[end] = 0x2c // ,
-    this.#chunkOf[at] = last
-    this.#startOf[at] = used
-    this.#endOf[at] = end
+    places[offset] = last
+    places[offset + 1] = used
+    places[offset + 2] = end
     this.#filled[last] = end + 1
     this.#bytes += end + 1 - used
     this.#count = at + 1
@@ -89,11 +95,9 @@ export class TextArena {
   at(position: number): string {
     const slot = position & (RECENT - 1)
     if (this.#recentAt[slot] === position) return this.#recent[slot]!
-    const text = this.#chunks[this.#chunkOf[position]!]!.toString(
-      'utf8',
-      this.#startOf[position],
-      this.#endOf[position],
-    )
+    const places = this.#places[position >>> PLACES_BITS]!
+    const offset = (position & (PLACES - 1)) * PLACE
+    const text = this.#chunks[places[offset]!]!.toString('utf8', places[offset + 1], places[offset + 2])
     this.#recent[slot] = text
     this.#recentAt[slot] = position
     return text
@@ -105,8 +109,10 @@ export class TextArena {
    */
   truncate(count: number): void {
     if (count >= this.#count) return
-    const chunk = this.#chunkOf[count]!
-    const start = this.#startOf[count]!
+    const places = this.#places[count >>> PLACES_BITS]!
+    const offset = (count & (PLACES - 1)) * PLACE
+    const chunk = places[offset]!
+    const start = places[offset + 1]!
     if (start > 0) {
       const kept = Buffer.allocUnsafe(this.#chunks[chunk]!.length)
       this.#chunks[chunk]!.copy(kept, 0, 0, start)
@@ -115,6 +121,7 @@ export class TextArena {
     this.#filled[chunk] = start
     // A chunk left empty goes too: `joined` must not add an empty member.
     this.#filled.length = this.#chunks.length = start === 0 ? chunk : chunk + 1
+    this.#places.length = (count + PLACES - 1) >>> PLACES_BITS
     this.#count = count
     this.#bytes = this.#filled.reduce((sum, filled) => sum + filled, 0)
     for (let slot = 0; slot < RECENT; slot++) if (this.#recentAt[slot]! >= count) this.#recentAt[slot] = -1
@@ -135,17 +142,6 @@ export class TextArena {
         for (let i = 0; i < chunks.length; i++) yield chunks[i]!.subarray(0, filled[i]! - 1) // its last comma left out
       },
     }
-  }
-
-  #grow(): void {
-    const grown = (from: Uint32Array) => {
-      const to = new Uint32Array(from.length * 2)
-      to.set(from)
-      return to
-    }
-    this.#chunkOf = grown(this.#chunkOf)
-    this.#startOf = grown(this.#startOf)
-    this.#endOf = grown(this.#endOf)
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { INT64_MAX, isInt64, parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
 import { joinedPieces, TextArena, type ArenaView } from './arena.js'
+import { Column } from './column.js'
 
 /** An int64 id or categoryId: a `number` when it is a safe integer, otherwise an exact `bigint`. */
 export type Int64 = number | bigint
@@ -147,11 +148,11 @@ export interface StateView {
 
 /** In-memory pets in ascending id order, with an index per status. */
 export class PetStore {
-  /** Ids in ascending order; `#json.at(i)` is the pet whose id is `#ids[i]`. */
-  #ids: Int64[] = []
+  /** Ids in ascending order; `#json.at(i)` is the pet whose id is `#ids.at(i)`. */
+  #ids = new Column<Int64>()
   #json = new TextArena()
   /** Per status, the positions of the pets with that status, in id order (ids only grow, so appends keep it sorted). */
-  #byStatus = new Map<string, number[]>()
+  #byStatus = new Map<string, Column<number>>()
   #nextId: Int64 = 1
   #version = 0
   /**
@@ -188,7 +189,9 @@ export class PetStore {
 
   /** Every pet in id order, and the next id: what a snapshot holds. */
   state(): StoreState {
-    return { nextId: this.#nextId, pets: this.#ids.map((_, at) => readPet(this.#json.at(at))) }
+    const pets = new Array<PetRecord>(this.#ids.length)
+    for (let at = 0; at < pets.length; at++) pets[at] = readPet(this.#json.at(at))
+    return { nextId: this.#nextId, pets }
   }
 
   /** {@link state} as JSON text, int64 values exact, written from the stored JSON without parsing it again. */
@@ -212,7 +215,7 @@ export class PetStore {
   }
 
   #load(seed: readonly PetRecord[], nextId: Int64 | undefined): void {
-    this.#ids = []
+    this.#ids = new Column()
     this.#json = new TextArena()
     this.#byStatus = new Map()
     this.#nextId = 1
@@ -222,11 +225,11 @@ export class PetStore {
       const id = toInt64(pet.id)
       if (typeof id === 'bigint' && !isInt64(id)) throw new StoreError(`pet id ${id} is outside int64`)
       if (typeof id === 'number' && !Number.isInteger(id)) throw new StoreError(`pet id ${id} is not an integer`)
-      const last = this.#ids[this.#ids.length - 1]
+      const last = this.#ids.last()
       if (last !== undefined && last === id) throw new StoreError(`pet id ${id} appears twice`)
       this.#append(id === pet.id ? pet : { ...pet, id })
     }
-    const last = this.#ids[this.#ids.length - 1]
+    const last = this.#ids.last()
     if (last !== undefined && last >= 1) this.#nextId = increment(last)
     if (nextId !== undefined) {
       const next = toInt64(nextId)
@@ -286,7 +289,7 @@ export class PetStore {
   }
 
   #addWithId(pet: NewPetRecord, id: Int64, written?: string): { pet: PetRecord; json: string } {
-    const last = this.#ids[this.#ids.length - 1]
+    const last = this.#ids.last()
     const ordered = last !== undefined && id < last ? last : id
     const record: PetRecord = { id: ordered, ...pet }
     record.id = ordered // an `id` among the fields never overrides the one assigned
@@ -345,10 +348,12 @@ export class PetStore {
    */
   truncate(size: number): void {
     if (size >= this.#ids.length) return
-    this.#ids.length = size
+    this.#ids.truncate(size)
     this.#json.truncate(size)
     for (const positions of this.#byStatus.values()) {
-      while (positions.length > 0 && positions[positions.length - 1]! >= size) positions.pop()
+      let kept = positions.length
+      while (kept > 0 && positions.at(kept - 1) >= size) kept--
+      positions.truncate(kept)
     }
     this.#changed()
   }
@@ -363,17 +368,18 @@ export class PetStore {
   /** The JSON of the pet with this id, or `undefined`. */
   find(id: Int64): string | undefined {
     const ids = this.#ids
-    const first = ids[0]
+    if (ids.length === 0) return undefined
+    const first = ids.at(0)
     // Ids are usually one dense run, so the position is a subtraction; gaps fall back to a binary search.
     if (typeof id === 'number' && typeof first === 'number') {
       const guess = id - first
-      if (guess >= 0 && guess < ids.length && ids[guess] === id) return this.#json.at(guess)
+      if (guess >= 0 && guess < ids.length && ids.at(guess) === id) return this.#json.at(guess)
     }
     let low = 0
     let high = ids.length - 1
     while (low <= high) {
       const middle = (low + high) >>> 1
-      const at = ids[middle]!
+      const at = ids.at(middle)
       if (at === id) return this.#json.at(middle)
       if (at < id) low = middle + 1
       else high = middle - 1
@@ -386,7 +392,7 @@ export class PetStore {
     const count = Math.min(Math.max(0, limit) || 0, this.count(status))
     const positions = status === undefined ? undefined : this.#byStatus.get(status)
     const page = new Array<string>(count)
-    for (let i = 0; i < count; i++) page[i] = this.#json.at(positions === undefined ? i : positions[i]!)
+    for (let i = 0; i < count; i++) page[i] = this.#json.at(positions === undefined ? i : positions.at(i))
     return page
   }
 
@@ -400,9 +406,9 @@ export class PetStore {
     const at = this.#json.push(json)
     const status = pet[FILTERED]
     if (typeof status === 'string') {
-      const index = this.#byStatus.get(status)
-      if (index) index.push(at)
-      else this.#byStatus.set(status, [at])
+      let index = this.#byStatus.get(status)
+      if (index === undefined) this.#byStatus.set(status, (index = new Column()))
+      index.push(at)
     }
     return json
   }
