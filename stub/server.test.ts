@@ -598,6 +598,35 @@ describe('the server edge', () => {
     }
   })
 
+  it('answers the requests a connection sent whole before a bad one, in order, and only then refuses it', async () => {
+    const store = new PetStore(loadSeed(undefined))
+    const running = await serve(new App({ store, apiKeys: [KEY] }), { port: 0, host: '127.0.0.1' })
+    try {
+      const body = JSON.stringify({ name: 'Piped', categoryId: 1 })
+      const create = `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+      const held = `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nPrefer: delay=200\r\n\r\n`
+      const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
+      const size = store.size
+      // A bad request line, headers too large, and a body whose chunks are malformed, each after a create (and after
+      // a read held back a while): the create's 201 comes first, as the answer to the create.
+      const bad = [
+        'GARBAGE / WHAT\r\n\r\n',
+        `GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      ]
+      for (const [i, refused] of bad.entries()) {
+        const text = await raw(running.port, create + (i === 0 ? held : '') + refused)
+        expect(statuses(text)).toEqual(i === 0 ? [201, 200, 400] : [201, i === 1 ? 431 : 400])
+        expect(text).toMatch(/\{"id":\d+,"name":"Piped","categoryId":1\}/)
+        expect(store.size).toBe(size + i + 1)
+      }
+      // A bad request with nothing before it is refused at once, as before.
+      expect(statuses(await raw(running.port, bad[0]!))).toEqual([400])
+    } finally {
+      await running.close(100)
+    }
+  })
+
   it('journals and logs a request whose client leaves while its answer is held back, with no status', async () => {
     const lines: string[] = []
     const journal = new Journal()

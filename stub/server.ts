@@ -400,14 +400,50 @@ function onSocketGone(this: ReceivingSocket): void {
   receiving?.gone()
 }
 
+/** Marks a connection whose bad request is answered already, or will be once the answers before it are sent. */
+const REFUSED = Symbol('refused')
+
+type AnsweringSocket = Socket & { _httpMessage?: ServerResponse | null; [REFUSED]?: true }
+
 function onClientError(
   app: Handler,
   log: ((line: string) => void) | undefined,
   error: NodeJS.ErrnoException,
-  socket: Socket,
+  socket: AnsweringSocket,
 ): void {
-  const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage
-  if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) return void socket.destroy()
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+  // Node reports the same bad request again for each later read of the connection: it is answered once.
+  if (socket[REFUSED]) return
+  socket[REFUSED] = true
+  socket.pause() // nothing after a bad request is read
+  // Requests the connection sent whole before the bad one are answered first, in order (RFC 9112 §9.3.2): written now,
+  // the error would arrive as the answer to the first of them, a create told 400 while its pet was stored.
+  afterAnswered(socket, () => refuse(app, log, error, socket))
+}
+
+/** Calls `then` once the connection has sent the answers of every request it received whole; at once if it has. */
+function afterAnswered(socket: AnsweringSocket, then: () => void): void {
+  // The answer being sent, then (as each one finishes) the next pipelined one; the request that was not received whole
+  // gets no answer but the error.
+  const pending = socket._httpMessage
+  if (!pending || pending.writableFinished || !pending.req.complete) return then()
+  const next = () => {
+    pending.off('finish', next)
+    socket.off('close', next)
+    if (!socket.destroyed) afterAnswered(socket, then)
+  }
+  pending.once('finish', next)
+  socket.once('close', next)
+}
+
+function refuse(
+  app: Handler,
+  log: ((line: string) => void) | undefined,
+  error: NodeJS.ErrnoException,
+  socket: AnsweringSocket,
+): void {
+  const pending = socket._httpMessage
+  if (!socket.writable || pending?.headersSent) return void socket.destroy()
   const response =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? app.protocolError(408, 'request_timeout', 'the request took too long to arrive')
