@@ -598,7 +598,7 @@ describe('the server edge', () => {
     }
   })
 
-  it('answers the requests a connection sent whole before a bad one, in order, and only then refuses it', async () => {
+  it('answers the requests a connection sent whole before a bad one or a CONNECT, in order, then refuses it', async () => {
     const store = new PetStore(loadSeed(undefined))
     const running = await serve(new App({ store, apiKeys: [KEY] }), { port: 0, host: '127.0.0.1' })
     try {
@@ -622,6 +622,13 @@ describe('the server edge', () => {
       }
       // A bad request with nothing before it is refused at once, as before.
       expect(statuses(await raw(running.port, bad[0]!))).toEqual([400])
+      // CONNECT, which Node hands over as a bare socket, waits for the create's answer too.
+      const tunnel = await raw(
+        running.port,
+        create + 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      )
+      expect(statuses(tunnel)).toEqual([201, 404])
+      expect(store.size).toBe(size + bad.length + 1)
     } finally {
       await running.close(100)
     }

@@ -477,7 +477,9 @@ function onConnect(
   } catch (error) {
     response = app.failure(error)
   }
-  socket.end(rawResponse({ ...response, headers: response.headers.concat('Connection', 'close') }))
+  const text = rawResponse({ ...response, headers: response.headers.concat('Connection', 'close') })
+  // After the answers to the requests the connection sent before it, as for a bad request (see onClientError).
+  afterAnswered(socket, () => (socket.writable ? socket.end(text) : socket.destroy()))
   if (log) log(logLine(request, response, 0, secrets))
 }
 
