@@ -2,6 +2,7 @@
 export { INT64_MAX, INT64_MIN, isInt64 } from './int64.js'
 export { parseJson, stringifyJson, validationView, type JsonValue } from './json.js'
 export { PACKAGE_ROOT, packageFile } from './package-files.js'
+export { kindOfStats, readTextFile } from './text-file.js'
 export type { Reading } from './closed.js'
 export type { Error, NewPet, Pet, Pets, PetStatus } from './client-types.js'
 export {

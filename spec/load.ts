@@ -2,11 +2,11 @@
  * Loading a spec: parsing a document and checking it is a revision of this interface, reading it from a file, and
  * the spec in use (the bundled one unless a run or a stub was given another).
  */
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { OPERATIONS, type Doc, type OperationId } from './shape.js'
 import { Spec } from './spec.js'
+import { readTextFile } from './text-file.js'
 
 /** Where the single source of truth lives. */
 export const SPEC_PATH = fileURLToPath(new URL('./petstore.yaml', import.meta.url))
@@ -85,7 +85,7 @@ function firstLine(error: unknown): string {
 export function loadSpec(path: string = SPEC_PATH): Spec {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readTextFile(path)
   } catch (error) {
     throw new SpecError(`cannot read the spec at ${path}: ${firstLine(error)}`)
   }

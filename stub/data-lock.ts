@@ -4,13 +4,16 @@
 import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { uptime } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
-import { identityOf, temporaryPathOf, writeDurably } from './disk.js'
+import { identityOf, kindOf, readSmallFile, temporaryPathOf, writeDurably } from './disk.js'
 import { PersistError } from './store.js'
 
 /** The lock file beside a data file. */
 export function lockPathOf(path: string): string {
   return `${path}.lock`
 }
+
+/** A lock file is a line of a few dozen bytes; no more than this is ever read of one. */
+const LOCK_MOST_BYTES = 4096
 
 /** A lock file with no process in it yet is one being taken, for this long; after that, one a crash left half made. */
 const TAKING_MS = 5_000
@@ -67,6 +70,11 @@ export class DataFileLock {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
           throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
       }
+      // Anything but a file there is no lock a stub made: left as it is, and never read (a named pipe would hold the start
+      // for ever, /dev/zero never end).
+      const kind = kindAt(lockPath)
+      if (kind !== undefined && kind !== 'a file')
+        throw new PersistError(`cannot use ${lockPath} as the data file's lock: it is ${kind}; remove it`)
       const lock = lockOf(lockPath)
       if (lock === 'taking' || (lock !== undefined && stillHeld(lock, lockPath)))
         throw new PersistError(
@@ -182,12 +190,8 @@ function holderOf(lockPath: string): number | 'taking' | undefined {
 
 /** What a lock file holds; `taking` for one just made and not written yet; `undefined` for none or garbage. */
 function lockOf(lockPath: string): LockContent | 'taking' | undefined {
-  let text: string
-  try {
-    text = readFileSync(lockPath, 'utf8')
-  } catch {
-    return undefined
-  }
+  const text = readSmallFile(lockPath, LOCK_MOST_BYTES)
+  if (text === undefined) return undefined
   try {
     const { pid, started, boot } = JSON.parse(text) as { pid?: unknown; started?: unknown; boot?: unknown }
     if (typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0)
@@ -203,6 +207,15 @@ function lockOf(lockPath: string): LockContent | 'taking' | undefined {
     // Made a moment ago; a time ahead of the clock (set back since) is no moment ago.
     const age = Date.now() - statSync(lockPath).mtimeMs
     return text === '' && age >= -CLOCK_SLACK_MS && age < TAKING_MS ? 'taking' : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** What is at the lock's path, links not followed; `undefined` when nothing is. */
+function kindAt(lockPath: string): string | undefined {
+  try {
+    return kindOf(lockPath, true)
   } catch {
     return undefined
   }

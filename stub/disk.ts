@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs'
 import { dirname } from 'node:path'
+import { kindOfStats } from '../spec/index.js'
 
 /**
  * The calls that write a data file, its log, its lock and its folder: node:fs's own. Tests replace them to play what
@@ -30,6 +31,42 @@ export function temporaryPathOf(path: string, pid = process.pid): string {
  */
 export const WRITE_NO_FOLLOW =
   fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW ?? 0)
+
+/**
+ * What is at a path, in words: `a file` for a regular one. With `links`, a symbolic link is told as one instead of
+ * what it leads to. Throws (ENOENT) when nothing is there.
+ */
+export function kindOf(path: string, links = false): string {
+  return kindOfStats(links ? fs.lstatSync(path) : fs.statSync(path))
+}
+
+/** Opening for reading without waiting: a named pipe with no writer opens at once instead of holding the stub for ever. */
+const READ_NOW = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0)
+
+/**
+ * The first `most` bytes of a regular file as UTF-8; `undefined` when there is none at the path, or something else is
+ * there (a named pipe, a device, a folder, a symbolic link), which is never read: a pipe would wait for a writer for ever
+ * and a device like /dev/zero never end.
+ */
+export function readSmallFile(path: string, most: number): string | undefined {
+  let fd: number
+  try {
+    fd = fs.openSync(path, READ_NOW)
+  } catch {
+    return undefined
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return undefined
+    const bytes = Buffer.alloc(most)
+    let read = 0
+    for (let got = -1; got !== 0 && read < most; read += got) got = fs.readSync(fd, bytes, read, most - read, null)
+    return bytes.toString('utf8', 0, read)
+  } catch {
+    return undefined
+  } finally {
+    fs.closeSync(fd)
+  }
+}
 
 /**
  * A file's inode, size and last change, which a file removed, replaced or written over changes; `undefined` when it is

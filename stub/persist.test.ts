@@ -157,6 +157,29 @@ describe('the data file', () => {
     expect(() => createStub({ data: fifo })).toThrow(`cannot use ${fifo} as the data file: it is a named pipe (FIFO)`)
   })
 
+  it('refuses a lock path that holds no lock file, never reading it (a FIFO would hold the start for ever)', () => {
+    const file = join(dir, 'state.json')
+    const lock = lockPathOf(file)
+    mkdirSync(lock)
+    expect(() => createStub({ data: file })).toThrow(
+      `cannot use ${lock} as the data file's lock: it is a directory; remove it`,
+    )
+    rmSync(lock, { recursive: true })
+    if (process.platform === 'win32') return
+    symlinkSync('/dev/zero', lock) // read, it would never end
+    expect(() => createStub({ data: file })).toThrow(
+      `cannot use ${lock} as the data file's lock: it is a symbolic link; remove it`,
+    )
+    rmSync(lock)
+    expect(runProcessSync('mkfifo', [lock]).code).toBe(0)
+    expect(() => createStub({ data: file })).toThrow(
+      `cannot use ${lock} as the data file's lock: it is a named pipe (FIFO); remove it`,
+    )
+    rmSync(lock)
+    const stub = createStub({ data: file }) // once the path is clear, the start goes on
+    stub.close()
+  })
+
   it('refuses a log broken in the middle, naming the line: it is never emptied', () => {
     const file = join(dir, 'state.json')
     writeFileSync(file, '{"nextId":1,"pets":[]}')

@@ -10,22 +10,12 @@
  * One stub at a time keeps a data file: `FILE.lock` names the process that does (stub/data-lock.ts). Its writes go
  * through stub/disk.ts.
  */
-import {
-  accessSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-} from 'node:fs'
+import { accessSync, constants, existsSync, fstatSync, lstatSync, readlinkSync, rmSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
-import { parseJson, type JsonValue, type Spec } from '../spec/index.js'
+import { parseJson, readTextFile, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
-import { disk, identityOf, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
-import { readJsonFile, readSnapshot, tooLargeToRead, type Snapshot } from './seed.js'
+import { disk, identityOf, kindOf, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
+import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
 import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
 
 /**
@@ -113,24 +103,13 @@ export function readDataFile(
   return readSnapshot({ pets, nextId: next }, where, spec)
 }
 
-/** What is at a path, in words: `a file` for a regular one. */
-function kindOf(path: string): string {
-  const stats = statSync(path)
-  if (stats.isFile()) return 'a file'
-  if (stats.isDirectory()) return 'a directory'
-  if (stats.isFIFO()) return 'a named pipe (FIFO)'
-  if (stats.isSocket()) return 'a socket'
-  return 'a device'
-}
-
 type Change = { add: JsonValue } | { nextId: bigint }
 
 /** The log's changes in order; a torn tail (a crash mid-write: never acknowledged) is dropped with one notice. */
 function readLog(logPath: string, onNotice: (message: string) => void): Change[] {
   let text: string
   try {
-    tooLargeToRead(logPath)
-    text = readFileSync(logPath, 'utf8')
+    text = readTextFile(logPath)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
     throw new StoreError(`cannot read the data file's log ${logPath}: ${(error as Error).message}`)

@@ -1,6 +1,13 @@
 /** Reads and checks the pets a stub starts with, and the snapshots it restores: every error names where. */
-import { readFileSync, statSync } from 'node:fs'
-import { isInt64, packageFile, parseJson, spec as specInUse, type JsonValue, type Spec } from '../spec/index.js'
+import {
+  isInt64,
+  packageFile,
+  parseJson,
+  readTextFile,
+  spec as specInUse,
+  type JsonValue,
+  type Spec,
+} from '../spec/index.js'
 import { declaredOf, keepDeclared, requiredMakers } from './new-pet.js'
 import { StoreError, toInt64, type Int64, type PetRecord } from './store.js'
 
@@ -28,24 +35,11 @@ export function loadSeed(seed: string | false | readonly SeedPet[] | undefined, 
   return checkPets(readJsonFile(path, 'seed file'), `the seed file ${path}`, spec, seed === undefined)
 }
 
-/** The most characters Node holds in one string: a file larger than that cannot be read as one text. */
-const MAX_TEXT = 0x1fffffe8
-
-/**
- * Throws when the file at `path` is too large to read as one text (about 512 MiB): said at once, before a read that
- * would take the time and memory of the whole file to fail.
- */
-export function tooLargeToRead(path: string): void {
-  const size = statSync(path).size
-  if (size > MAX_TEXT) throw new Error(`it holds ${size} bytes, more than Node reads as one text (${MAX_TEXT})`)
-}
-
 /** A JSON file read without losing int64 digits; throws StoreError naming the file. */
 export function readJsonFile(path: string, what: string): JsonValue {
   let text: string
   try {
-    tooLargeToRead(path)
-    text = readFileSync(path, 'utf8')
+    text = readTextFile(path)
   } catch (error) {
     throw new StoreError(`cannot read the ${what} ${path}: ${(error as Error).message}`)
   }

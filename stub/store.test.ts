@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import { tmpdir } from 'node:os'
 import { parseJson, spec, stringifyJson } from '../spec/index.js'
 import { isPlainPet, loadSeed, plainPetTests } from './seed.js'
 import { PetStore, StoreError, StoreFullError, petJson, toInt64, type PetRecord } from './store.js'
@@ -140,6 +141,10 @@ describe('seed', () => {
 
   it('names the file and the pet when a seed is not valid', () => {
     expect(() => loadSeed('/nonexistent/seed.json')).toThrow(/cannot read the seed file \/nonexistent\/seed.json/)
+    // A folder, or a device that would never end: refused before any read.
+    expect(() => loadSeed(tmpdir())).toThrow(`cannot read the seed file ${tmpdir()}: it is a directory, not a file`)
+    if (process.platform !== 'win32')
+      expect(() => loadSeed('/dev/zero')).toThrow('cannot read the seed file /dev/zero: it is a device, not a file')
     expect(() => loadSeed([{ id: 1, name: 'x' } as PetRecord])).toThrow(
       /pets\[0\] must have required property 'categoryId'/,
     )

@@ -4,16 +4,15 @@
  * the target no longer holds what the finding was judged on, and exits 0 only when every finding is fixed (1
  * otherwise, 2 when the report cannot be replayed at all).
  */
-import { readFileSync } from 'node:fs'
 import { breaksConformance, type RunResult } from '../../model/index.js'
-import { spec } from '../../spec/index.js'
+import { readTextFile, spec } from '../../spec/index.js'
 import { replayFinding, transportFor } from '../../suites/index.js'
 import { UsageError } from '../usage-error.js'
 import type { Config } from './config.js'
 
 function readReport(path: string): RunResult {
   try {
-    const report = JSON.parse(readFileSync(path, 'utf8')) as RunResult
+    const report = JSON.parse(readTextFile(path)) as RunResult
     if (!Array.isArray(report.checks) || typeof report.target?.baseUrl !== 'string')
       throw new Error('not a report.json of petstore-conformance')
     return report

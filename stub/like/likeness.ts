@@ -4,7 +4,7 @@
  * the suite's code; every observation is either adopted or named, with the reason, among those not mimicked.
  */
 import { readFileSync } from 'node:fs'
-import { packageFile, type Spec } from '../../spec/index.js'
+import { packageFile, readTextFile, type Spec } from '../../spec/index.js'
 import { isReasonable, readAnswer, showAnswer, type Observed } from './answer.js'
 import { idWords, orderWords } from './summary.js'
 
@@ -128,9 +128,9 @@ export function readLikeness(source: string | ReportData | Likeness, spec: Spec)
   if (typeof source === 'string') {
     let text: string
     try {
-      text = readFileSync(source, 'utf8')
+      text = readTextFile(source)
     } catch (error) {
-      throw new LikeError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+      throw new LikeError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
     }
     try {
       data = JSON.parse(text)
