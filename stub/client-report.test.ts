@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createStub } from './stub.js'
-import { assertCleanClient, ClientReportError, type ClientReport } from './client-report.js'
+import { assertCleanClient, ClientReportError, clientReportMarkdown, type ClientReport } from './client-report.js'
 
 const KEY = 'client-key-1'
 const AUTH = { authorization: `Bearer ${KEY}` }
@@ -116,5 +116,42 @@ describe('the client report', () => {
     const [finding] = stub.clientReport().findings
     expect(stub.clientReport().findings).toHaveLength(1)
     expect(finding).toMatchObject({ count: 50, example: { target: '/v1/pets?limit=1000' } })
+  })
+
+  it('never shows a key, wherever a client put it: target, encoded target, Authorization, Prefer, Content-Type, body', async () => {
+    // The keys a tester started the stub with: one with characters a URL encodes, one the start of another.
+    const stub = createStub({ apiKeys: ['k+y/z=', 'dev', 'dev-secret-key-42'], adminKey: 'ADMINsecret9' })
+    const send = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+      (await stub.fetch(new Request(`http://stub.test${path}`, { method, headers, body }))).arrayBuffer()
+    await send('GET', '/v1/pets?api_key=k%2By%2Fz%3D') // missing-credentials
+    await send('GET', '/v1/pets/dev-secret-key-42', { authorization: 'dev-secret-key-42 Bearer' }) // 2 findings
+    await send('GET', '/v1/pets?limit=500&key=ADMINsecret9', { authorization: 'Bearer dev' }) // limit-out-of-range
+    const json = { authorization: 'Bearer dev', 'content-type': 'application/json' }
+    await send('POST', '/v1/pets', { ...json, prefer: 'example=dev-secret-key-42' }, '{}') // invalid-new-pet
+    await send(
+      'POST',
+      '/v1/pets',
+      { ...json, 'content-type': 'application/json; key=dev-secret-key-42' },
+      '{"name":"x","categoryId":1,"apiKey":"dev-secret-key-42"}',
+    ) // unknown-fields
+    const report = stub.clientReport()
+    const example = (id: string) => report.findings.find((f) => f.id === id)!.example
+    expect(example('missing-credentials').target).toBe('/v1/pets?api_key=[REDACTED]')
+    expect(example('deprecated-operation').target).toBe('/v1/pets/[REDACTED]')
+    expect(example('malformed-credentials').headers.authorization).toBe('[REDACTED]')
+    expect(example('limit-out-of-range').target).toBe('/v1/pets?limit=500&key=[REDACTED]')
+    expect(example('invalid-new-pet').headers.prefer).toBe('example=[REDACTED]')
+    expect(example('unknown-fields')).toEqual({
+      method: 'POST',
+      target: '/v1/pets',
+      headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json; key=[REDACTED]' },
+      body: '{"name":"x","categoryId":1,"apiKey":"[REDACTED]"}',
+    })
+    // The JSON and the Markdown (GET /__stub/client-report, --client-report FILE) show none, nor does the journal.
+    const journal = await stub.fetch(
+      new Request('http://stub.test/__stub/requests', { headers: { authorization: 'Bearer ADMINsecret9' } }),
+    )
+    for (const text of [JSON.stringify(report), clientReportMarkdown(report), await journal.text()])
+      expect(text).not.toMatch(/k%2B|k\+y|secret-key|ADMINsecret9|=dev\b/i)
   })
 })

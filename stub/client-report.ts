@@ -1,7 +1,8 @@
 /**
  * A report on the client: the traffic the stub received, judged against the interface. Fed beside the journal with
  * every request and its answer, it keeps a count, the first time and one example per finding (bounded memory, keys
- * redacted), and which documented statuses the client received, so it can say what the client never exercised.
+ * redacted wherever the client put them), and which documented statuses the client received, so it can say what the
+ * client never exercised.
  */
 import {
   operationPointer,
@@ -17,6 +18,7 @@ import {
 } from '../spec/index.js'
 import { basePathOf, type AppRequest, type AppResponse } from './http.js'
 import { Journal, type JournalOptions } from './journal.js'
+import { credentialsShown, withoutSecrets } from './log.js'
 import { headerOf, isJsonMediaType, readQuery, splitTarget } from './request.js'
 import { parseBody } from './new-pet.js'
 
@@ -32,7 +34,7 @@ export interface ClientFinding {
   count: number
   /** ISO time of the first one. */
   firstSeen: string
-  /** The first request that showed it, credentials redacted and the body cut short. */
+  /** The first request that showed it, credentials and secrets redacted and the body cut short. */
   example: { method: string; target: string; headers: Record<string, string>; body?: string }
 }
 
@@ -71,11 +73,15 @@ const MAX_FINDINGS = 100
 const BODY_KEPT = 512
 /** Clients remembered for their Retry-After (the oldest are forgotten first). */
 const MAX_WAITING = 1000
+/** What a secret becomes in the report. */
+const REDACTED = '[REDACTED]'
 
 /** What the aggregator needs from the stub: which operation a request is for, and its spec. */
 export interface ClientReportOptions {
   spec: Spec
   operationOf: (request: Pick<AppRequest, 'method' | 'url'>) => OperationId | undefined
+  /** Texts the report never shows (the API keys, the admin key). */
+  secrets?: readonly string[]
 }
 
 /** Gathers the client report from each request and its answer; `reset` starts over. */
@@ -83,6 +89,7 @@ export class ClientReporter {
   readonly #spec: Spec
   readonly #operationOf: ClientReportOptions['operationOf']
   readonly #base: string
+  #secrets: readonly string[]
   #since = new Date()
   #requests = 0
   #findings = new Map<string, ClientFinding>()
@@ -105,10 +112,16 @@ export class ClientReporter {
     this.#spec = options.spec
     this.#operationOf = options.operationOf
     this.#base = basePathOf(options.spec)
+    this.#secrets = options.secrets ?? []
     this.#newPet = {
       validate: options.spec.schema('NewPet'),
       declared: new Set(Object.keys(options.spec.propertiesOf('NewPet'))),
     }
+  }
+
+  /** Adds texts the report never shows: a {@link ReportingJournal} hands on its own secrets. */
+  hide(secrets: readonly string[]): void {
+    this.#secrets = [...new Set([...this.#secrets, ...secrets])]
   }
 
   /** Empties the report, as a reset of the journal does. */
@@ -166,7 +179,7 @@ export class ClientReporter {
     const on = ops.filter((op) => this.#operationOf({ method: op.method, url: path }) === op.operationId)
     if (on.length)
       seen(`undocumented-method`, undefined, () => ({
-        title: `${request.method} on ${on[0]!.path}, which documents only ${on.map((op) => op.method).join(', ')}`,
+        title: `${withoutSecrets(request.method, this.#secrets, Infinity, REDACTED)} on ${on[0]!.path}, which documents only ${on.map((op) => op.method).join(', ')}`,
         basis: [
           {
             ref: pointer('paths', on[0]!.path),
@@ -324,7 +337,7 @@ export class ClientReporter {
       basis: basis.flatMap((b) => ('ref' in b ? [b] : renderBasis(this.#spec, [b]))),
       count: 1,
       firstSeen: new Date().toISOString(),
-      example: exampleOf(request, body),
+      example: exampleOf(request, body, this.#secrets),
     })
   }
 
@@ -366,26 +379,29 @@ function retryAfterOf(response: AppResponse): number | undefined {
   return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : undefined
 }
 
-/** The request as an example: credentials redacted to their scheme, the body cut short. */
-function exampleOf(request: AppRequest, body: string | undefined): ClientFinding['example'] {
+/** The request as an example: credentials redacted to their scheme, every secret redacted, the body cut short. */
+function exampleOf(
+  request: AppRequest,
+  body: string | undefined,
+  secrets: readonly string[],
+): ClientFinding['example'] {
   const headers: Record<string, string> = {}
   for (const name of ['authorization', 'content-type', 'prefer']) {
     const value = headerOf(request.headers, name)
     if (value === undefined) continue
-    headers[name] = name === 'authorization' ? redactCredentials(value) : value.slice(0, 200)
+    headers[name] =
+      name === 'authorization'
+        ? credentialsShown(value, secrets, REDACTED)
+        : withoutSecrets(value, secrets, 200, REDACTED)
   }
   return {
-    method: request.method,
-    target: request.url.slice(0, 500),
+    method: withoutSecrets(request.method, secrets, Infinity, REDACTED),
+    target: withoutSecrets(request.url, secrets, 500, REDACTED),
     headers,
-    ...(body ? { body: body.length > BODY_KEPT ? body.slice(0, BODY_KEPT) + '…' : body } : {}),
+    ...(body
+      ? { body: withoutSecrets(body, secrets, BODY_KEPT, REDACTED) + (body.length > BODY_KEPT ? '…' : '') }
+      : {}),
   }
-}
-
-/** `Bearer [REDACTED]`: the scheme a client used, never its credentials. */
-function redactCredentials(value: string): string {
-  const scheme = /^([A-Za-z][A-Za-z0-9-]{0,19})[ \t]/.exec(value.trim())?.[1]
-  return scheme ? `${scheme} [REDACTED]` : '[REDACTED]'
 }
 
 /** The report as Markdown, for a person. */
@@ -431,6 +447,7 @@ export class ReportingJournal extends Journal {
   constructor(options: JournalOptions | undefined, reporter: ClientReporter) {
     super(options)
     this.#reporter = reporter
+    reporter.hide(options?.secrets ?? [])
   }
 
   override record(

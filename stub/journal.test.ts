@@ -56,6 +56,66 @@ describe('Journal', () => {
     ])
   })
 
+  // The keys a tester started the stub with: one with characters a URL encodes, one the start of another, the admin key.
+  const KEYS = ['k+y/z=', 'dev', 'dev-secret-key-42', 'ADMINsecret9']
+  const leaks = (journal: Journal) => JSON.stringify(journal.read()).match(/k%2B|k\+y|-secret-key|ADMINsecret9|sh%6F/gi)
+
+  it('never keeps a key percent-encoded in the target, however its characters are encoded', () => {
+    const journal = new Journal({ secrets: [...KEYS, 'short-key'] })
+    journal.record(request('/v1/pets?api_key=k%2By%2Fz%3D'), answered(401, 'missing_credentials'), 1)
+    journal.record(request('/v1/pets?api_key=%6B%2by/z%3d'), answered(401, 'missing_credentials'), 1)
+    journal.record(request('/v1/pets/sh%6Frt-key'), answered(404, 'pet_not_found'), 1)
+    expect(journal.read().map(({ path, query }) => [path, query])).toEqual([
+      ['/v1/pets/[redacted]', ''],
+      ['/v1/pets', 'api_key=[redacted]'],
+      ['/v1/pets', 'api_key=[redacted]'],
+    ])
+    expect(leaks(journal)).toBeNull()
+  })
+
+  it('redacts a key that begins another whole, never leaving the rest of the longer one', () => {
+    const journal = new Journal({ secrets: KEYS })
+    journal.record(request('/v1/pets?api_key=dev-secret-key-42&k=dev'), answered(401, 'missing_credentials'), 1)
+    expect(journal.read()[0]!.query).toBe('api_key=[redacted]&k=[redacted]')
+  })
+
+  it('shows a scheme only when it is a known one and no key: never a key sent where the scheme goes', () => {
+    const journal = new Journal({ secrets: [...KEYS, 'petstore-dev-key'] })
+    for (const authorization of ['dev-secret-key-42 Bearer', 'petstore-dev-key Bearer', 'ADMINsecret9', 'Bearer dev'])
+      journal.record(request('/v1/pets', { authorization }), answered(401, 'unsupported_scheme'), 1)
+    expect(journal.read().map((entry) => entry.headers.authorization)).toEqual([
+      'Bearer [redacted]',
+      '[redacted]',
+      '[redacted]',
+      '[redacted]',
+    ])
+  })
+
+  it('never keeps a key sent in the body, in Prefer or in Content-Type, nor one its cuts run through', () => {
+    const journal = new Journal({ secrets: KEYS })
+    journal.record(
+      request('/v1/pets', {
+        'content-type': 'application/json; key=dev-secret-key-42',
+        prefer: 'example=k%2By%2Fz%3D',
+      }),
+      answered(400, 'invalid_preference'),
+      1,
+      Buffer.from('{"name":"x","apiKey":"dev-secret-key-42"}'),
+    )
+    // A key that starts just before the body's cut, or the target's, is redacted whole: none of it shows.
+    const body = 'x'.repeat(BODY_KEPT - 5) + 'ADMINsecret9'
+    journal.record(request(`/v1/pets?q=${'y'.repeat(TARGET_KEPT - 15)}d%65v-secret-key-42`), answered(201), 1, body)
+    const [cut, odd] = journal.read()
+    expect(odd).toMatchObject({
+      headers: { 'content-type': 'application/json; key=[redacted]', prefer: 'example=[redacted]' },
+      body: '{"name":"x","apiKey":"[redacted]"}',
+    })
+    expect(cut!.body).toBe('x'.repeat(BODY_KEPT - 5) + '[redacted]')
+    expect(cut!.query).toBe('q=' + 'y'.repeat(TARGET_KEPT - 15) + '[redacted]')
+    expect(leaks(journal)).toBeNull()
+    expect(JSON.stringify(journal.read())).not.toMatch(/ADMI|d%65v/)
+  })
+
   it('records no status for answers that never came, and the status of a trickled one', () => {
     const journal = new Journal()
     journal.record(request('/v1/pets'), undefined, 1)

@@ -1,9 +1,10 @@
 /**
  * The request journal: what clients sent and what they got, newest first, bounded in entries and in bytes.
- * Recording keeps raw fields; the entry a reader sees is built only when the journal is read.
+ * Recording keeps raw fields; the entry a reader sees is built only when the journal is read, and secrets are redacted
+ * then, so recording pays nothing for them.
  */
 import type { AppRequest, AppResponse } from './app.js'
-import { withoutSecrets } from './log.js'
+import { credentialsShown, longestEncoding, withoutSecrets } from './log.js'
 
 /** How many entries, and how many bytes of recorded text, the journal holds by default. */
 export const JOURNAL_DEFAULTS = { entries: 1000, bytes: 1024 * 1024 } as const
@@ -52,7 +53,7 @@ export interface JournalFilter {
 export interface JournalOptions {
   entries?: number
   bytes?: number
-  /** Texts never kept (the API keys, the admin key): each is replaced by `[redacted]` in a request's target. */
+  /** Texts never shown (the API keys, the admin key): each is replaced by `[redacted]` in every field of an entry. */
   secrets?: readonly string[]
 }
 
@@ -65,6 +66,8 @@ export class Journal {
   readonly maxEntries: number
   readonly maxBytes: number
   readonly #secrets: readonly string[]
+  /** What a target or a body keeps past its cut, so a secret the cut runs through is still found and redacted whole. */
+  readonly #margin: number
   readonly #seq: Float64Array
   readonly #at: Float64Array
   readonly #ms: Float64Array
@@ -90,6 +93,7 @@ export class Journal {
     const entries = (this.maxEntries = options.entries ?? JOURNAL_DEFAULTS.entries)
     this.maxBytes = options.bytes ?? JOURNAL_DEFAULTS.bytes
     this.#secrets = options.secrets ?? []
+    this.#margin = longestEncoding(this.#secrets)
     this.#seq = new Float64Array(entries)
     this.#at = new Float64Array(entries)
     this.#ms = new Float64Array(entries)
@@ -137,8 +141,8 @@ export class Journal {
     if (at >= max) at -= max
     const previous = at === 0 ? max - 1 : at - 1
     const headers = request.headers
-    const whole = withoutSecrets(request.url, this.#secrets)
-    const url = whole.length > TARGET_KEPT ? whole.slice(0, TARGET_KEPT) : whole
+    const targetRoom = TARGET_KEPT + this.#margin
+    const url = request.url.length > targetRoom ? request.url.slice(0, targetRoom) : request.url
     const target = (this.#target[at] = same(url, this.#target[previous]))
     // Credentials are held in memory only, to be redacted whenever the journal is read; they count in its size.
     const authorization = (this.#authorization[at] = same(headers.authorization, this.#authorization[previous]))
@@ -148,15 +152,16 @@ export class Journal {
     let bytes = 0
     let kept: string | undefined
     if (body !== undefined && body.length > 0) {
-      // A copy of at most BODY_KEPT bytes: holding the request's own buffer, or a slice of its text (which V8 keeps as
-      // a view of the whole), would keep all of it alive.
+      // A copy of at most BODY_KEPT bytes and the margin: holding the request's own buffer, or a slice of its text
+      // (which V8 keeps as a view of the whole), would keep all of it alive.
       bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
-      const end = Math.min(bytes, BODY_KEPT)
+      const room = BODY_KEPT + this.#margin
+      const end = Math.min(bytes, room)
       const text =
         typeof body === 'string'
-          ? body.length <= BODY_KEPT
+          ? body.length <= room
             ? body
-            : Buffer.from(body.slice(0, BODY_KEPT)).toString('utf8')
+            : Buffer.from(body.slice(0, room)).toString('utf8')
           : Buffer.isBuffer(body)
             ? body.toString('utf8', 0, end)
             : Buffer.from(body.buffer, body.byteOffset, end).toString('utf8')
@@ -217,16 +222,17 @@ export class Journal {
     this.#dropped++
   }
 
-  /** One record as readers see it. */
+  /** One record as readers see it, every secret redacted. */
   #present(at: number): JournalEntry {
-    const target = this.#target[at]!
+    const secrets = this.#secrets
+    const target = withoutSecrets(this.#target[at]!, secrets, TARGET_KEPT)
     const mark = target.indexOf('?')
     const socket = this.#socket[at]
     const status = this.#status[at]!
     const entry: JournalEntry = {
       seq: this.#seq[at]!,
       time: new Date(this.#at[at]!).toISOString(),
-      method: this.#method[at]!,
+      method: withoutSecrets(this.#method[at]!, secrets),
       path: mark < 0 ? target : target.slice(0, mark),
       query: mark < 0 ? '' : target.slice(mark + 1),
       // reset, empty and hang send no status line; trickle and malformed-chunk do.
@@ -235,19 +241,21 @@ export class Journal {
       headers: {},
     }
     if (this.#code[at] !== undefined) entry.code = this.#code[at]
-    if (this.#applied[at] !== undefined) entry.preferenceApplied = this.#applied[at]
+    if (this.#applied[at] !== undefined) entry.preferenceApplied = withoutSecrets(this.#applied[at]!, secrets)
     if (socket !== undefined) entry.socket = socket
     const authorization = this.#authorization[at]
-    if (authorization !== undefined) entry.headers.authorization = redact(authorization)
+    if (authorization !== undefined) entry.headers.authorization = credentialsShown(authorization, secrets)
     const contentType = this.#contentType[at]
-    if (contentType !== undefined) entry.headers['content-type'] = [contentType].flat().join(', ')
+    if (contentType !== undefined)
+      entry.headers['content-type'] = withoutSecrets([contentType].flat().join(', '), secrets)
     const prefer = this.#prefer[at]
-    if (prefer !== undefined) entry.headers.prefer = [prefer].flat().join(', ')
+    if (prefer !== undefined) entry.headers.prefer = withoutSecrets([prefer].flat().join(', '), secrets)
     const body = this.#body[at]
     if (body !== undefined) {
-      entry.body = body
-      entry.bodyBytes = this.#bodyBytes[at]!
-      entry.bodyTruncated = entry.bodyBytes > BODY_KEPT
+      const bytes = this.#bodyBytes[at]!
+      entry.body = withoutSecrets(body, secrets, bytes > BODY_KEPT ? unitsWithin(body, BODY_KEPT) : Infinity)
+      entry.bodyBytes = bytes
+      entry.bodyTruncated = bytes > BODY_KEPT
     }
     return entry
   }
@@ -267,11 +275,16 @@ function statusMatches(status: number | null, wanted: string): boolean {
   return /^[1-5]xx$/i.test(wanted) ? String(status)[0] === wanted[0] : String(status) === wanted
 }
 
-/** `Bearer [redacted]`: the scheme a client used (a short word), never its credentials. */
-function redact(value: string | string[]): string {
-  if (typeof value !== 'string') return value.map(redact).join(', ')
-  const text = value.trim()
-  const space = text.search(/[ \t]/)
-  const scheme = space < 0 ? '' : text.slice(0, space)
-  return /^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(scheme) ? `${scheme} [redacted]` : '[redacted]'
+/** How many of `text`'s first UTF-16 units fit in `bytes` bytes of UTF-8, never half a character. */
+function unitsWithin(text: string, bytes: number): number {
+  let used = 0
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    const next = text.charCodeAt(i + 1)
+    const pair = unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff
+    used += unit < 0x80 ? 1 : unit < 0x800 ? 2 : pair ? 4 : 3
+    if (used > bytes) return i
+    if (pair) i++
+  }
+  return text.length
 }

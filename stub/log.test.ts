@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOG_BACKLOG_BYTES, logLine, streamLog } from './log.js'
+import { credentialsShown, LOG_BACKLOG_BYTES, logLine, streamLog, withoutSecrets } from './log.js'
 
 /** A stream that holds what it is given until `drain()`, as a pipe nobody reads does. */
 function heldStream() {
@@ -61,5 +61,70 @@ describe('logLine', () => {
     expect(logLine({ method: 'GET', url: '/v1/pets/k-1\n' }, undefined, 0, ['k-1'])).toBe(
       'GET "/v1/pets/[redacted]\\n" aborted 0.0ms',
     )
+  })
+
+  it('shows a key percent-encoded in the target, or one that begins another, as [redacted] whole', () => {
+    const answer = { status: 401, headers: [], body: '', code: 'missing_credentials' }
+    const keys = ['k+y/z=', 'dev', 'dev-secret-key-42', 'ADMINsecret9']
+    expect(logLine({ method: 'GET', url: '/v1/pets?api_key=k%2By%2Fz%3D' }, answer, 1, keys)).toBe(
+      'GET /v1/pets?api_key=[redacted] 401 missing_credentials 1.0ms',
+    )
+    expect(logLine({ method: 'GET', url: '/v1/pets?api_key=dev-secret-key-42' }, answer, 1, keys)).toBe(
+      'GET /v1/pets?api_key=[redacted] 401 missing_credentials 1.0ms',
+    )
+    // The header names a preflight asked for are the client's text too, lower-cased.
+    const preflight = { status: 204, headers: [], body: '', allowedHeaders: 'adminsecret9, prefer' }
+    expect(logLine({ method: 'OPTIONS', url: '/v1/pets' }, preflight, 1, keys)).toBe(
+      'OPTIONS /v1/pets 204 allow-headers="[redacted], prefer" 1.0ms',
+    )
+  })
+})
+
+/** A tester's keys: one with characters a URL encodes, one the start of another, the admin key. */
+const KEYS = ['k+y/z=', 'dev', 'dev-secret-key-42', 'ADMINsecret9']
+
+describe('withoutSecrets', () => {
+  it('finds a key however its characters are percent-encoded, in either case of hex digit', () => {
+    for (const target of [
+      '/v1/pets?api_key=k%2By%2Fz%3D', // what URLSearchParams and axios send for k+y/z=
+      '/v1/pets?api_key=k%2by%2fz%3d',
+      '/v1/pets?api_key=%6B+y/z%3D',
+      '/v1/pets?api_key=d%65v-secret-key-42',
+      '/v1/pets?api_key=%64%65%76%2D%73%65%63%72%65%74%2D%6B%65%79%2D%34%32',
+      '/v1/pets?api_key=ADMIN%73ecret9',
+    ])
+      expect(withoutSecrets(target, KEYS)).toBe('/v1/pets?api_key=[redacted]')
+    expect(withoutSecrets('/v1/pets/cl%C3%A9?k=cl%c3%A9&j=clé', ['clé'])).toBe(
+      '/v1/pets/[redacted]?k=[redacted]&j=[redacted]',
+    )
+    // Other escapes, and text that only looks like one, are left as they are.
+    expect(withoutSecrets('/v1/pets?name=Rex%20II&x=%zz%4', KEYS)).toBe('/v1/pets?name=Rex%20II&x=%zz%4')
+  })
+
+  it('redacts a key that begins another whole, and each run of keys once', () => {
+    expect(withoutSecrets('/v1/pets?api_key=dev-secret-key-42', KEYS)).toBe('/v1/pets?api_key=[redacted]')
+    expect(withoutSecrets('/v1/pets?a=dev&b=dev-secret-key-42dev&c=d%65v-secret-key-42', KEYS)).toBe(
+      '/v1/pets?a=[redacted]&b=[redacted]&c=[redacted]',
+    )
+  })
+
+  it('with `keep`, shows that much of the text and a key the cut runs through redacted whole', () => {
+    expect(withoutSecrets('/v1/pets?k=dev-secret-key-42&more', KEYS, 14)).toBe('/v1/pets?k=[redacted]')
+    expect(withoutSecrets('/v1/pets?k=d%65v-secret-key-42', KEYS, 14)).toBe('/v1/pets?k=[redacted]')
+    expect(withoutSecrets('/v1/pets?k=1&more', KEYS, 12)).toBe('/v1/pets?k=1')
+  })
+})
+
+describe('credentialsShown', () => {
+  it("shows a known scheme, never credentials, a key in the scheme's place, nor a bare token", () => {
+    expect(credentialsShown('Bearer dev-secret-key-42', KEYS)).toBe('Bearer [redacted]')
+    expect(credentialsShown('bearer x', KEYS)).toBe('bearer [redacted]')
+    expect(credentialsShown(['Basic a', 'Digest b'], KEYS)).toBe('Basic [redacted], Digest [redacted]')
+    expect(credentialsShown('dev-secret-key-42 Bearer', KEYS)).toBe('[redacted]')
+    expect(credentialsShown('petstore-dev-key Bearer', ['petstore-dev-key'])).toBe('[redacted]')
+    expect(credentialsShown('sk_live_0123 x', KEYS)).toBe('[redacted]') // no scheme, though no key the stub knows
+    expect(credentialsShown('dev-secret-key-42', KEYS)).toBe('[redacted]')
+    expect(credentialsShown('Bearer', KEYS, '[REDACTED]')).toBe('[REDACTED]')
+    expect(credentialsShown('Bearer x', ['Bearer'])).toBe('[redacted]')
   })
 })

@@ -108,21 +108,161 @@ export function logLine(
         ? response.status
         : `${response.status} ${response.code}`
   const applied = response?.applied === undefined ? '' : ` prefer=${JSON.stringify(response.applied)}`
-  const allowed =
-    response?.allowedHeaders === undefined ? '' : ` allow-headers=${JSON.stringify(response.allowedHeaders)}`
+  // The header names a preflight asked for are the client's text, lower-cased; only preflights pay for this.
+  const asked = response?.allowedHeaders
+  const lowered = asked === undefined ? [] : secrets.map((secret) => secret.toLowerCase())
+  const allowed = asked === undefined ? '' : ` allow-headers=${JSON.stringify(withoutSecrets(asked, lowered))}`
   const socket = response?.socket === undefined ? '' : ` ${response.socket}`
   return `${request.method} ${printable(withoutSecrets(request.url, secrets))} ${status}${applied}${allowed}${socket} ${tenths(ms)}ms`
 }
 
 /**
- * `text` with each of `secrets` in it (the API keys, the admin key) replaced by `[redacted]`: a client that sends its key
- * in the request target (`?api_key=`) instead of in Authorization must not have it written to a log or a journal.
+ * `text` with each of `secrets` in it (the API keys, the admin key) replaced by `[redacted]`, however the client wrote
+ * it: as is, or with any of its characters percent-encoded (`k%2By` for `k+y`). A client that sends its key in the
+ * request target (`?api_key=`), a body or an odd header must not have it written to a log, a journal or a report.
+ * With `keep`, only the first `keep` characters are shown, and a secret that starts before the cut is redacted whole.
  */
-export function withoutSecrets(text: string, secrets: readonly string[]): string {
-  let shown = text
-  for (const secret of secrets)
-    if (secret !== '' && shown.includes(secret)) shown = shown.replaceAll(secret, '[redacted]')
-  return shown
+export function withoutSecrets(text: string, secrets: readonly string[], keep = Infinity, mark = '[redacted]'): string {
+  // A secret that starts before the cut ends within its longest encoding past it; what lies further is never read.
+  const window = text.length > keep ? text.slice(0, keep + longestEncoding(secrets)) : text
+  let ranges: [number, number][] | undefined
+  for (const secret of secrets) {
+    if (secret === '') continue
+    for (let at = window.indexOf(secret); at !== -1 && at < keep; at = window.indexOf(secret, at + 1))
+      (ranges ??= []).push([at, at + secret.length])
+  }
+  // Only a text with a `%` in it can hold an encoded secret: the common target is searched as it is, and no more.
+  if (window.includes('%')) ranges = encodedRanges(window, secrets, keep, ranges)
+  if (ranges === undefined) return window.length > keep ? window.slice(0, keep) : window
+  return redacted(window, ranges, keep, mark)
+}
+
+/** The most characters a secret can take in a text: each of its UTF-8 bytes percent-encoded (`%XX`). */
+export function longestEncoding(secrets: readonly string[]): number {
+  let most = 0
+  for (const secret of secrets) most = Math.max(most, 3 * Buffer.byteLength(secret))
+  return most
+}
+
+/**
+ * `ranges` and the ranges of `text` that hold a secret once its `%XX` escapes are decoded (each to the character of
+ * its byte, so a secret beyond ASCII is looked for as its UTF-8 bytes too). `escapes` maps the decoded text back.
+ */
+function encodedRanges(
+  text: string,
+  secrets: readonly string[],
+  keep: number,
+  ranges: [number, number][] | undefined,
+): [number, number][] | undefined {
+  let decoded = ''
+  const escapes: number[] = [] // where in `decoded` each %XX stands: it took 3 characters of `text`
+  let last = 0
+  for (let at = text.indexOf('%'); at !== -1; at = text.indexOf('%', at + 1)) {
+    const byte = hexByte(text, at + 1)
+    if (byte < 0) continue
+    decoded += text.slice(last, at)
+    escapes.push(decoded.length)
+    decoded += String.fromCharCode(byte)
+    last = at + 3
+  }
+  if (escapes.length === 0) return ranges
+  decoded += text.slice(last)
+  const inText = (place: number) => {
+    let before = 0
+    while (before < escapes.length && escapes[before]! < place) before++
+    return place + 2 * before
+  }
+  for (const secret of secrets) {
+    if (secret === '') continue
+    for (const wanted of [secret, bytesOf(secret)]) {
+      if (wanted === undefined) continue
+      for (let at = decoded.indexOf(wanted); at !== -1; at = decoded.indexOf(wanted, at + 1)) {
+        const start = inText(at)
+        if (start >= keep) break
+        ranges ??= []
+        ranges.push([start, inText(at + wanted.length)])
+      }
+    }
+  }
+  return ranges
+}
+
+/** `secret` as its UTF-8 bytes, a character each (what its `%XX` escapes decode to), or undefined for ASCII. */
+function bytesOf(secret: string): string | undefined {
+  for (let i = 0; i < secret.length; i++)
+    if (secret.charCodeAt(i) > 0x7f) return Buffer.from(secret, 'utf8').toString('latin1')
+  return undefined
+}
+
+/** The byte written as two hex digits at `at` in `text`, or -1. */
+function hexByte(text: string, at: number): number {
+  const high = hexDigit(text.charCodeAt(at))
+  const low = high < 0 ? -1 : hexDigit(text.charCodeAt(at + 1))
+  return low < 0 ? -1 : high * 16 + low
+}
+
+function hexDigit(unit: number): number {
+  if (unit >= 0x30 && unit <= 0x39) return unit - 0x30
+  const lower = unit | 0x20
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1
+}
+
+/**
+ * `text` up to `keep` with `ranges` merged where they overlap or touch and each merged range replaced once by `mark`:
+ * one secret that begins another (`dev`, `dev-secret-key-42`) leaves nothing of the longer one, and `mark` itself
+ * is never searched.
+ */
+function redacted(text: string, ranges: [number, number][], keep: number, mark: string): string {
+  ranges.sort((a, b) => a[0] - b[0])
+  let shown = ''
+  let last = 0
+  for (let i = 0; i < ranges.length;) {
+    const start = ranges[i]![0]
+    let end = ranges[i]![1]
+    for (i++; i < ranges.length && ranges[i]![0] <= end; i++) end = Math.max(end, ranges[i]![1])
+    shown += text.slice(last, start) + mark
+    last = end
+  }
+  return shown + text.slice(last, Math.max(last, keep))
+}
+
+/** The schemes an `Authorization` may name, lower-cased: IANA's registry, and NTLM and Token in common use. */
+const AUTH_SCHEMES = new Set([
+  'basic',
+  'bearer',
+  'concealed',
+  'digest',
+  'dpop',
+  'gnap',
+  'hoba',
+  'mutual',
+  'negotiate',
+  'ntlm',
+  'oauth',
+  'privatetoken',
+  'scram-sha-1',
+  'scram-sha-256',
+  'token',
+  'vapid',
+])
+
+/**
+ * An `Authorization` value as a journal or a report shows it: `Bearer [redacted]`, the scheme only when it is a known
+ * one and no secret (`dev-secret-key-42 Bearer` shows none), else `mark` alone; never the credentials.
+ */
+export function credentialsShown(
+  value: string | readonly string[],
+  secrets: readonly string[],
+  mark = '[redacted]',
+): string {
+  if (typeof value !== 'string') return value.map((one) => credentialsShown(one, secrets, mark)).join(', ')
+  const text = value.trim()
+  const space = text.search(/[ \t]/)
+  // One word is a bare token, not a scheme.
+  const scheme = space < 0 ? '' : text.slice(0, space)
+  return AUTH_SCHEMES.has(scheme.toLowerCase()) && withoutSecrets(scheme, secrets) === scheme
+    ? `${scheme} ${mark}`
+    : mark
 }
 
 /** A duration in ms to one decimal (`0.4`, `12.0`), as `toFixed(1)` writes it (to within a rounding tie), at less cost. */
