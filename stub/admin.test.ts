@@ -34,7 +34,7 @@ async function admin(
   stub: InProcessStub,
   method: string,
   path: string,
-  options: { body?: string; headers?: Record<string, string> } = {},
+  options: { body?: string | Uint8Array; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   return fromFetch(
     await stub.fetch(
@@ -251,6 +251,21 @@ describe('health, reset, snapshot and restore', () => {
     expect((answer.body as { message: string }).message).toContain(why)
     expect(stub.store.stateJson()).toBe(before)
     expect(() => stub.restore(parseJson(body))).toThrow()
+  })
+
+  it('refuses a snapshot that is not UTF-8, as a create is refused, rather than storing U+FFFD in its place', async () => {
+    const stub = stubWith()
+    const before = stub.store.stateJson()
+    const body = Buffer.concat([
+      Buffer.from('{"pets":[{"id":1,"name":"bad'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","categoryId":1}]}'),
+    ])
+    const answer = await admin(stub, 'PUT', '/state', { body: new Uint8Array(body) })
+    expectDocumented('/state', 'PUT', answer)
+    expect(answer.status).toBe(400)
+    expect(answer.body).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('not UTF-8') })
+    expect(stub.store.stateJson()).toBe(before)
   })
 })
 

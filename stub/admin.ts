@@ -11,12 +11,15 @@ import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app
 import { RETRY_AFTER } from './http.js'
 import { allowedHeaders, exposing, preflightHeaders } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
-import { AdminOrigins } from './origin.js'
+import { AdminOrigins, type HostCheck } from './origin.js'
 import { notKept } from './respond.js'
 import type { Journal, JournalFilter } from './journal.js'
 import { quote, readQuery, sameText, splitTarget } from './request.js'
 import { int64Properties, readSnapshot } from './seed.js'
 import { PersistError, StoreError, type PetRecord, type PetStore } from './store.js'
+
+/** Refuses bytes that are not UTF-8, rather than reading them as U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** Where this API's own OpenAPI document lives. */
 export const ADMIN_SPEC_PATH = new URL('./admin.yaml', import.meta.url)
@@ -38,6 +41,8 @@ export interface AdminOptions {
   spec?: Spec
   /** Origins whose pages may use the admin API (`https://app.example:3000`); none but the stub's own by default. */
   origins?: readonly string[]
+  /** The names the stub's server answers for, a page's own origin under one of them let in; any when not given (no server). */
+  hosts?: HostCheck
   /** More endpoints under the prefix, by path (`/like`, `/client-report`): what a twin adopted, the client report. */
   more?: Record<string, { summary: string; methods: Record<string, (request: AppRequest, query: string) => Routed> }>
   /** Called by a reset (`POST /reset`), after the pets are back to the seed. */
@@ -61,7 +66,7 @@ export class Admin {
 
   constructor(options: AdminOptions) {
     this.#options = options
-    this.#origins = new AdminOrigins(options.origins)
+    this.#origins = new AdminOrigins(options.origins, options.hosts)
     const { journal } = options
     this.#endpoints = new Map<string, Endpoint>([
       ['/', { summary: 'what this API offers', methods: { GET: () => this.#index() } }],
@@ -228,11 +233,11 @@ export class Admin {
     try {
       let value: JsonValue
       try {
-        value = parseJson(
-          typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'),
-        )
+        // Bytes that are not UTF-8 are refused, as a create's are, not read as U+FFFD in place of what was sent.
+        value = parseJson(typeof body === 'string' ? body : utf8.decode(body))
       } catch (caught) {
-        throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${(caught as Error).message}`)
+        const why = caught instanceof SyntaxError ? caught.message : 'it is not UTF-8'
+        throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${why}`)
       }
       let snapshot
       try {

@@ -3,6 +3,7 @@
  * logs and journals each request once it is answered.
  */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { isAdmin } from './admin-path.js'
 import type { AppRequest, AppResponse } from './app.js'
 import type { Backlog } from './backlog.js'
@@ -20,10 +21,15 @@ export interface BodyRoom {
   bytes: number
   /** The most bytes bodies may hold before all but the lead wait. */
   most: number
+  /** How far past `most` they may go (what was read before waiting, bodies too small to wait) before some are given up. */
+  slack: number
   /** Read on when the others wait, so that one always ends and makes room. */
   lead: object | undefined
   /** Bodies whose connections are not read until there is room again. */
   waiting: Set<{ resume(): void }>
+  /** Connections closed for want of room since the last log line about it, and when that line was. */
+  shed: number
+  shedLogged: number
 }
 
 /** What the edge keeps for the whole server: where to log, what is in flight, whether it is closing. */
@@ -41,6 +47,8 @@ export interface State {
   waiting: Waiting
   /** Request bodies being read: the bytes they hold, and those waiting for room (see stub/server.ts's BodyExchange). */
   bodies: BodyRoom
+  /** The open connections, oldest first (stub/connections.ts). */
+  connections: ReadonlySet<Socket>
   inFlight: number
   closing: boolean
   closed?: Promise<void>

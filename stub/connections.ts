@@ -1,9 +1,9 @@
 /**
  * Keeps a server's connections bounded: a connection that sends nothing is closed after the headers timeout (Node
  * starts that timeout only at the first byte), and when open connections near the process's file-descriptor limit
- * the oldest idle ones are closed first, then the oldest requests still arriving, so that a client with a request to
- * make can still connect. (Past the limit, libuv accepts and drops every new connection without telling Node, so room
- * must be made before.)
+ * the oldest idle ones are closed first, then the oldest requests still arriving, then the oldest whose answers are
+ * held back on purpose (a delay, a hang, a trickle), so that a client with a request to make can still connect. (Past
+ * the limit, libuv accepts and drops every new connection without telling Node, so room must be made before.)
  */
 import { readFileSync } from 'node:fs'
 import type { Server, ServerResponse } from 'node:http'
@@ -45,13 +45,18 @@ function isArriving(socket: HttpSocket): boolean {
   return !!response && !response.headersSent && response.req?.complete === false
 }
 
-/** Bounds `server`'s connections; `log` hears of connections shed for want of descriptors. */
+/**
+ * Bounds `server`'s connections; `log` hears of connections shed for want of descriptors. `isHeld` tells the connections
+ * whose requests wait for an answer held back on purpose (stub/waiting.ts), which are shed last. Returns the open
+ * connections, oldest first.
+ */
 export function boundConnections(
   server: Server,
   headersTimeout: number,
   log: ((line: string) => void) | undefined,
+  isHeld: (socket: Socket) => boolean = () => false,
   bounds = sheddingBounds(descriptorLimit()),
-): void {
+): ReadonlySet<Socket> {
   /** Open connections, oldest first. */
   const open = new Set<HttpSocket>()
   let logged = -Infinity
@@ -67,10 +72,11 @@ export function boundConnections(
     })
     if (bounds === undefined || open.size < bounds.high) return
     // Near the limit: the oldest idle connections go first, then, if that is not room enough, the oldest requests still
-    // arriving (a stalled or crawling body holds a descriptor as an idle connection does); the newest one is kept, and
-    // so is every request read whole, whose answer is under way.
+    // arriving (a stalled or crawling body holds a descriptor as an idle connection does), then the oldest whose answers
+    // are held back (a hang is never answered; a minute's delay holds its descriptor for the minute). The newest one is
+    // kept, and so is every request read whole whose answer is under way (a create waiting for its flush to the disk).
     const before = open.size
-    for (const pass of [isIdle, isArriving]) {
+    for (const pass of [isIdle, isArriving, isHeld]) {
       for (const old of open) {
         if (open.size <= bounds.low) break
         if (old === socket || !pass(old)) continue
@@ -83,8 +89,9 @@ export function boundConnections(
     if (log && shed > 0 && now - logged >= SHED_LOG_MS) {
       logged = now
       log(
-        `- - ${shed} connections closed (idle, or still sending a request): ${before} were open, near the file-descriptor limit`,
+        `- - ${shed} connections closed (idle, still sending a request, or waiting for an answer held back): ${before} were open, near the file-descriptor limit`,
       )
     }
   })
+  return open
 }

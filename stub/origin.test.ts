@@ -24,6 +24,13 @@ describe('which Host a stub answers for', () => {
     ['127.0.0.1', 'evil.example@localhost:4010', false],
     ['127.0.0.1', 'localhost/evil.example', false],
     ['127.0.0.1', 'localhost:4010:80', false],
+    // Something other than a port after the name: the name alone was read, and a loopback one let in.
+    ['127.0.0.1', 'localhost:evil.example', false],
+    ['127.0.0.1', '127.0.0.1:4010@evil.example', false],
+    ['127.0.0.1', '[::1]evil.example', false],
+    ['127.0.0.1', '[::1].evil.example', false],
+    ['127.0.0.1', '[::1]:4010x', false],
+    ['127.0.0.1', 'localhost:', true],
     ['127.0.0.1', '127.0.0.1.nip.io', false],
     ['127.0.0.1', '0x7f000001.evil.example', false],
     ['127.0.0.1', 'evil.example', false],
@@ -65,7 +72,7 @@ describe('which pages may use the admin API', () => {
     ['POST', { 'content-type': 'text/plain;charset=UTF-8' }, 'simple_request_refused'],
     ['PUT', { 'content-type': ' Application/X-WWW-Form-Urlencoded' }, 'simple_request_refused'],
     ['POST', { origin: 'http://localhost:5173' }, undefined],
-    ['POST', { origin: 'http://stub.test:4010', host: 'stub.test:4010' }, undefined],
+    ['POST', { origin: 'http://stub.test:4010', host: 'stub.test:4010' }, undefined], // its own page (no server: any name)
     ['POST', { 'content-type': 'application/json' }, undefined],
     ['POST', {}, undefined],
     ['GET', { 'content-type': 'text/plain' }, undefined],
@@ -74,6 +81,17 @@ describe('which pages may use the admin API', () => {
     ['GET', { 'sec-fetch-site': 'cross-site', origin: 'http://localhost:5173' }, undefined], // CORS, allowed by name
   ] as const)('%s with %j: %s', (method, headers, code) => {
     expect(origins.refusal(method, { ...headers })?.code).toBe(code)
+  })
+
+  it("takes a page's own origin under a name allowed by name, never one let in by --allow-host * alone", () => {
+    // A DNS-rebinding page on evil.example reaches the stub with Host and Origin both its own name.
+    const rebound = { origin: 'http://evil.example:4010', host: 'evil.example:4010' }
+    expect(new AdminOrigins([], new HostCheck('127.0.0.1', ['*'])).refusal('PUT', rebound)?.code).toBe(
+      'origin_not_allowed',
+    )
+    const named = new AdminOrigins([], new HostCheck('127.0.0.1', ['stub.test', '*']))
+    expect(named.refusal('PUT', { origin: 'http://stub.test:4010', host: 'stub.test:4010' })).toBeUndefined()
+    expect(named.refusal('PUT', rebound)?.code).toBe('origin_not_allowed')
   })
 })
 
@@ -162,6 +180,25 @@ describe('over HTTP', () => {
       expect((await send(proxied.port, { ...AUTH, host: 'dev.proxy.test' })).status).toBe(200)
     } finally {
       await proxied.close()
+    }
+  })
+
+  it('with --allow-host *, gives a DNS-rebinding page no admin API: its origin is its Host, not the stub own', async () => {
+    const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'] })
+    try {
+      const before = stub.store.size
+      const rebound = `evil.example:${stub.port}`
+      const headers = { host: rebound, origin: `http://${rebound}`, 'content-type': 'application/json' }
+      const wiped = await send(stub.port, headers, '/__stub/state', 'PUT', '[]')
+      expect([wiped.status, JSON.parse(wiped.body).code]).toEqual([403, 'origin_not_allowed'])
+      expect((await send(stub.port, headers, '/__stub/requests')).status).toBe(403)
+      expect(stub.store.size).toBe(before)
+      // The stub's own page on a loopback name, and scripts (no Origin), are answered as before.
+      const own = `localhost:${stub.port}`
+      expect((await send(stub.port, { host: own, origin: `http://${own}` }, '/__stub/health')).status).toBe(200)
+      expect((await send(stub.port, { host: rebound }, '/__stub/health')).status).toBe(200)
+    } finally {
+      await stub.close()
     }
   })
 

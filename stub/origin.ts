@@ -63,14 +63,26 @@ export class HostCheck {
   }
 }
 
-/** A Host (or bound address) without its port and brackets, in lower case: `[::1]:4010` -> `::1`. */
+/**
+ * A Host (or bound address) without its port and brackets, in lower case: `[::1]:4010` -> `::1`. What follows the name
+ * must be a port: a value with anything else there (`localhost:evil.example`, `[::1]evil.example`) is given back whole,
+ * which names no host the stub answers for.
+ */
 export function hostName(host: string): string {
   const text = host.trim().toLowerCase()
-  if (text.startsWith('[')) return text.slice(1, text.indexOf(']') === -1 ? undefined : text.indexOf(']'))
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']')
+    if (end === -1) return text.slice(1)
+    return PORT.test(text.slice(end + 1)) ? text.slice(1, end) : text
+  }
   const colon = text.indexOf(':')
   // One colon is a port; more are a bare IPv6 address.
-  return colon !== -1 && colon === text.lastIndexOf(':') ? text.slice(0, colon) : text.replace(/\.$/, '')
+  if (colon === -1 || colon !== text.lastIndexOf(':')) return text.replace(/\.$/, '')
+  return PORT.test(text.slice(colon)) ? text.slice(0, colon) : text
 }
+
+/** What may follow a host's name in `Host`: nothing, or a port. */
+const PORT = /^(?::[0-9]*)?$/
 
 /**
  * The host of a `Host` value as the WHATWG URL parser reads it (IPv4 in any notation written in dotted decimal, IPv6
@@ -133,9 +145,15 @@ const SIMPLE_TYPE = /^\s*(text\/plain|application\/x-www-form-urlencoded|multipa
 /** Which origins may use the admin API from a browser: none but the stub's own, unless named. */
 export class AdminOrigins {
   readonly #allowed: Set<string>
+  readonly #hosts: HostCheck | undefined
 
-  constructor(allowed: readonly string[] = []) {
+  /**
+   * `hosts`: the names the stub's server answers for (its {@link HostCheck}); none for a stub with no server (its Fetch
+   * handler, in MSW or a test), which no page reaches under a name of its own.
+   */
+  constructor(allowed: readonly string[] = [], hosts?: HostCheck) {
     this.#allowed = new Set(allowed.map(normalOrigin))
+    this.#hosts = hosts
   }
 
   /** True when the request's `Origin` (if any) may read and change the admin API. */
@@ -144,8 +162,13 @@ export class AdminOrigins {
     if (typeof origin !== 'string') return false
     const lower = origin.toLowerCase()
     if (this.#allowed.has(lower)) return true
-    // The stub's own origin, as a page it served would send it (only http: the stub serves no TLS).
-    return typeof host === 'string' && lower === `http://${host.toLowerCase()}`
+    // The stub's own origin, as a page it served would send it (only http: the stub serves no TLS), under a name it
+    // answers for by name. Not one let in by `--allow-host *` alone: a DNS-rebinding page's origin is its Host too.
+    return (
+      typeof host === 'string' &&
+      lower === `http://${host.toLowerCase()}` &&
+      (this.#hosts === undefined || this.#hosts.servesPagesOf(host))
+    )
   }
 
   /**

@@ -52,6 +52,12 @@ describe('request parsing helpers', () => {
     expect(parsePetId('007')).toBe(7)
     expect(parsePetId('9223372036854775807')).toBe(2n ** 63n - 1n)
     expect(parsePetId('-9223372036854775808')).toBe(-(2n ** 63n))
+    // However many leading zeros (a 41-character id was 404 while a 40-character one was read).
+    expect(parsePetId('0'.repeat(40) + '1')).toBe(1)
+    expect(parsePetId('0'.repeat(5000) + '9223372036854775807')).toBe(2n ** 63n - 1n)
+    expect(parsePetId('-' + '0'.repeat(50) + '42')).toBe(-42)
+    expect(parsePetId('0'.repeat(50))).toBe(0)
+    expect(parsePetId('1' + '0'.repeat(40))).toBeUndefined()
     for (const bad of ['9223372036854775808', '-9223372036854775809', '1.5', 'abc', '', '1e3', '+1', ' 1', '0x10'])
       expect(parsePetId(bad)).toBeUndefined()
   })

@@ -67,9 +67,12 @@ export function readQuery(query: string, names: readonly string[]): Map<string, 
 
 /** The int64 a path's `petId` names, or `undefined` when it is no integer or lies outside int64. */
 export function parsePetId(text: string): Int64 | undefined {
-  if (!/^-?[0-9]+$/.test(text) || text.length > 40) return undefined
+  if (!/^-?[0-9]+$/.test(text)) return undefined
   if (text.length <= 15) return Number(text)
-  const value = BigInt(text)
+  // Leading zeros are read however many there are; past them, more digits than an int64 has is out of its range.
+  const significant = text.replace(/^(-?)0+(?=[0-9])/, '$1')
+  if (significant.length > 20) return undefined
+  const value = BigInt(significant)
   return isInt64(value) ? toInt64(value) : undefined
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { once } from 'node:events'
 import { parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
 import { App } from './app.js'
@@ -315,6 +315,9 @@ describe('the stub over HTTP', () => {
   it.each([
     [`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n`, 404, 'not_found'],
     [`CONNECT /v1/pets HTTP/1.1\r\nHost: localhost\r\n\r\n`, 405, 'method_not_allowed'],
+    // A foreign Host is refused before anything else, as for any request (it was routed, and answered 405 or 404).
+    [`CONNECT /__stub/reset HTTP/1.1\r\nHost: evil.example\r\n\r\n`, 421, 'host_not_allowed'],
+    [`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: evil.example\r\n\r\n`, 421, 'host_not_allowed'],
   ])('answers CONNECT with an Error body and closes: %j', async (request, status, code) => {
     const text = await raw(stub.port, request) // resolves when the server closes the connection
     expect(parseRaw(text)).toMatchObject({ status, body: { code, status } })
@@ -577,6 +580,50 @@ describe('the server edge', () => {
     }
   })
 
+  it('closes the oldest of many small bodies that stall, once they hold more than the room and its slack', async () => {
+    // Creates never wait for room (they are small), so thousands stalled just short of their end held 64 KiB each.
+    const lines: string[] = []
+    const store = new PetStore(loadSeed(undefined))
+    const small = new App({ store, apiKeys: [KEY] })
+    const options = { port: 0, host: '127.0.0.1', bodyRoom: 400_000, bodySlack: 100_000 }
+    const running = await serve(small, { ...options, log: (line) => lines.push(line) })
+    const before = store.size
+    const closed: number[] = []
+    const sockets: Socket[] = []
+    try {
+      const stalled = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 65000\r\n\r\n{"name":"${'x'.repeat(59_900)}`
+      for (let i = 0; i < 12; i++) {
+        const socket = connect(running.port, '127.0.0.1')
+        socket.on('error', () => undefined)
+        socket.on('close', () => closed.push(i))
+        sockets.push(socket)
+        socket.write(stalled)
+        await tick(30) // read by the server before the next one comes
+      }
+      // 12 bodies of 60 KB: past the room (400 KB) and its slack (100 KB), the oldest were closed to make room.
+      await vi.waitFor(() => expect(closed.length).toBeGreaterThanOrEqual(3))
+      await tick(100)
+      expect(closed.slice().sort((a, b) => a - b)).toEqual(closed.map((_, i) => i)) // the oldest first
+      expect(closed.length).toBeLessThanOrEqual(12 - 400_000 / 60_000 + 1)
+      expect(closed).not.toContain(11) // the newest is read on
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^- - \d+ connections closed: the request bodies still arriving held more than 500000 bytes/,
+        ),
+      )
+      expect(store.size).toBe(before) // nothing of theirs was stored
+      const created = await fetchAnswer(`${running.url}/pets`, {
+        method: 'POST',
+        headers: JSON_AUTH,
+        body: JSON.stringify({ name: 'Served', categoryId: 1 }),
+      })
+      expect(created.status).toBe(201)
+    } finally {
+      sockets.forEach((socket) => socket.destroy())
+      await running.close(100)
+    }
+  })
+
   it('answers pipelined requests once each, in the order they came', async () => {
     const running = await serve(app(), { port: 0, host: '127.0.0.1' })
     try {
@@ -623,10 +670,7 @@ describe('the server edge', () => {
       // A bad request with nothing before it is refused at once, as before.
       expect(statuses(await raw(running.port, bad[0]!))).toEqual([400])
       // CONNECT, which Node hands over as a bare socket, waits for the create's answer too.
-      const tunnel = await raw(
-        running.port,
-        create + 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
-      )
+      const tunnel = await raw(running.port, create + 'CONNECT example.com:443 HTTP/1.1\r\nHost: localhost\r\n\r\n')
       expect(statuses(tunnel)).toEqual([201, 404])
       expect(store.size).toBe(size + bad.length + 1)
     } finally {

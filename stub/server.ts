@@ -1,30 +1,20 @@
 /**
  * The node edge: binds a {@link Handler} (the app) to node:http, streams request bodies within the limit (and within
- * the room all bodies share), answers bad HTTP and CONNECT, and shuts down gracefully. Reading the headers the app
- * reads is stub/headers.ts's, writing the answers stub/answer.ts's, bounding the answers clients leave unread
- * stub/backlog.ts's, misbehaviour on demand stub/misbehave.ts's, the log stub/log.ts's.
+ * the room all bodies share), and shuts down gracefully. Reading the headers the app reads is stub/headers.ts's,
+ * answering bad HTTP and CONNECT stub/refusals.ts's, writing the answers stub/answer.ts's, bounding the answers clients
+ * leave unread stub/backlog.ts's, misbehaviour on demand stub/misbehave.ts's, the log stub/log.ts's.
  */
 import { isAscii } from 'node:buffer'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import {
-  Answer,
-  finished,
-  note,
-  Outbox,
-  rawResponse,
-  send,
-  type BodyRoom,
-  type Exchange,
-  type State,
-} from './answer.js'
+import { Answer, finished, note, Outbox, send, type BodyRoom, type Exchange, type State } from './answer.js'
 import { Backlog } from './backlog.js'
 import { Waiting } from './waiting.js'
 import type { Journal } from './journal.js'
-import { boundConnections } from './connections.js'
+import { boundConnections, descriptorLimit, sheddingBounds } from './connections.js'
 import { lengthOf, pickHeaders } from './headers.js'
-import { logLine } from './log.js'
 import { respondSpecially } from './misbehave.js'
+import { onClientError, onConnect } from './refusals.js'
 import { HostCheck, hostOf, misdirected } from './origin.js'
 import {
   BASE_PATH,
@@ -57,10 +47,17 @@ export interface ServerOptions {
   basePath?: string
   /** The most bytes request bodies may hold at once while they are read: {@link MAX_BODY_BYTES} when not given. */
   bodyRoom?: number
+  /**
+   * How far past `bodyRoom` what bodies read before they waited, and bodies too small to wait, may take it before the
+   * oldest still arriving are given up: a quarter of the room, and at least {@link MIN_BODY_SLACK}, when not given.
+   */
+  bodySlack?: number
   /** Names a request's `Host` may give besides loopback and the bound address (`*`: any); see stub/origin.ts. */
   allowHosts?: readonly string[]
   /** The most requests that may wait on connections at once: stub/waiting.ts's MAX_WAITING when not given. */
   maxWaiting?: number
+  /** When to shed connections, and down to how many: stub/connections.ts's bounds from `ulimit -n` when not given. */
+  connectionBounds?: { high: number; low: number }
 }
 
 /** A listening server. */
@@ -91,7 +88,16 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     outbox: new Outbox(),
     backlog: new Backlog(options.log),
     waiting: new Waiting(options.log, options.maxWaiting),
-    bodies: { bytes: 0, most: options.bodyRoom ?? MAX_BODY_BYTES, lead: undefined, waiting: new Set() },
+    bodies: {
+      bytes: 0,
+      most: options.bodyRoom ?? MAX_BODY_BYTES,
+      slack: options.bodySlack ?? Math.max((options.bodyRoom ?? MAX_BODY_BYTES) / 4, MIN_BODY_SLACK),
+      lead: undefined,
+      waiting: new Set(),
+      shed: 0,
+      shedLogged: -Infinity,
+    },
+    connections: new Set(),
     hosts: new HostCheck(options.host, options.allowHosts),
     inFlight: 0,
     closing: false,
@@ -106,7 +112,13 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     requireHostHeader: false, // answered by the app like any request, not with an empty 400
   })
   const log = options.log
-  boundConnections(server, headersTimeout, log)
+  state.connections = boundConnections(
+    server,
+    headersTimeout,
+    log,
+    state.waiting.holds,
+    options.connectionBounds ?? sheddingBounds(descriptorLimit()),
+  )
   const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean) =>
     onRequest(app, state, req, res, continued)
   server.on('request', (req, res) => handle(req, res, false))
@@ -115,7 +127,7 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
   // `Expect` with anything but 100-continue: answered like any request (RFC 9110 §10.1.1 lets a server ignore it),
   // not with Node's bodiless 417, which no operation documents.
   server.on('checkExpectation', (req, res) => handle(req, res, false))
-  server.on('connect', (req: IncomingMessage, socket: Socket) => onConnect(app, log, req, socket, state.secrets))
+  server.on('connect', (req: IncomingMessage, socket: Socket) => onConnect(app, state, req, socket))
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => onClientError(app, log, error, socket))
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -257,6 +269,9 @@ type ReceivingSocket = Socket & { [RECEIVING]?: BodyExchange | null }
  */
 export const MAX_BODY_BYTES = 256 * 1024 * 1024
 
+/** The least {@link ServerOptions.bodySlack}: room for hundreds of bodies' first reads however small the room. */
+const MIN_BODY_SLACK = 16 * 1024 * 1024
+
 /**
  * A body that holds no more than this never waits (a create, by the interface's default limit): its bytes cost little
  * even by the thousand, and creates are not held back behind restores.
@@ -309,7 +324,10 @@ class BodyExchange {
       this.#kept += chunk.length
       const room = this.exchange.state.bodies
       room.bytes += chunk.length
-      if (room.bytes > room.most && this.#kept > SMALL_BODY) this.#waitForRoom(room)
+      if (room.bytes > room.most) {
+        if (this.#kept > SMALL_BODY) this.#waitForRoom(room)
+        if (room.bytes > room.most + room.slack) shedBodies(this.exchange.state, this)
+      }
       return
     }
     this.#settle()
@@ -386,6 +404,35 @@ class BodyExchange {
   }
 }
 
+/** At most one log line a second about bodies given up for want of room. */
+const SHED_LOG_MS = 1_000
+
+/**
+ * Gives up the bodies still arriving on the oldest connections, `keep`'s and the lead's excepted, and closes those
+ * connections, until the room is back within its bound. What waits for room still holds what it read before (up to
+ * 64 KiB and a read), and a body that never waits (a create's) holds its bytes until it ends: thousands of connections
+ * each stalled short of the end of one held 64 KiB apiece for the 30 s of the request timeout (1.4 GB with 18,000).
+ */
+function shedBodies(state: State, keep: BodyExchange): void {
+  const room = state.bodies
+  for (const socket of state.connections) {
+    if (room.bytes <= room.most) break
+    const receiving = (socket as ReceivingSocket)[RECEIVING]
+    if (!receiving || receiving === keep || receiving === room.lead) continue
+    receiving.gone() // its bytes leave the room now; it gets no answer, and stored nothing
+    socket.destroy()
+    room.shed++
+  }
+  const now = performance.now()
+  if (state.log && room.shed > 0 && now - room.shedLogged >= SHED_LOG_MS) {
+    room.shedLogged = now
+    state.log(
+      `- - ${room.shed} connections closed: the request bodies still arriving held more than ${room.most + room.slack} bytes, the oldest first`,
+    )
+    room.shed = 0
+  }
+}
+
 function onBodyData(this: CarryingRequest, chunk: Buffer): void {
   this[EXCHANGE]?.data(chunk)
 }
@@ -398,89 +445,6 @@ function onSocketGone(this: ReceivingSocket): void {
   const receiving = this[RECEIVING]
   this[RECEIVING] = null
   receiving?.gone()
-}
-
-/** Marks a connection whose bad request is answered already, or will be once the answers before it are sent. */
-const REFUSED = Symbol('refused')
-
-type AnsweringSocket = Socket & { _httpMessage?: ServerResponse | null; [REFUSED]?: true }
-
-function onClientError(
-  app: Handler,
-  log: ((line: string) => void) | undefined,
-  error: NodeJS.ErrnoException,
-  socket: AnsweringSocket,
-): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
-  // Node reports the same bad request again for each later read of the connection: it is answered once.
-  if (socket[REFUSED]) return
-  socket[REFUSED] = true
-  socket.pause() // nothing after a bad request is read
-  // Requests the connection sent whole before the bad one are answered first, in order (RFC 9112 §9.3.2): written now,
-  // the error would arrive as the answer to the first of them, a create told 400 while its pet was stored.
-  afterAnswered(socket, () => refuse(app, log, error, socket))
-}
-
-/** Calls `then` once the connection has sent the answers of every request it received whole; at once if it has. */
-function afterAnswered(socket: AnsweringSocket, then: () => void): void {
-  // The answer being sent, then (as each one finishes) the next pipelined one; the request that was not received whole
-  // gets no answer but the error.
-  const pending = socket._httpMessage
-  if (!pending || pending.writableFinished || !pending.req.complete) return then()
-  const next = () => {
-    pending.off('finish', next)
-    socket.off('close', next)
-    if (!socket.destroyed) afterAnswered(socket, then)
-  }
-  pending.once('finish', next)
-  socket.once('close', next)
-}
-
-function refuse(
-  app: Handler,
-  log: ((line: string) => void) | undefined,
-  error: NodeJS.ErrnoException,
-  socket: AnsweringSocket,
-): void {
-  const pending = socket._httpMessage
-  if (!socket.writable || pending?.headersSent) return void socket.destroy()
-  const response =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? app.protocolError(408, 'request_timeout', 'the request took too long to arrive')
-      : error.code === 'HPE_HEADER_OVERFLOW'
-        ? app.protocolError(431, 'headers_too_large', 'the request headers are too large')
-        : app.protocolError(400, 'bad_request', 'the request is not valid HTTP/1.1')
-  socket.end(rawResponse(response))
-  // A request Node could not parse has no method or target to show; it still gets its one line. A connection
-  // that never sent a byte (a browser's preconnect timing out) carried no request, so it gets none.
-  if (log && socket.bytesRead > 0) log(`- - ${response.status} ${error.code ?? 'malformed'}`)
-}
-
-/** CONNECT (a tunnel request, which Node hands over as a bare socket): answered by the app, then closed. */
-function onConnect(
-  app: Handler,
-  log: ((line: string) => void) | undefined,
-  req: IncomingMessage,
-  socket: Socket,
-  secrets: readonly string[],
-): void {
-  socket.on('error', () => socket.destroy()) // a client gone before the answer is no error of ours
-  const request: AppRequest = {
-    method: req.method ?? 'CONNECT',
-    url: req.url ?? '',
-    headers: pickHeaders(req.rawHeaders),
-  }
-  let response: AppResponse
-  try {
-    const routed = app.route(request)
-    response = 'kind' in routed ? app.failure(undefined) : routed // no operation takes CONNECT, so no body is ever wanted
-  } catch (error) {
-    response = app.failure(error)
-  }
-  const text = rawResponse({ ...response, headers: response.headers.concat('Connection', 'close') })
-  // After the answers to the requests the connection sent before it, as for a bad request (see onClientError).
-  afterAnswered(socket, () => (socket.writable ? socket.end(text) : socket.destroy()))
-  if (log) log(logLine(request, response, 0, secrets))
 }
 
 async function shutDown(server: Server, state: State, graceMs = 1_000): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import { constants } from 'node:buffer'
 import { tmpdir } from 'node:os'
 import { parseJson, spec, stringifyJson } from '../spec/index.js'
 import { isPlainPet, loadSeed, plainPetTests } from './seed.js'
@@ -232,6 +233,12 @@ describe('a store with a limit', () => {
     refused(() => store.add({ name: 'x'.repeat(1_000_000), categoryId: 1 }), /a pet of 100003\d bytes would take/)
     refused(() => store.add({ name: 'é'.repeat(500_000), categoryId: 1 }), /a pet of 100003\d bytes would take/) // 2 bytes each
     expect(store.add({ name: 'é'.repeat(100_000), categoryId: 1 }).pet.id).toBe(5) // 200,034 bytes: it fits
+    // A body as long as a text can be (at --max-body's most): with its id in front it is longer than a text can be, and
+    // is refused as too large, not failed on.
+    const longest = `{"name":"${'x'.repeat(constants.MAX_STRING_LENGTH - 28)}","categoryId":1}`
+    const tooLong = /a pet of more than 536870888 bytes would take/
+    refused(() => store.add({ name: 'x', categoryId: 1 }, longest), tooLong)
+    refused(() => store.addWithId({ name: 'x', categoryId: 1 }, 98, longest), tooLong)
     store.maxBytes = store.bytes
     refused(() => store.add({ name: 'y', categoryId: 1 }), /the pets stored take \d+ bytes, the most this stub keeps/)
     expect(store.size).toBe(5)

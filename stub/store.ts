@@ -4,6 +4,7 @@
  * Each pet is kept once, as its serialized JSON, in id order, outside V8's heap ({@link TextArena}); list pages and
  * single pets are answered with that JSON, so no read re-serializes and no read costs more with more pets.
  */
+import { constants as bufferConstants } from 'node:buffer'
 import { INT64_MAX, isInt64, parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
 import { joinedPieces, TextArena, type ArenaView } from './arena.js'
 import { Column } from './column.js'
@@ -293,13 +294,30 @@ export class PetStore {
     const ordered = last !== undefined && id < last ? last : id
     const record: PetRecord = { id: ordered, ...pet }
     record.id = ordered // an `id` among the fields never overrides the one assigned
-    const json = written === undefined ? petJson(record) : withId(record.id, written)
+    const json = this.#jsonOf(record, written)
     this.#checkFits(json)
     if (ordered >= this.#nextId) this.#nextId = increment(ordered)
     this.#append(record, json)
     this.#changed()
     this.changeLog?.added(json)
     return { pet: record, json }
+  }
+
+  /**
+   * The pet's JSON; {@link StoreFullError} when it would be longer than a text can be (a body at `--max-body`'s most,
+   * with the id put in front): far past the most a store keeps anyway.
+   */
+  #jsonOf(record: PetRecord, written: string | undefined): string {
+    try {
+      if (written === undefined) return petJson(record)
+      // The id and a comma take at most 27 characters more: a text that could not hold them is not copied first.
+      if (written.length <= bufferConstants.MAX_STRING_LENGTH - 27) return withId(record.id, written)
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error
+    }
+    throw new StoreFullError(
+      `a pet of more than ${bufferConstants.MAX_STRING_LENGTH} bytes would take the pets stored (${this.#json.bytes} bytes) past the most this stub keeps (${this.maxBytes})`,
+    )
   }
 
   #checkRoom(): void {

@@ -205,7 +205,8 @@ export function createStub(
       },
     },
   }
-  const pages = new PageOrigins(options.allowOrigins, served && new HostCheck(served.host, served.allowHosts))
+  const hosts = served && new HostCheck(served.host, served.allowHosts)
+  const pages = new PageOrigins(options.allowOrigins, hosts)
   const admin = new Admin({
     store,
     seed,
@@ -213,6 +214,7 @@ export function createStub(
     adminKey: options.adminKey,
     spec,
     origins: options.adminOrigins,
+    hosts,
     more,
     onReset: () => reporter.reset(),
   })

@@ -38,6 +38,9 @@ export class Waiting {
     return this.#count
   }
 
+  /** Whether requests wait on `socket`. */
+  readonly holds = (socket: Socket): boolean => this.#bySocket.has(socket)
+
   /**
    * A request on `socket` begins to wait; past the bound, the connections waiting longest are closed. `release`, for an
    * answer held back (its timer keeps it in memory), is called if the connection closes first.

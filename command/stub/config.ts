@@ -33,6 +33,9 @@ export const DEFAULT_PORT = 4010
 /** The longest latency `--latency` takes, in ms. */
 export const MAX_LATENCY_MS = 60_000
 
+/** The most requests `--journal` may ask the journal to keep (it holds at most its bytes' bound whatever the count). */
+const MAX_JOURNAL = 1_000_000
+
 /** Everything the command needs, every default filled in. */
 export interface StubConfig {
   help: boolean
@@ -107,7 +110,8 @@ Options:
                       repeat for several. By default only loopback names and the bound address (421 else)
   --allow-origin URL  let pages from this origin (https://app.example; null for a file, * for any) call
                       /v1; repeat for several. By default only pages on this machine (localhost, 127.0.0.1)
-  --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${JOURNAL_DEFAULTS.bytes} bytes; 0 for none)
+  --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${MAX_JOURNAL}; 0 for none),
+                      in at most ${JOURNAL_DEFAULTS.bytes} bytes whatever N
   --quiet             no request log on stderr
   --fault NAME        inject one deliberate fault, to prove a test suite catches it (listed below)
   -h, --help          show this help
@@ -244,7 +248,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   for (const name of allowHosts)
     if (!/^(\*|[^\s/:]+|\[[0-9a-f:.]+\])$/i.test(name))
       throw new UsageError(`--allow-host must be a host name with no port, got ${JSON.stringify(name)}`)
-  const journal = integerFlag('--journal', flags.journal, 0, 1_000_000) ?? JOURNAL_DEFAULTS.entries
+  const journal = integerFlag('--journal', flags.journal, 0, MAX_JOURNAL) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
   if (fault !== undefined && !isFaultName(fault))
     throw new UsageError(`--fault must name one of the faults listed by --help, got ${JSON.stringify(fault)}`)

@@ -39,6 +39,12 @@ describe('connections that hold descriptors under ulimit -n 1024', () => {
       'connections stalled mid-body',
       'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
     ],
+    // Requests read whole whose answers are held back on purpose: a hang is never answered, so it held its descriptor
+    // for as long as its client stayed, and 1,100 of them locked every other client out.
+    [
+      'connections waiting for an answer held back (Prefer: fault=hang)',
+      'GET /v1/pets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-dev-key\r\nPrefer: fault=hang\r\n\r\n',
+    ],
   ])(
     'serves a well-behaved client while 1,100 %s hold the descriptors (Linux, prlimit)',
     async (_title, sent) => {
