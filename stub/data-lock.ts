@@ -4,7 +4,7 @@
 import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { uptime } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
-import { identityOf, kindOf, readSmallFile, temporaryPathOf, writeDurably } from './disk.js'
+import { identityOf, kindOf, logPathOf, readSmallFile, temporaryPathOf, writeDurably } from './disk.js'
 import { PersistError } from './store.js'
 
 /** The lock file beside a data file. */
@@ -81,8 +81,9 @@ export class DataFileLock {
           `the data file ${path} is in use by another stub (${lock === 'taking' ? 'starting now' : `process ${lock.pid}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
         )
       rmSync(lockPath, { force: true }) // left by a stub that is gone
-      // So is the snapshot it was writing, if it died at that moment: its temporary file would stay for ever.
-      if (lock !== undefined) rmSync(temporaryPathOf(path, lock.pid), { force: true })
+      // So are the snapshot and log it was writing, if it died at that moment: their temporary files would stay for ever.
+      if (lock !== undefined)
+        for (const file of [path, logPathOf(path)]) rmSync(temporaryPathOf(file, lock.pid), { force: true })
     }
     throw new PersistError(`cannot take the lock ${lockPath} of the data file ${path}: other stubs keep taking it`)
   }

@@ -20,17 +20,46 @@ export const disk = {
   renameSync: fs.renameSync,
 }
 
-/** Where the stub of process `pid` writes a data file's next snapshot before renaming it over the file. */
+/** The log of changes beside a data file. */
+export function logPathOf(path: string): string {
+  return `${path}.log`
+}
+
+/**
+ * Where the stub of process `pid` writes the next version of a file (a data file's snapshot, its log) before renaming
+ * it over the file.
+ */
 export function temporaryPathOf(path: string, pid = process.pid): string {
   return `${path}.${pid}.tmp`
 }
 
 /**
- * Opening for writing, emptied, never through a symbolic link (where the platform has such a flag): in a folder
- * others can write to, a link planted at a predictable name must not aim the stub's writes at another file.
+ * Opening a file made anew (failing on anything at the name, a symbolic link included) whose writes all go to its end:
+ * a log emptied in place under the stub (a log rotation's `copytruncate`) is then written from its new end, and noticed,
+ * instead of being written at the old offset after a hole.
  */
-export const WRITE_NO_FOLLOW =
-  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW ?? 0)
+export const APPEND_NEW =
+  fs.constants.O_WRONLY |
+  fs.constants.O_CREAT |
+  fs.constants.O_EXCL |
+  fs.constants.O_APPEND |
+  (fs.constants.O_NOFOLLOW ?? 0)
+
+/**
+ * Lets the stub read and write a file it made (`fd`): with the mode of the file it replaces (`like`, when there is one),
+ * else with the one the umask gave it, and the owner's reading and writing added either way. Under `umask 0777` the data
+ * file and its log were made unreadable, and the next start could not read back what had been acknowledged.
+ */
+export function ownerReadWrite(fd: number, like?: string): void {
+  let mode = fs.fstatSync(fd).mode
+  try {
+    if (like !== undefined) mode = fs.statSync(like).mode
+  } catch {
+    // nothing there yet: the new file's own mode
+  }
+  const wanted = (mode & 0o7777) | 0o600
+  if ((fs.fstatSync(fd).mode & 0o7777) !== wanted) fs.fchmodSync(fd, wanted)
+}
 
 /**
  * What is at a path, in words: `a file` for a regular one. With `links`, a symbolic link is told as one instead of
@@ -83,15 +112,18 @@ export function identityOf(path: string): string | undefined {
 
 /**
  * Writes a file and flushes it to the disk before returning: `text`, or the texts and bytes of `pieces` one after the
- * other (a large file written from what is in memory already, with no copy of it whole).
+ * other (a large file written from what is in memory already, with no copy of it whole). Its mode is that of `like`
+ * (the file it is to replace), readable and writable by its owner ({@link ownerReadWrite}).
  */
 export function writeDurably(
   path: string,
   content: string | Iterable<string | Uint8Array>,
   flags: string | number,
+  like?: string,
 ): void {
   const fd = disk.openSync(path, flags)
   try {
+    ownerReadWrite(fd, like)
     let total = 0
     for (const piece of typeof content === 'string' ? [content] : content) {
       const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece

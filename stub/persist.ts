@@ -2,21 +2,31 @@
  * `--data FILE`: the store kept on disk, every change there before the answer that reports it leaves.
  *
  * FILE holds a snapshot (`{ "nextId": N, "pets": [...] }`, as `GET /__stub/state` gives it); `FILE.log` beside it
- * holds the changes made since, one JSON line each (`{"add":PET}` or `{"nextId":N}`). A change is appended to the log
- * and flushed to the disk (fdatasync) before its answer goes out, and the changes of the same moments share one flush
- * (group commit). The log is folded into the snapshot at start, when it grows past a bound, on a reset or restore, and
- * at shutdown; the snapshot is written to a temporary file renamed over the old one, so a crash never leaves half a
- * file. A crash may leave half a line at the log's end: that change was never acknowledged, and is dropped at restart.
- * One stub at a time keeps a data file: `FILE.lock` names the process that does (stub/data-lock.ts). Its writes go
- * through stub/disk.ts.
+ * names that snapshot on its first line (`{"follows":DIGEST}`) and holds the changes made since, one JSON line each
+ * (`{"add":PET}` or `{"nextId":N}`). A change is appended to the log and flushed to the disk (fdatasync) before its
+ * answer goes out, and the changes of the same moments share one flush (group commit). The log is folded into the
+ * snapshot at start, when it grows past a bound, on a reset or restore, and at shutdown: the snapshot and a new log
+ * are written to temporary files renamed over the old ones, so a crash never leaves half a file, nor a log read on top
+ * of a snapshot it does not follow. A crash may leave half a line at the log's end: that change was never acknowledged,
+ * and is dropped at restart (stub/data-read.ts). One stub at a time keeps a data file: `FILE.lock` names the process
+ * that does (stub/data-lock.ts). Its writes go through stub/disk.ts.
  */
 import { accessSync, constants, existsSync, fstatSync, lstatSync, readlinkSync, rmSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
-import { parseJson, readTextFile, type JsonValue, type Spec } from '../spec/index.js'
 import { DataFileLock } from './data-lock.js'
-import { disk, identityOf, kindOf, syncFolder, temporaryPathOf, WRITE_NO_FOLLOW, writeDurably } from './disk.js'
-import { readJsonFile, readSnapshot, type Snapshot } from './seed.js'
-import { PersistError, StoreError, type ChangeLog, type Int64, type PetStore } from './store.js'
+import {
+  APPEND_NEW,
+  disk,
+  identityOf,
+  kindOf,
+  logPathOf,
+  ownerReadWrite,
+  syncFolder,
+  temporaryPathOf,
+  writeDurably,
+} from './disk.js'
+import { digestOf, digested, followsLine } from './data-read.js'
+import { PersistError, type ChangeLog, type Int64, type PetStore } from './store.js'
 
 /**
  * The file a `--data` path names, its symbolic links followed (the file they point to may not exist yet): the stub keeps
@@ -46,129 +56,11 @@ export function dataFileOf(path: string, uid = process.getuid?.()): string {
   throw new PersistError(`the data file ${path} is a loop of symbolic links`)
 }
 
-/** The log of changes beside a data file. */
-export function logPathOf(path: string): string {
-  return `${path}.log`
-}
+export { logPathOf }
+export { readDataFile } from './data-read.js'
 
 /** The log is folded into the snapshot once it holds this many bytes and more than the snapshot itself. */
 export const COMPACT_BYTES = 8 * 1024 * 1024
-
-/**
- * The state kept in the data file and its log (the snapshot with the logged changes after it), its pets checked against
- * `spec` (the one in use by default), or `undefined` when there is no file yet. `onNotice` hears of a torn last
- * record, which is dropped. Throws StoreError (one line) otherwise.
- */
-export function readDataFile(
-  path: string,
-  spec?: Spec,
-  onNotice: (message: string) => void = () => undefined,
-): Snapshot | undefined {
-  const logPath = logPathOf(path)
-  const hasFile = existsSync(path)
-  if (!hasFile && !existsSync(logPath)) return undefined
-  // Reading a FIFO would wait for a writer for ever, deaf even to SIGTERM; a device or a folder is no data file either.
-  for (const file of [path, logPath]) {
-    const kind = existsSync(file) ? kindOf(file) : 'a file'
-    if (kind !== 'a file')
-      throw new StoreError(`cannot use ${file} as the data file${file === path ? '' : "'s log"}: it is ${kind}`)
-  }
-  const where = `the data file ${path}`
-  const changes = readLog(logPath, onNotice)
-  if (!hasFile) {
-    // The stub writes the snapshot before it makes the log, so a log alone is one whose data file was removed or moved:
-    // read alone it would bring back the last changes without the pets before them.
-    if (changes.length === 0) return undefined
-    throw new StoreError(
-      `the data file ${path} is missing but its log ${logPath} holds changes made after it: put the data file back, or remove the log to start afresh`,
-    )
-  }
-  const saved: JsonValue = readJsonFile(path, 'data file')
-  const value = Array.isArray(saved) ? { pets: saved } : saved
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(value.pets))
-    return readSnapshot(value, where, spec) // throws, naming what is wrong
-  if (changes.length === 0) return readSnapshot(value, where, spec)
-  // Changes older than the snapshot are in it already (a crash between writing it and emptying the log).
-  const pets = [...value.pets]
-  let next = bigOf(value.nextId) ?? pets.reduce<bigint>((most, pet) => max(most, (bigOf(idOf(pet)) ?? 0n) + 1n), 1n)
-  const since = next
-  for (const change of changes) {
-    if ('add' in change) {
-      const id = bigOf(idOf(change.add))!
-      if (id < since) continue
-      pets.push(change.add)
-      next = max(next, id + 1n)
-    } else next = max(next, change.nextId)
-  }
-  return readSnapshot({ pets, nextId: next }, where, spec)
-}
-
-type Change = { add: JsonValue } | { nextId: bigint }
-
-/** The log's changes in order; a torn tail (a crash mid-write: never acknowledged) is dropped with one notice. */
-function readLog(logPath: string, onNotice: (message: string) => void): Change[] {
-  let text: string
-  try {
-    text = readTextFile(logPath)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw new StoreError(`cannot read the data file's log ${logPath}: ${(error as Error).message}`)
-  }
-  const lines = text.split('\n')
-  const changes: Change[] = []
-  let bad: { line: number; why: string } | undefined
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    if (line === '') continue
-    // A line with no newline after it was never flushed whole, so never acknowledged.
-    const change = i === lines.length - 1 ? undefined : changeOf(line)
-    if (change === undefined) {
-      bad ??= { line: i + 1, why: i === lines.length - 1 ? 'it ends before its newline' : 'it is not a change' }
-      continue
-    }
-    if (bad !== undefined)
-      throw new StoreError(
-        `the data file's log ${logPath}: line ${bad.line} is not a change (${bad.why}), and changes follow it`,
-      )
-    changes.push(change)
-  }
-  if (bad !== undefined) {
-    const bytes = Buffer.byteLength(lines.slice(bad.line - 1).join('\n'))
-    onNotice(
-      `the data file's log ${logPath} ends in a torn record from a crash (line ${bad.line}, ${bytes} bytes): dropped, it was never acknowledged`,
-    )
-  }
-  return changes
-}
-
-function changeOf(line: string): Change | undefined {
-  let value: JsonValue
-  try {
-    value = parseJson(line)
-  } catch {
-    return undefined
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-  const keys = Object.keys(value)
-  if (keys.length !== 1) return undefined
-  if (keys[0] === 'add' && bigOf(idOf(value.add)) !== undefined) return { add: value.add! }
-  const next = keys[0] === 'nextId' ? bigOf(value.nextId) : undefined
-  return next === undefined ? undefined : { nextId: next }
-}
-
-function idOf(pet: JsonValue | undefined): JsonValue | undefined {
-  return pet !== null && typeof pet === 'object' && !Array.isArray(pet) ? pet.id : undefined
-}
-
-function bigOf(value: JsonValue | undefined): bigint | undefined {
-  return typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))
-    ? BigInt(value)
-    : undefined
-}
-
-function max(a: bigint, b: bigint): bigint {
-  return a > b ? a : b
-}
 
 /** The changes of one flush, and who waits for them. */
 interface Batch {
@@ -356,6 +248,30 @@ class DataLog implements ChangeLog, DataFile {
         ? error
         : new PersistError(`cannot write the data file ${this.path}: ${error.message}`),
     )
+    this.#keepAcknowledged()
+  }
+
+  /**
+   * Writes what was acknowledged (the store, the refused changes taken back, the ids they took still taken) as the
+   * snapshot alone, when it can: a log that could not be written may hold less than that (removed by hand, with a
+   * folder put in its place), and the snapshot on disk is then all a crash would leave. The log it leaves names another
+   * snapshot, so it is left out at the next start; the stub's next change writes both again.
+   */
+  #keepAcknowledged(): void {
+    const temporary = temporaryPathOf(this.path)
+    try {
+      rmSync(temporary, { force: true })
+      writeDurably(temporary, this.store.stateJsonPieces(), 'wx', this.path)
+      disk.renameSync(temporary, this.path)
+      this.#snapshot = identityOf(this.path)
+      syncFolder(this.path)
+    } catch {
+      try {
+        rmSync(temporary, { force: true })
+      } catch {
+        // its folder is gone or is no folder: there is nothing to remove
+      }
+    }
   }
 
   /** Takes the pets of a batch, and of any after it, out of the store, and refuses them with `failure`. */
@@ -398,14 +314,17 @@ class DataLog implements ChangeLog, DataFile {
   }
 
   /**
-   * True while the snapshot and the open log are still the files at their paths. Otherwise the changes flushed to the
-   * log would be lost at the next start (a removed log), or read on top of another snapshot (a replaced data file).
+   * True while the snapshot and the open log are still the files at their paths, the log as long as the stub wrote it.
+   * Otherwise the changes flushed to the log would be lost at the next start (a removed or emptied log), or read on top
+   * of another snapshot (a replaced data file).
    */
   #sameFiles(): boolean {
     try {
+      const log = fstatSync(this.#fd)
       return (
         statSync(this.#logPath).ino === this.#inode &&
-        fstatSync(this.#fd).nlink > 0 &&
+        log.nlink > 0 &&
+        log.size === this.#length && // emptied or cut in place (a rotation's copytruncate), or written to by another
         this.#snapshot !== undefined &&
         identityOf(this.path) === this.#snapshot
       )
@@ -415,41 +334,69 @@ class DataLog implements ChangeLog, DataFile {
   }
 
   /**
-   * Writes the whole state as the snapshot and starts an empty log: synchronously, so that nothing changes meanwhile.
-   * Throws {@link PersistError} naming the file when it cannot.
+   * Writes the whole state as the snapshot and starts a new log that follows it: synchronously, so that nothing changes
+   * meanwhile. Both are written under temporary names and flushed, then renamed over the old ones, the snapshot first:
+   * once it has its name, the state on disk is the new one whatever comes next (a crash before the log's rename leaves
+   * the old log, which names another snapshot and is left unread). Nothing at the old names is opened or written
+   * through (a log replaced by a named pipe would hold the stub for ever). Throws {@link PersistError} naming the file,
+   * the disk unchanged, when it cannot.
    */
   compact(): void {
     if (!this.#stillKept()) throw new PersistError(this.#lostTo!) // a reset or a shutdown too: the files are another's
     const temporary = temporaryPathOf(this.path)
+    const temporaryLog = temporaryPathOf(this.#logPath)
+    let fd = -1
+    let header: Buffer
     try {
+      // A rename replaces a file (or a link, or nothing); a folder at the log's name would fail it after the snapshot's.
+      const kind = existsSync(this.#logPath) ? kindOf(this.#logPath, true) : 'nothing'
+      if (kind !== 'a file' && kind !== 'nothing' && kind !== 'a symbolic link')
+        throw new Error(`its log ${this.#logPath} is ${kind}`)
       // Made anew ('wx' fails on anything at the name, a symbolic link included), never written through what is there.
       rmSync(temporary, { force: true })
-      writeDurably(temporary, this.store.stateJsonPieces(), 'wx')
+      const digest = digestOf()
+      writeDurably(temporary, digested(this.store.stateJsonPieces(), digest), 'wx', this.path)
+      header = Buffer.from(followsLine(digest.digest('hex')))
+      rmSync(temporaryLog, { force: true })
+      fd = disk.openSync(temporaryLog, APPEND_NEW)
+      ownerReadWrite(fd, this.#logPath)
+      if (disk.writeSync(fd, header, 0, header.length) !== header.length) throw new Error('the disk is full')
+      disk.fsyncSync(fd)
       disk.renameSync(temporary, this.path) // atomic: readers see the old file or the new one, never a mix
-      this.#snapshot = identityOf(this.path)
-      // The new snapshot is on disk under its name before the log is emptied: a power cut between the two must not
-      // leave the old snapshot with an empty log.
-      syncFolder(this.path)
-      const fd = disk.openSync(this.#logPath, WRITE_NO_FOLLOW) // emptied: everything in it is in the snapshot now
-      syncFolder(this.path) // a log made just now: its name on disk before any change flushed to it is acknowledged
-      if (this.#fd >= 0) this.#retired.push(this.#fd)
-      if (!this.#flushing) this.#closeRetired()
-      this.#fd = fd
-      this.#inode = fstatSync(fd).ino
-      this.#length = 0
-      this.#broken = false
-      this.#generation++
-      // The changes waiting for a flush are in the snapshot now (or were replaced away by a reset or restore).
-      const waiting = this.#open
-      this.#open = undefined
-      waiting?.resolve()
     } catch (error) {
-      try {
-        rmSync(temporary, { force: true })
-      } catch {
-        // its folder is gone or is no folder: there is nothing to remove
+      for (const file of [temporary, temporaryLog]) {
+        try {
+          rmSync(file, { force: true })
+        } catch {
+          // its folder is gone or is no folder: there is nothing to remove
+        }
       }
+      if (fd >= 0) disk.closeSync(fd)
       throw new PersistError(`cannot write the data file ${this.path}: ${(error as Error).message}`)
+    }
+    // The new state is on disk: from here on nothing is thrown, as nothing of it could be taken back.
+    this.#snapshot = identityOf(this.path)
+    if (this.#fd >= 0) this.#retired.push(this.#fd)
+    if (!this.#flushing) this.#closeRetired()
+    this.#fd = fd
+    this.#length = header.length
+    this.#broken = false
+    this.#generation++
+    // The changes waiting for a flush are in the snapshot now (or were replaced away by a reset or restore).
+    const waiting = this.#open
+    this.#open = undefined
+    waiting?.resolve()
+    try {
+      // The snapshot under its name before the log that follows it takes the old log's: a power cut between the two
+      // must not leave the new log beside the old snapshot.
+      syncFolder(this.path)
+      disk.renameSync(temporaryLog, this.#logPath)
+      syncFolder(this.path) // its name on disk before any change flushed to it is acknowledged
+      this.#inode = fstatSync(fd).ino
+    } catch (error) {
+      // The snapshot holds every change so far; the next change writes both again (and is refused if that fails).
+      this.#broken = true
+      this.onError(`cannot write the data file's log ${this.#logPath}: ${(error as Error).message}`)
     }
   }
 

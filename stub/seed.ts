@@ -37,6 +37,11 @@ export function loadSeed(seed: string | false | readonly SeedPet[] | undefined, 
 
 /** A JSON file read without losing int64 digits; throws StoreError naming the file. */
 export function readJsonFile(path: string, what: string): JsonValue {
+  return readJsonText(path, what).value
+}
+
+/** {@link readJsonFile}, with the text it was read from. */
+export function readJsonText(path: string, what: string): { text: string; value: JsonValue } {
   let text: string
   try {
     text = readTextFile(path)
@@ -44,7 +49,7 @@ export function readJsonFile(path: string, what: string): JsonValue {
     throw new StoreError(`cannot read the ${what} ${path}: ${(error as Error).message}`)
   }
   try {
-    return parseJson(text)
+    return { text, value: parseJson(text) }
   } catch (error) {
     throw new StoreError(`the ${what} ${path} is not valid JSON: ${(error as Error).message}`)
   }

@@ -2,7 +2,7 @@
 // cannot be written, writes that fail later, two stubs started on one file, a container started again, a flood of the
 // largest creates.
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BINS, runProcessSync, startProcess } from '../../test-support/run-command.js'
@@ -19,6 +19,14 @@ function run(args: string[]) {
   const url = running.waitFor(/listening on (\S+)[\s\S]*Prefer: code=404.*\n/).then((match) => match[1]!)
   url.catch(() => undefined)
   return { child: running.child, url, exited, stderr: () => running.output().stderr }
+}
+
+function statOrNothing(path: string) {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
 }
 
 function scratch(): string {
@@ -83,6 +91,42 @@ describe('--data under kill -9', () => {
     const missing = [...acknowledged].filter(([, json]) => !state.includes(json)).map(([id]) => id)
     expect(missing).toEqual([])
     expect(acknowledged.size).toBeGreaterThan(100)
+  }, 60_000)
+})
+
+describe('--data under kill -9 during a reset', () => {
+  it('comes back as the state before the reset or the state after it, never a mix of the two', async () => {
+    const dir = scratch()
+    const file = join(dir, 'pets.json')
+    for (let round = 0; round < 3; round++) {
+      // Two pets folded into the snapshot (a clean stop), two more in the log after it.
+      const first = run(['--data', file, '--no-seed'])
+      for (const name of ['folded 1', 'folded 2']) expect((await create(await first.url, name)).status).toBe(201)
+      first.child.kill('SIGTERM')
+      expect(await first.exited).toBe(0)
+      const stub = run(['--data', file, '--no-seed'])
+      const url = await stub.url
+      for (const name of ['logged 1', 'logged 2']) expect((await create(url, name)).status).toBe(201)
+      const admin = url.replace(/\/v1$/, '/__stub')
+      const before = await (await fetch(`${admin}/state`)).json()
+      // Killed the moment the reset's snapshot takes the data file's name, before its new log takes the log's.
+      const inode = statSync(file).ino
+      const watcher = watch(dir, () => {
+        if (statOrNothing(file)?.ino !== inode) stub.child.kill('SIGKILL')
+      })
+      onTestFinished(() => watcher.close())
+      await fetch(`${admin}/reset`, { method: 'POST' }).catch(() => undefined) // never answered, or answered 200
+      watcher.close()
+      stub.child.kill('SIGKILL')
+      await stub.exited
+      const after = run(['--data', file, '--no-seed'])
+      const state = await (await fetch(`${(await after.url).replace(/\/v1$/, '/__stub')}/state`)).json()
+      // The reset (to no pets) happened, or it did not: before, the log's pets came back on top of the reset state
+      // and the folded ones were lost ([3, 4] of [1, 2, 3, 4]).
+      expect([before, { nextId: 1, pets: [] }]).toContainEqual(state)
+      after.child.kill('SIGTERM')
+      expect(await after.exited).toBe(0)
+    }
   }, 60_000)
 })
 

@@ -1,0 +1,150 @@
+// The data file's files changed under a running stub, and a crash between the two renames of a compaction: what a
+// battery of crash and file-system faults found to lose acknowledged pets, or to hang the stub.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import fs from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { disk, ownerReadWrite } from './disk.js'
+import { keepInFile, logPathOf, readDataFile } from './persist.js'
+import { createStub } from './stub.js'
+import { PersistError, PetStore } from './store.js'
+import { runProcessSync } from '../test-support/run-command.js'
+
+let dir: string
+let file: string
+beforeEach(() => {
+  dir = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), 'stub-faults-')))
+  file = join(dir, 'pets.json')
+})
+afterEach(() => {
+  Object.assign(disk, real)
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const real = { ...disk }
+const names = (path = file, notices?: string[]) =>
+  readDataFile(path, undefined, (notice) => notices?.push(notice))!.pets.map((pet) => pet.name)
+
+describe('a crash between the two renames of a compaction', () => {
+  it('leaves the new snapshot whole: the old log names another snapshot and is left out, not read on top of it', async () => {
+    const store = new PetStore()
+    const errors: string[] = []
+    const kept = keepInFile(store, file, (message) => errors.push(message))
+    for (const name of ['a', 'b', 'c']) store.add({ name, categoryId: 1 })
+    await store.settled()
+    expect(names()).toEqual(['a', 'b', 'c']) // all three in the log, after the snapshot made at the start
+    // A power cut right after the new snapshot took its name: the new log never takes the old one's.
+    disk.renameSync = (from, to) => {
+      if (String(to) === logPathOf(file)) throw Object.assign(new Error('power cut'), { code: 'EIO' })
+      real.renameSync(from, to)
+    }
+    store.replace([{ id: 1, name: 'seed', categoryId: 1 }], 2) // a reset: the pets back to a seed, ids from 2
+    Object.assign(disk, real)
+    expect(errors).toEqual([expect.stringMatching(/^cannot write the data file's log .*pets\.json\.log: power cut$/)])
+    // The old log holds a, b, c with ids 1 to 3, at or past the reset's next id: read on top, they came back (and a
+    // snapshot folded before them would have lost its pets).
+    const notices: string[] = []
+    expect(names(file, notices)).toEqual(['seed'])
+    expect(notices).toEqual([expect.stringMatching(/follows another snapshot than the data file.*its 3 changes/)])
+    // The stub goes on: its next change writes both files again.
+    store.add({ name: 'd', categoryId: 1 })
+    await store.settled()
+    expect(names()).toEqual(['seed', 'd'])
+    kept.close()
+  })
+
+  it('reads a log written before logs named their snapshot as before', () => {
+    fs.writeFileSync(file, '{"nextId":2,"pets":[{"id":1,"name":"a","categoryId":1}]}')
+    fs.writeFileSync(
+      logPathOf(file),
+      '{"add":{"id":1,"name":"a","categoryId":1}}\n{"add":{"id":2,"name":"b","categoryId":1}}\n',
+    )
+    expect(names()).toEqual(['a', 'b'])
+  })
+})
+
+describe('files changed under a running stub', () => {
+  it('notices a log emptied in place (copytruncate) and writes both again: nothing acknowledged is lost', async () => {
+    const errors: string[] = []
+    const stub = createStub({ data: file, seed: false, onDataError: (message: string) => errors.push(message) })
+    for (const name of ['a', 'b']) stub.store.add({ name, categoryId: 1 })
+    await stub.store.settled()
+    fs.copyFileSync(logPathOf(file), `${logPathOf(file)}.1`)
+    fs.truncateSync(logPathOf(file), 0) // what logrotate's copytruncate and `: > pets.json.log` do
+    stub.store.add({ name: 'c', categoryId: 1 })
+    await stub.store.settled()
+    expect(fs.readFileSync(logPathOf(file)).includes(0)).toBe(false) // no hole of NUL bytes before the new change
+    expect(errors).toEqual([expect.stringMatching(/removed or replaced while the stub ran/)])
+    expect(names()).toEqual(['a', 'b', 'c']) // what a kill -9 now would find: every pet, ids never given again
+    expect(readDataFile(file)!.nextId).toBe(4)
+    stub.close()
+  })
+
+  it('refuses a change while a folder stands at the log, leaving the data file as it was, and recovers', async () => {
+    const stub = createStub({ data: file, seed: false, onDataError: () => undefined })
+    for (const name of ['a', 'b']) stub.store.add({ name, categoryId: 1 })
+    await stub.store.settled()
+    const before = fs.readFileSync(file, 'utf8')
+    fs.rmSync(logPathOf(file))
+    fs.mkdirSync(logPathOf(file))
+    expect(() => stub.reset()).toThrow(PersistError) // answered 503: nothing of it may be on disk
+    expect(fs.readFileSync(file, 'utf8')).toBe(before)
+    stub.store.add({ name: 'refused', categoryId: 1 })
+    await expect(stub.store.settled()).rejects.toThrow(/its log .* is a directory/)
+    expect(stub.store.size).toBe(2)
+    // The data file holds what was acknowledged, and the id the refused pet took stays taken: before, it held the
+    // refused pet, which came back at the next start.
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      nextId: 4,
+      pets: [
+        { id: 1, name: 'a', categoryId: 1 },
+        { id: 2, name: 'b', categoryId: 1 },
+      ],
+    })
+    fs.rmdirSync(logPathOf(file))
+    stub.store.add({ name: 'c', categoryId: 1 })
+    await stub.store.settled()
+    expect(names()).toEqual(['a', 'b', 'c'])
+    expect(readDataFile(file)!.pets.map((pet) => pet.id)).toEqual([1, 2, 4])
+    stub.close()
+  })
+
+  it.skipIf(process.platform === 'win32')(
+    'refuses a change while a named pipe stands at the log, instead of waiting on it for ever',
+    async () => {
+      const stub = createStub({ data: file, seed: false, onDataError: () => undefined })
+      stub.store.add({ name: 'a', categoryId: 1 })
+      await stub.store.settled()
+      fs.rmSync(logPathOf(file))
+      expect(runProcessSync('mkfifo', [logPathOf(file)]).code).toBe(0)
+      stub.store.add({ name: 'refused', categoryId: 1 })
+      await expect(stub.store.settled()).rejects.toThrow(/its log .* is a named pipe/)
+      fs.rmSync(logPathOf(file))
+      stub.store.add({ name: 'b', categoryId: 1 })
+      await stub.store.settled()
+      expect(names()).toEqual(['a', 'b'])
+      stub.close()
+    },
+  )
+})
+
+describe('the modes of the files the stub makes', () => {
+  it.skipIf(process.platform === 'win32')(
+    'keep the data file mode, and let its owner read and write them whatever the umask',
+    async () => {
+      // A file made under `umask 0777` has no mode bit at all: the next start could not read it back.
+      const made = join(dir, 'made')
+      const fd = fs.openSync(made, 'wx', 0)
+      ownerReadWrite(fd)
+      fs.closeSync(fd)
+      expect(fs.statSync(made).mode & 0o777).toBe(0o600)
+      const stub = createStub({ data: file, seed: false })
+      fs.chmodSync(file, 0o640)
+      stub.store.add({ name: 'a', categoryId: 1 })
+      await stub.store.settled()
+      stub.close() // the shutdown writes the snapshot anew
+      expect(fs.statSync(file).mode & 0o777).toBe(0o640)
+      expect(fs.statSync(logPathOf(file)).mode & 0o600).toBe(0o600)
+    },
+  )
+})
