@@ -62,6 +62,13 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** A port nothing listens on now: one a target took and let go. */
+async function freePort(): Promise<number> {
+  const taken = await start({ serve: () => serveSocket(() => undefined) })
+  await taken.close()
+  return taken.port
+}
+
 function stop(child: ChildProcess): void {
   if (child.exitCode === null) child.kill('SIGTERM')
 }
@@ -125,6 +132,52 @@ describe('the petstore-stub command', () => {
       expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer cli-key' } })).status).toBe(200)
     stub.child.kill('SIGTERM')
     expect(await stub.exited).toBe(0)
+  })
+
+  it('starts, serves and stops cleanly when the reader of its output is gone before its first line', async () => {
+    // A torn last record (a kill -9 mid-write) makes the stub write a notice during the start, into the broken pipe.
+    const file = join(scratch(), 'pets.json')
+    writeFileSync(file, '{"nextId":1,"pets":[]}')
+    writeFileSync(`${file}.log`, '{"add":{"id":1,"name":"a","categoryId":1}}\n{"add":{"id":2,"na')
+    const port = await freePort()
+    const stub = startCommand('stub', ['--port', String(port), '--no-seed', '--api-key', 'k', '--data', file])
+    onTestFinished(() => stub.stop('SIGKILL'))
+    stub.child.stdout!.destroy() // both readers gone before the child writes anything (EPIPE)
+    stub.child.stderr!.destroy()
+    const url = `http://127.0.0.1:${port}`
+    await expect
+      .poll(() => fetch(`${url}/__stub/health`).then((answer) => answer.status, String), { timeout: 20_000 })
+      .toBe(200)
+    const created = await fetch(`${url}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":7}',
+    })
+    expect(created.status).toBe(201)
+    const rex = await created.text()
+    stub.stop('SIGTERM')
+    expect((await stub.exited).code).toBe(0)
+    expect(readdirSync(dirname(file))).not.toContain('pets.json.lock')
+    const kept = readFileSync(file, 'utf8') + readFileSync(`${file}.log`, 'utf8')
+    expect(kept).toContain('{"id":1,"name":"a","categoryId":1}')
+    expect(kept).toContain(rex)
+  })
+
+  it('stops on SIGHUP as on SIGTERM: the request in flight answered, the data file folded, exit 0', async () => {
+    const file = join(scratch(), 'pets.json')
+    const stub = run(['--port', '0', '--quiet', '--no-seed', '--api-key', 'k', '--data', file])
+    onTestFinished(() => void stub.child.kill('SIGKILL'))
+    const url = /listening on (\S+)/.exec(await stub.ready)![1]!
+    const headers = { authorization: 'Bearer k', 'content-type': 'application/json' }
+    const body = '{"name":"Rex","categoryId":7}'
+    const rex = await (await fetch(`${url}/pets`, { method: 'POST', headers, body })).text()
+    const slow = fetch(`${url}/pets`, { method: 'POST', headers: { ...headers, prefer: 'delay=1000' }, body })
+    await new Promise((resolve) => setTimeout(resolve, 300)) // the slow create is in flight
+    stub.child.kill('SIGHUP') // the terminal closed
+    expect((await slow).status).toBe(201)
+    expect(await stub.exited).toBe(0)
+    expect(readdirSync(dirname(file))).not.toContain('pets.json.lock')
+    expect(readFileSync(file, 'utf8')).toContain(rex)
   })
 
   it('stops when the npm shell it runs under goes away, since that shell dies on SIGTERM without passing it on', async () => {

@@ -1,4 +1,4 @@
-/** The `petstore-stub` command: resolves its config, starts the stub, and stops it on SIGINT or SIGTERM. */
+/** The `petstore-stub` command: resolves its config, starts the stub, and stops it on SIGINT, SIGTERM or SIGHUP. */
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import {
@@ -69,7 +69,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       process.exit(1) // a second signal, later, does not wait
     }
     stoppedAt = performance.now()
-    if (!running) process.exit(0) // nothing is served yet
+    if (!running) {
+      stub?.close() // nothing is served yet; the data file, if it is kept already, is let go
+      process.exit(0)
+    }
     void running
       .close(SHUTDOWN_GRACE_MS)
       .then(() => stub?.close()) // the data file's last write
@@ -96,8 +99,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       )
     }
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  // SIGHUP: the terminal closed (on Windows, Node emits it as the console window closes), or a supervisor's reload.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop)
+  // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort, from
+  // the start on, since the data file's notices (a torn record dropped) are written while the stub starts.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
   let config: ReturnType<typeof resolveConfig> | undefined
   try {
     config = resolveConfig(argv, env)
@@ -163,8 +169,6 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   process.stdout.write(banner(config, running.url, stub.store.size, petsFrom, stub.dataFile))
   if (config.fault) process.stdout.write(`Fault injected: ${config.fault}: ${FAULTS[config.fault].description}\n`)
 
-  // A reader that went away (`petstore-stub | head -2`) must not take the stub down: output is best effort.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
   // A bug must not take the stub down in front of its users: report it and keep serving.
   process.on('uncaughtException', (error) => report(`${COMMAND}: unexpected error: ${error.stack ?? String(error)}\n`))
   process.on('unhandledRejection', (error) => report(`${COMMAND}: unexpected error: ${String(error)}\n`))
