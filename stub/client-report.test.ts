@@ -118,6 +118,16 @@ describe('the client report', () => {
     expect(finding).toMatchObject({ count: 50, example: { target: '/v1/pets?limit=1000' } })
   })
 
+  it('judges no body of a create refused before its body was read (a bad Prefer): it was not a body not JSON', async () => {
+    const stub = createStub({})
+    const headers = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json', prefer: 'bogus=1' }
+    const answer = await stub.fetch(
+      new Request('http://stub.test/v1/pets', { method: 'POST', headers, body: '{"name":"a","categoryId":1}' }),
+    )
+    expect(answer.status).toBe(400)
+    expect(stub.clientReport().findings.map((finding) => finding.id)).not.toContain('invalid-new-pet')
+  })
+
   it('never shows a key, wherever a client put it: target, encoded target, Authorization, Prefer, Content-Type, body', async () => {
     // The keys a tester started the stub with: one with characters a URL encodes, one the start of another.
     const stub = createStub({ apiKeys: ['k+y/z=', 'dev', 'dev-secret-key-42'], adminKey: 'ADMINsecret9' })
@@ -125,9 +135,10 @@ describe('the client report', () => {
       (await stub.fetch(new Request(`http://stub.test${path}`, { method, headers, body }))).arrayBuffer()
     await send('GET', '/v1/pets?api_key=k%2By%2Fz%3D') // missing-credentials
     await send('GET', '/v1/pets/dev-secret-key-42', { authorization: 'dev-secret-key-42 Bearer' }) // 2 findings
-    await send('GET', '/v1/pets?limit=500&key=ADMINsecret9', { authorization: 'Bearer dev' }) // limit-out-of-range
+    const prefer = 'example=dev-secret-key-42'
+    await send('GET', '/v1/pets?limit=500&key=ADMINsecret9', { authorization: 'Bearer dev', prefer }) // limit-out-of-range
     const json = { authorization: 'Bearer dev', 'content-type': 'application/json' }
-    await send('POST', '/v1/pets', { ...json, prefer: 'example=dev-secret-key-42' }, '{}') // invalid-new-pet
+    await send('POST', '/v1/pets', json, '{}') // invalid-new-pet
     await send(
       'POST',
       '/v1/pets',
@@ -140,7 +151,8 @@ describe('the client report', () => {
     expect(example('deprecated-operation').target).toBe('/v1/pets/[REDACTED]')
     expect(example('malformed-credentials').headers.authorization).toBe('[REDACTED]')
     expect(example('limit-out-of-range').target).toBe('/v1/pets?limit=500&key=[REDACTED]')
-    expect(example('invalid-new-pet').headers.prefer).toBe('example=[REDACTED]')
+    expect(example('limit-out-of-range').headers.prefer).toBe('example=[REDACTED]')
+    expect(example('invalid-new-pet').body).toBe('{}')
     expect(example('unknown-fields')).toEqual({
       method: 'POST',
       target: '/v1/pets',

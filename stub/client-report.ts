@@ -281,6 +281,8 @@ export class ClientReporter {
     // A NewPet the stub read and stored was sent as JSON, parses, and passes NewPet: only its fields are left to judge.
     let value: JsonValue | undefined = response?.readBody
     if (value === undefined) {
+      // Refused before its body was read (a bad Prefer, a body over the limit): there is no body to judge.
+      if (text === undefined) return
       if (!isJsonMediaType(headerOf(request.headers, 'content-type'))) {
         seen('wrong-content-type', 'createPet', () =>
           this.#bodyFinding('a createPet body not sent as application/json'),
