@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createStub } from './stub.js'
-import { assertCleanClient, ClientReportError, clientReportMarkdown, type ClientReport } from './client-report.js'
+import { assertCleanClient, ClientReportError, type ClientReport } from './client-report.js'
+import { clientReportMarkdown, codeSpan } from './client-report-markdown.js'
 
 const KEY = 'client-key-1'
 const AUTH = { authorization: `Bearer ${KEY}` }
@@ -116,6 +117,24 @@ describe('the client report', () => {
     const [finding] = stub.clientReport().findings
     expect(stub.clientReport().findings).toHaveLength(1)
     expect(finding).toMatchObject({ count: 50, example: { target: '/v1/pets?limit=1000' } })
+  })
+
+  it("keeps a client's text inert in the Markdown report: no span closed early, no line of its own", async () => {
+    const stub = createStub({})
+    const send = (headers: Record<string, string>, body: string) =>
+      stub.fetch(new Request('http://stub.test/v1/pets', { method: 'POST', headers, body }))
+    const auth = { authorization: 'Bearer petstore-dev-key' }
+    await send({ ...auth, 'content-type': 'text/plain` <img src=x onerror=alert(1)> `' }, 'x')
+    await send(
+      { ...auth, 'content-type': 'application/json' },
+      '{"name":1}\n\n## Injected\n\n<script>alert(1)</script>\n',
+    )
+    const markdown = clientReportMarkdown(stub.clientReport())
+    expect(markdown.split('\n').filter((line) => /Injected|<script>|<img/.test(line))).toEqual([
+      expect.stringContaining(' `` content-type: text/plain` <img src=x onerror=alert(1)> ` ``'),
+      expect.stringContaining(' body `{"name":1}  ## Injected  <script>alert(1)</script> `'),
+    ])
+    expect(codeSpan('`a``b')).toBe('``` `a``b ```')
   })
 
   it('judges no body of a create refused before its body was read (a bad Prefer): it was not a body not JSON', async () => {

@@ -406,42 +406,6 @@ function exampleOf(
   }
 }
 
-/** The report as Markdown, for a person. */
-export function clientReportMarkdown(report: ClientReport): string {
-  const lines = [
-    '# Client report',
-    '',
-    `${report.requests} requests since ${report.since}; ${report.findings.length === 0 ? 'no finding' : `${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`}.`,
-    '',
-  ]
-  if (report.findings.length) {
-    lines.push('## Findings', '')
-    for (const f of report.findings) {
-      lines.push(
-        `### ${f.operationId ? `${f.operationId}: ` : ''}${f.title}`,
-        '',
-        `- ${f.count} time${f.count === 1 ? '' : 's'}, first at ${f.firstSeen}`,
-        `- example: \`${f.example.method} ${f.example.target}\`${Object.entries(f.example.headers)
-          .map(([k, v]) => ` \`${k}: ${v}\``)
-          .join('')}${f.example.body ? ` body \`${f.example.body.replaceAll('`', "'")}\`` : ''}`,
-        ...f.basis.map((b) => `- basis: ${b.text} (\`${b.ref}\`)`),
-        '',
-      )
-    }
-  }
-  if (report.notExercised.length) {
-    lines.push(
-      '## Never exercised',
-      '',
-      'Documented answers the client never received (is the code that handles them tested?):',
-      '',
-    )
-    for (const n of report.notExercised) lines.push(`- ${n.operationId} ${n.status}: ${n.hint}`)
-    lines.push('')
-  }
-  return lines.join('\n')
-}
-
 /** A journal that feeds a client report beside it: emptying the journal empties the report too. */
 export class ReportingJournal extends Journal {
   readonly #reporter: ClientReporter

@@ -4,7 +4,7 @@
 import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { uptime } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
-import { identityOf, kindOf, logPathOf, readSmallFile, temporaryPathOf, writeDurably } from './disk.js'
+import { identityOf, kindOf, readSmallFile, removeIfCan, temporaryPathOf, writeDurably } from './disk.js'
 import { PersistError } from './store.js'
 
 /** The lock file beside a data file. */
@@ -80,10 +80,16 @@ export class DataFileLock {
         throw new PersistError(
           `the data file ${path} is in use by another stub (${lock === 'taking' ? 'starting now' : `process ${lock.pid}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
         )
-      rmSync(lockPath, { force: true }) // left by a stub that is gone
-      // So are the snapshot and log it was writing, if it died at that moment: their temporary files would stay for ever.
-      if (lock !== undefined)
-        for (const file of [path, logPathOf(path)]) rmSync(temporaryPathOf(file, lock.pid), { force: true })
+      try {
+        rmSync(lockPath, { force: true }) // left by a stub that is gone
+      } catch (error) {
+        throw new PersistError(
+          `cannot take over the lock ${lockPath} of the data file ${path}, left by a stub that is gone: ${(error as Error).message}; remove it`,
+        )
+      }
+      // So is the snapshot it was writing, if it died at that moment: its temporary file would stay for ever. (The log
+      // it was writing is read first: it tells a compaction that had put its snapshot in; see stub/data-read.ts.)
+      if (lock !== undefined) removeIfCan(temporaryPathOf(path, lock.pid))
     }
     throw new PersistError(`cannot take the lock ${lockPath} of the data file ${path}: other stubs keep taking it`)
   }

@@ -3,9 +3,10 @@
  * change dropped, a log that follows another snapshot left out. Also how a log names the snapshot it follows.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { parseJson, readTextFile, type JsonValue, type Spec } from '../spec/index.js'
-import { kindOf, logPathOf } from './disk.js'
+import { kindOf, logPathOf, readSmallFile } from './disk.js'
 import { readJsonText, readSnapshot, type Snapshot } from './seed.js'
 import { StoreError } from './store.js'
 
@@ -55,12 +56,19 @@ export function readDataFile(
   }
   const { text, value: saved } = readJsonText(path, 'data file')
   let changes = logged
-  if (follows !== undefined && follows !== digestOf().update(text, 'utf8').digest('hex')) {
-    if (changes.length > 0)
+  const digest = follows === undefined || changes.length === 0 ? follows : digestOf().update(text, 'utf8').digest('hex')
+  if (digest !== follows) {
+    if (compactionCommitted(path, digest!)) {
+      // The stub stopped between a compaction's two renames: the data file holds the log's changes, or a reset or a
+      // restore replaced them on purpose. Read on top, the log would bring old pets into a reset state.
       onNotice(
-        `the data file's log ${logPath} follows another snapshot than the data file (the stub stopped while it replaced them): its ${changes.length} changes are left out, as the data file holds them or replaced them`,
+        `the data file ${path} was written anew as the stub stopped, its new log not yet in place: the ${changes.length} changes of the old log ${logPath} are in the data file or were replaced by it, and are left out`,
       )
-    changes = []
+      changes = []
+    } else
+      onNotice(
+        `the data file ${path} was changed after its log ${logPath} was written (by hand, or copied): the log's changes are read on top of it, those it does not hold already`,
+      )
   }
   const value = Array.isArray(saved) ? { pets: saved } : saved
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(value.pets))
@@ -73,9 +81,8 @@ export function readDataFile(
   for (const change of changes) {
     if ('add' in change) {
       const id = bigOf(idOf(change.add))!
-      if (id < since) continue
-      pets.push(change.add)
-      next = max(next, id + 1n)
+      next = max(next, id + 1n) // an id the log gave is never given again, its pet in the snapshot or not
+      if (id >= since) pets.push(change.add)
     } else next = max(next, change.nextId)
   }
   return readSnapshot({ pets, nextId: next }, where, spec)
@@ -159,4 +166,27 @@ export function* digested(pieces: Iterable<string | Uint8Array>, digest: Hash): 
     else digest.update(piece)
     yield piece
   }
+}
+
+/**
+ * True when the new log of a compaction that put `digest` in as the data file waits under its temporary name
+ * (`FILE.log.PID.tmp`): the stub stopped between the compaction's two renames. A data file changed by hand has no such
+ * log, and the log beside it is read on top of it as before.
+ */
+function compactionCommitted(path: string, digest: string): boolean {
+  const folder = dirname(path)
+  const prefix = `${basename(logPathOf(path))}.`
+  let names: string[]
+  try {
+    names = readdirSync(folder)
+  } catch {
+    return false
+  }
+  const wanted = followsLine(digest)
+  return names.some(
+    (name) =>
+      name.startsWith(prefix) &&
+      /^[0-9]+\.tmp$/.test(name.slice(prefix.length)) &&
+      readSmallFile(join(folder, name), wanted.length) === wanted,
+  )
 }

@@ -157,3 +157,12 @@ export function syncFolder(path: string): void {
     disk.closeSync(fd)
   }
 }
+
+/** Removes what is at `path`, if anything is and it can: a leftover that cannot be removed is left (another user's). */
+export function removeIfCan(path: string): void {
+  try {
+    fs.rmSync(path, { force: true })
+  } catch {
+    // a folder, another user's file in a shared folder: left as it is
+  }
+}

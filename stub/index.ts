@@ -72,9 +72,9 @@ export {
   assertCleanClient,
   ClientReporter,
   ClientReportError,
-  clientReportMarkdown,
   ReportingJournal,
   type ClientFinding,
   type ClientReport,
   type NotExercised,
 } from './client-report.js'
+export { clientReportMarkdown } from './client-report-markdown.js'

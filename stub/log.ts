@@ -154,23 +154,32 @@ function encodedRanges(
   keep: number,
   ranges: [number, number][] | undefined,
 ): [number, number][] | undefined {
-  let decoded = ''
-  const escapes: number[] = [] // where in `decoded` each %XX stands: it took 3 characters of `text`
+  const parts: string[] = [] // joined once: a text grown a piece at a time is slow to search
+  let length = 0
+  const escapes: number[] = [] // where in the decoded text each %XX stands: it took 3 characters of `text`
   let last = 0
   for (let at = text.indexOf('%'); at !== -1; at = text.indexOf('%', at + 1)) {
     const byte = hexByte(text, at + 1)
     if (byte < 0) continue
-    decoded += text.slice(last, at)
-    escapes.push(decoded.length)
-    decoded += String.fromCharCode(byte)
+    parts.push(text.slice(last, at), String.fromCharCode(byte))
+    length += at - last
+    escapes.push(length++)
     last = at + 3
   }
   if (escapes.length === 0) return ranges
-  decoded += text.slice(last)
+  parts.push(text.slice(last))
+  const decoded = parts.join('')
+  // Each escape before `place` took two characters more in `text`; they are counted by halving (a 16 KB target of
+  // escapes and a one-letter key would make a count from the start for each of thousands of matches).
   const inText = (place: number) => {
-    let before = 0
-    while (before < escapes.length && escapes[before]! < place) before++
-    return place + 2 * before
+    let low = 0
+    let high = escapes.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (escapes[middle]! < place) low = middle + 1
+      else high = middle
+    }
+    return place + 2 * low
   }
   for (const secret of secrets) {
     if (secret === '') continue

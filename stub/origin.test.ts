@@ -183,20 +183,34 @@ describe('over HTTP', () => {
     }
   })
 
-  it('with --allow-host *, gives a DNS-rebinding page no admin API: its origin is its Host, not the stub own', async () => {
+  it('with --allow-host *, answers no page under a name it does not answer by name: a DNS-rebinding page is one', async () => {
     const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'] })
     try {
       const before = stub.store.size
       const rebound = `evil.example:${stub.port}`
-      const headers = { host: rebound, origin: `http://${rebound}`, 'content-type': 'application/json' }
-      const wiped = await send(stub.port, headers, '/__stub/state', 'PUT', '[]')
-      expect([wiped.status, JSON.parse(wiped.body).code]).toEqual([403, 'origin_not_allowed'])
-      expect((await send(stub.port, headers, '/__stub/requests')).status).toBe(403)
+      const page = { host: rebound, origin: `http://${rebound}`, 'content-type': 'application/json' }
+      // A page on its own origin: its changes carry Origin, its reads (same-origin GETs) only Sec-Fetch-Site.
+      const wiped = await send(stub.port, page, '/__stub/state', 'PUT', '[]')
+      const read = await send(stub.port, { host: rebound, 'sec-fetch-site': 'same-origin' }, '/__stub/state')
+      const journal = await send(stub.port, { host: rebound, 'sec-fetch-site': 'same-origin' }, '/__stub/requests')
+      const created = await send(
+        stub.port,
+        { ...JSON_AUTH, ...page },
+        '/v1/pets',
+        'POST',
+        '{"name":"x","categoryId":1}',
+      )
+      for (const answer of [wiped, read, journal, created]) {
+        expect(answer.status).toBe(421)
+        expect(JSON.parse(answer.body)).toMatchObject({ code: 'host_not_allowed' })
+      }
+      expect(JSON.parse(wiped.body).message).toContain('--allow-host * lets in no page')
       expect(stub.store.size).toBe(before)
-      // The stub's own page on a loopback name, and scripts (no Origin), are answered as before.
+      // Scripts and proxies (no Origin, no Sec-Fetch-Site) under any name, and pages on a loopback name, as before.
+      expect((await send(stub.port, { host: rebound }, '/__stub/health')).status).toBe(200)
+      expect((await send(stub.port, { ...AUTH, host: rebound })).status).toBe(200)
       const own = `localhost:${stub.port}`
       expect((await send(stub.port, { host: own, origin: `http://${own}` }, '/__stub/health')).status).toBe(200)
-      expect((await send(stub.port, { host: rebound }, '/__stub/health')).status).toBe(200)
     } finally {
       await stub.close()
     }

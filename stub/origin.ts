@@ -29,17 +29,24 @@ export class HostCheck {
     this.#any = this.#allowed.has('*')
   }
 
-  /** True when a request with this `Host` is answered. A request with none (HTTP/1.0) is: no browser sends that. */
-  allows(host: string | string[] | undefined): boolean {
+  /**
+   * True when a request with this `Host` is answered. A request with none (HTTP/1.0) is: no browser sends that. A
+   * request a browser made (`fromPage`: it names its `Origin` or its `Sec-Fetch-Site`) is answered only under a name
+   * allowed by name, never one `--allow-host *` alone lets in: a DNS-rebinding page is on its own origin there, and
+   * would read the admin API and create pets with the public default key as a page of the stub's own.
+   */
+  allows(host: string | string[] | undefined, fromPage = false): boolean {
     if (host === undefined || host === this.#last) return true
     if (typeof host !== 'string') return false
     const name = hostName(host)
     // A Host spelled as a browser would not send it (`127.1`, `[0:0:0:0:0:0:0:1]`, `localhost.:4010`) is read again the
     // way a browser's URL parser would have written it, so that curl and scripts are answered whatever their spelling.
-    const canonical = this.#answers(name) ? name : canonicalName(host)
-    const allowed = canonical !== undefined && this.#answers(canonical)
-    if (allowed) this.#last = host
-    return allowed
+    const canonical = this.#answers(name, false) ? name : canonicalName(host)
+    if (canonical !== undefined && this.#answers(canonical, false)) {
+      this.#last = host // only a name allowed by name: one let in by `*` is checked again for pages each time
+      return true
+    }
+    return this.#any && !fromPage
   }
 
   /**
@@ -121,13 +128,16 @@ export function hostOf(target: string, host: string | string[] | undefined): str
   return authority ? authority[1] : host
 }
 
-/** The 421 of a request for a host the stub does not answer for: a DNS-rebinding page, or a name to allow. */
-export function misdirected(host: string | string[] | undefined): AppResponse {
+/**
+ * The 421 of a request for a host the stub does not answer for: a DNS-rebinding page, or a name to allow (`fromPage`: a
+ * browser's request, which `--allow-host *` does not let in).
+ */
+export function misdirected(host: string | string[] | undefined, fromPage = false): AppResponse {
   const shown = typeof host === 'string' ? JSON.stringify(host.slice(0, 100)) : 'given more than once'
   const error = new ApiError(
     421,
     'host_not_allowed',
-    `the stub does not answer for the host ${shown}: start it with --allow-host NAME to allow that name`,
+    `the stub does not answer ${fromPage ? 'pages ' : ''}for the host ${shown}: start it with --allow-host NAME to allow that name${fromPage ? ' (--allow-host * lets in no page)' : ''}`,
   )
   return errorAnswer(error, ['Connection', 'close'])
 }

@@ -11,8 +11,18 @@
  * and is dropped at restart (stub/data-read.ts). One stub at a time keeps a data file: `FILE.lock` names the process
  * that does (stub/data-lock.ts). Its writes go through stub/disk.ts.
  */
-import { accessSync, constants, existsSync, fstatSync, lstatSync, readlinkSync, rmSync, statSync } from 'node:fs'
-import { dirname, isAbsolute, join } from 'node:path'
+import {
+  accessSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
+import { basename, dirname, isAbsolute, join } from 'node:path'
 import { DataFileLock } from './data-lock.js'
 import {
   APPEND_NEW,
@@ -21,6 +31,7 @@ import {
   kindOf,
   logPathOf,
   ownerReadWrite,
+  removeIfCan,
   syncFolder,
   temporaryPathOf,
   writeDurably,
@@ -147,6 +158,15 @@ class DataLog implements ChangeLog, DataFile {
       this.#lock.release()
       throw error
     }
+    // The new logs of compactions cut short by a stop, read at the start (stub/data-read.ts), are of no use now.
+    const prefix = `${basename(this.#logPath)}.`
+    for (const name of readdirSync(dirname(path)))
+      if (
+        name.startsWith(prefix) &&
+        /^[0-9]+\.tmp$/.test(name.slice(prefix.length)) &&
+        name !== basename(temporaryPathOf(this.#logPath))
+      )
+        removeIfCan(join(dirname(path), name))
   }
 
   added(json: string): void {

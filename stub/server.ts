@@ -171,7 +171,8 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
   try {
     // A name the stub does not answer for is a DNS-rebinding page's, or one to allow with --allow-host.
     const host = hostOf(request.url, request.headers.host)
-    routed = state.hosts.allows(host) ? app.route(request) : misdirected(host)
+    const fromPage = request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined
+    routed = state.hosts.allows(host, fromPage) ? app.route(request) : misdirected(host, fromPage)
   } catch (error) {
     routed = app.failure(error)
   }

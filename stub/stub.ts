@@ -4,7 +4,8 @@
  */
 import { specFrom, type JsonValue, type Spec } from '../spec/index.js'
 import { Admin, adminJson, adminText, type AdminOptions } from './admin.js'
-import { ClientReporter, clientReportMarkdown, ReportingJournal, type ClientReport } from './client-report.js'
+import { ClientReporter, ReportingJournal, type ClientReport } from './client-report.js'
+import { clientReportMarkdown } from './client-report-markdown.js'
 import { isAdmin } from './admin-path.js'
 import {
   App,

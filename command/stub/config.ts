@@ -106,8 +106,9 @@ Options:
   --admin-key KEY     the admin API needs Authorization: Bearer KEY (env PETSTORE_ADMIN_KEY)
   --admin-origin URL  let pages from this origin (http://localhost:5173) use the admin API; repeat for
                       several. Without it no page on another origin can read or change the stub's state
-  --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any);
-                      repeat for several. By default only loopback names and the bound address (421 else)
+  --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any
+                      script or proxy, but no browser's page); repeat for several. By default only loopback
+                      names and the bound address (421 else)
   --allow-origin URL  let pages from this origin (https://app.example; null for a file, * for any) call
                       /v1; repeat for several. By default only pages on this machine (localhost, 127.0.0.1)
   --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${MAX_JOURNAL}; 0 for none),
