@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { parse as parseYaml } from 'yaml'
 import { parseJson, SPEC_PATH, stringifyJson, validationView, type JsonValue } from '../spec/index.js'
-import { ADMIN_SPEC_PATH } from './admin.js'
+import { ADMIN_SPEC_PATH, int64AsStrings } from './admin.js'
 import { JOURNAL_DEFAULTS } from './journal.js'
 import { createStub, type CreateStubOptions, type InProcessStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY, fromFetch, type Answer } from './testing.js'
@@ -456,5 +457,39 @@ describe('in-process admin methods', () => {
     expect(stringifyJson(stub.snapshot())).toBe('{"nextId":2,"pets":[{"id":1,"name":"only","categoryId":2}]}')
     stub.reset()
     expect(stub.snapshot()).toEqual(seed)
+  })
+})
+
+describe('the state with int64 values as strings', () => {
+  /** What the rewrite must give: each pet parsed and written again, its int64 members as strings. */
+  const reference = (pets: string, names: ReadonlySet<string>) =>
+    (parseJson(`[${pets}]`) as Record<string, JsonValue>[])
+      .map((pet) =>
+        stringifyJson(
+          Object.fromEntries(Object.entries(pet).map(([k, v]) => [k, names.has(k) ? String(v) : v])) as JsonValue,
+        ),
+      )
+      .join(',')
+
+  it('writes them as parsing and writing each pet again would, but for names in strings and nested members', () => {
+    const names = new Set(['id', 'categoryId'])
+    const int64 = fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }))
+    const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', ':', ',', '{', '}', '[', ']', '1', ' ', 'é', '\n') })
+    const nested = fc.dictionary(fc.constantFrom('id', 'categoryId', 'x'), fc.oneof(int64, text), { maxKeys: 3 })
+    const pet = fc.record(
+      { id: int64, name: text, categoryId: int64, tags: fc.array(nested, { maxLength: 2 }), note: nested },
+      { requiredKeys: ['id', 'name', 'categoryId'] },
+    )
+    fc.assert(
+      fc.property(fc.array(pet, { minLength: 1, maxLength: 5 }), (pets) => {
+        const joined = pets.map((p) => stringifyJson(p as JsonValue)).join(',')
+        expect(int64AsStrings(joined, names)).toBe(reference(joined, names))
+      }),
+      { numRuns: 300 },
+    )
+    // A name inside a string, and a nested member of the same name, stay as they are.
+    expect(int64AsStrings('{"id":1,"name":"\\",\\"id\\":2","n":{"id":3}}', names)).toBe(
+      '{"id":"1","name":"\\",\\"id\\":2","n":{"id":3}}',
+    )
   })
 })

@@ -121,13 +121,19 @@ describe('resolveConfig', () => {
     )
   })
 
-  it('needs an admin key to listen beyond loopback', () => {
+  it('needs an admin key to listen beyond loopback, or to answer any host name', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopback(host)).toBe(true)
     for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.test']) expect(isLoopback(host)).toBe(false)
     expect(() => resolveConfig(['--host', '0.0.0.0'], {})).toThrow(
       '--host 0.0.0.0 is reachable from other machines: give --admin-key too',
     )
     expect(resolveConfig(['--host', '0.0.0.0', '--admin-key', 'k'], {}).host).toBe('0.0.0.0')
+    // Any name answered: a DNS-rebinding page's same-origin GET over plain http looks like a script's.
+    expect(() => resolveConfig(['--allow-host', '*'], {})).toThrow(
+      "--allow-host '*' answers any host name, a DNS-rebinding page's too: give --admin-key too",
+    )
+    expect(resolveConfig(['--allow-host', '*', '--admin-key', 'k'], {}).allowHosts).toEqual(['*'])
+    expect(resolveConfig(['--allow-host', 'stub'], {}).allowHosts).toEqual(['stub'])
   })
 
   it('refuses a client report or a data file that is a file the stub reads or keeps, under any of its names', () => {

@@ -106,9 +106,9 @@ Options:
   --admin-key KEY     the admin API needs Authorization: Bearer KEY (env PETSTORE_ADMIN_KEY)
   --admin-origin URL  let pages from this origin (http://localhost:5173) use the admin API; repeat for
                       several. Without it no page on another origin can read or change the stub's state
-  --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any
-                      script or proxy, but no browser's page); repeat for several. By default only loopback
-                      names and the bound address (421 else)
+  --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any,
+                      which needs --admin-key); repeat for several. By default only loopback names and the
+                      bound address (421 else)
   --allow-origin URL  let pages from this origin (https://app.example; null for a file, * for any) call
                       /v1; repeat for several. By default only pages on this machine (localhost, 127.0.0.1)
   --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${MAX_JOURNAL}; 0 for none),
@@ -249,6 +249,11 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   for (const name of allowHosts)
     if (!/^(\*|[^\s/:]+|\[[0-9a-f:.]+\])$/i.test(name))
       throw new UsageError(`--allow-host must be a host name with no port, got ${JSON.stringify(name)}`)
+  // Any name answered: a DNS-rebinding page is then on an origin the stub answers, and a browser's same-origin GET over
+  // plain http carries neither Origin nor Sec-Fetch-Site (Chromium sends those only to trustworthy origins), so nothing
+  // tells it from a script's: the admin API must be locked, as for an address other machines reach.
+  if (allowHosts.includes('*') && adminKey === undefined)
+    throw new UsageError(`--allow-host '*' answers any host name, a DNS-rebinding page's too: give --admin-key too`)
   const journal = integerFlag('--journal', flags.journal, 0, MAX_JOURNAL) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
   if (fault !== undefined && !isFaultName(fault))
