@@ -3,10 +3,9 @@
  * change dropped, a log that follows another snapshot left out. Also how a log names the snapshot it follows.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { existsSync, readdirSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { existsSync } from 'node:fs'
 import { parseJson, readTextFile, type JsonValue, type Spec } from '../spec/index.js'
-import { kindOf, logPathOf, readSmallFile } from './disk.js'
+import { kindOf, leftoverLogsOf, logPathOf, readSmallFile } from './disk.js'
 import { readJsonText, readSnapshot, type Snapshot } from './seed.js'
 import { StoreError } from './store.js'
 
@@ -174,19 +173,6 @@ export function* digested(pieces: Iterable<string | Uint8Array>, digest: Hash): 
  * log, and the log beside it is read on top of it as before.
  */
 function compactionCommitted(path: string, digest: string): boolean {
-  const folder = dirname(path)
-  const prefix = `${basename(logPathOf(path))}.`
-  let names: string[]
-  try {
-    names = readdirSync(folder)
-  } catch {
-    return false
-  }
   const wanted = followsLine(digest)
-  return names.some(
-    (name) =>
-      name.startsWith(prefix) &&
-      /^[0-9]+\.tmp$/.test(name.slice(prefix.length)) &&
-      readSmallFile(join(folder, name), wanted.length) === wanted,
-  )
+  return leftoverLogsOf(path).some((leftover) => readSmallFile(leftover, wanted.length) === wanted)
 }

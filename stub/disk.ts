@@ -3,7 +3,7 @@
  * flushed, a folder flushed, and what tells a file it wrote from one put in its place.
  */
 import fs from 'node:fs'
-import { dirname } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { kindOfStats } from '../spec/index.js'
 
 /**
@@ -31,6 +31,23 @@ export function logPathOf(path: string): string {
  */
 export function temporaryPathOf(path: string, pid = process.pid): string {
   return `${path}.${pid}.tmp`
+}
+
+/**
+ * The new logs of compactions cut short beside a data file (`FILE.log.PID.tmp`, of any process): what tells, at the
+ * start, that a stub stopped between a compaction's two renames. None when the folder cannot be read.
+ */
+export function leftoverLogsOf(path: string): string[] {
+  const folder = dirname(path)
+  const prefix = `${basename(logPathOf(path))}.`
+  try {
+    return fs
+      .readdirSync(folder)
+      .filter((name) => name.startsWith(prefix) && /^[0-9]+\.tmp$/.test(name.slice(prefix.length)))
+      .map((name) => join(folder, name))
+  } catch {
+    return []
+  }
 }
 
 /**

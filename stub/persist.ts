@@ -11,24 +11,15 @@
  * and is dropped at restart (stub/data-read.ts). One stub at a time keeps a data file: `FILE.lock` names the process
  * that does (stub/data-lock.ts). Its writes go through stub/disk.ts.
  */
-import {
-  accessSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-} from 'node:fs'
-import { basename, dirname, isAbsolute, join } from 'node:path'
+import { accessSync, constants, existsSync, fstatSync, lstatSync, readlinkSync, rmSync, statSync } from 'node:fs'
+import { dirname, isAbsolute, join } from 'node:path'
 import { DataFileLock } from './data-lock.js'
 import {
   APPEND_NEW,
   disk,
   identityOf,
   kindOf,
+  leftoverLogsOf,
   logPathOf,
   ownerReadWrite,
   removeIfCan,
@@ -159,14 +150,7 @@ class DataLog implements ChangeLog, DataFile {
       throw error
     }
     // The new logs of compactions cut short by a stop, read at the start (stub/data-read.ts), are of no use now.
-    const prefix = `${basename(this.#logPath)}.`
-    for (const name of readdirSync(dirname(path)))
-      if (
-        name.startsWith(prefix) &&
-        /^[0-9]+\.tmp$/.test(name.slice(prefix.length)) &&
-        name !== basename(temporaryPathOf(this.#logPath))
-      )
-        removeIfCan(join(dirname(path), name))
+    for (const leftover of leftoverLogsOf(path)) if (leftover !== temporaryPathOf(this.#logPath)) removeIfCan(leftover)
   }
 
   added(json: string): void {
