@@ -4,6 +4,9 @@ import { AdminOrigins, HostCheck, hostName, PageOrigins } from './origin.js'
 import { startStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY } from './testing.js'
 
+const ADMIN = 'origin-test-admin-key'
+const ADMIN_AUTH = { authorization: `Bearer ${ADMIN}` }
+
 describe('which Host a stub answers for', () => {
   it.each([
     ['127.0.0.1', 'localhost:4010', true],
@@ -184,7 +187,9 @@ describe('over HTTP', () => {
   })
 
   it('with --allow-host *, answers no page under a name it does not answer by name: a DNS-rebinding page is one', async () => {
-    const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'] })
+    await expect(startStub({ apiKeys: [KEY], allowHosts: ['*'] })).rejects.toThrow('give adminKey too')
+    await expect(startStub({ apiKeys: [KEY], host: '0.0.0.0' })).rejects.toThrow('0.0.0.0 is reachable')
+    const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'], adminKey: ADMIN })
     try {
       const before = stub.store.size
       const rebound = `evil.example:${stub.port}`
@@ -207,10 +212,11 @@ describe('over HTTP', () => {
       expect(JSON.parse(wiped.body).message).toContain('--allow-host * lets in no page')
       expect(stub.store.size).toBe(before)
       // Scripts and proxies (no Origin, no Sec-Fetch-Site) under any name, and pages on a loopback name, as before.
-      expect((await send(stub.port, { host: rebound }, '/__stub/health')).status).toBe(200)
+      expect((await send(stub.port, { host: rebound, ...ADMIN_AUTH }, '/__stub/health')).status).toBe(200)
       expect((await send(stub.port, { ...AUTH, host: rebound })).status).toBe(200)
       const own = `localhost:${stub.port}`
-      expect((await send(stub.port, { host: own, origin: `http://${own}` }, '/__stub/health')).status).toBe(200)
+      const ownPage = { host: own, origin: `http://${own}`, ...ADMIN_AUTH }
+      expect((await send(stub.port, ownPage, '/__stub/health')).status).toBe(200)
     } finally {
       await stub.close()
     }

@@ -118,6 +118,22 @@ export function isLoopback(name: string): boolean {
   )
 }
 
+/** True for an address to bind that only this machine reaches: `localhost`, `::1`, 127.0.0.0/8. */
+export function isLoopbackAddress(address: string): boolean {
+  return address === 'localhost' || address === '::1' || address === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(address)
+}
+
+/**
+ * Why a stub bound to `host` and answering `allowHosts` must lock its admin API with a key, or undefined when it need
+ * not: anyone who reaches an address other machines reach could reset or read it, and under `*` a DNS-rebinding page's
+ * same-origin GET over plain http carries neither Origin nor Sec-Fetch-Site (Chromium sends those only to trustworthy
+ * origins), so nothing tells it from a script's.
+ */
+export function adminKeyNeeded(host: string, allowHosts: readonly string[] = []): 'reachable' | 'any-host' | undefined {
+  if (!isLoopbackAddress(host)) return 'reachable'
+  return allowHosts.includes('*') ? 'any-host' : undefined
+}
+
 /**
  * The host a request is for: the authority of a target in absolute form (`GET http://name/v1/pets`, as sent to a
  * proxy), which wins over `Host` (RFC 9112 §3.2.2), or else the `Host` header.

@@ -27,7 +27,7 @@ import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, streamLog } from './log.js'
 import { serve, type RunningServer } from './server.js'
-import { HostCheck, PageOrigins, pageRefused, withCredentials, withoutCors } from './origin.js'
+import { adminKeyNeeded, HostCheck, PageOrigins, pageRefused, withCredentials, withoutCors } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
 
@@ -282,11 +282,11 @@ function mapAnswer(routed: Routed, change: (answer: AppResponse) => AppResponse)
 export interface StubOptions extends CreateStubOptions {
   /** TCP port; 0 (the default) picks a free one. */
   port?: number
-  /** Address to bind; 127.0.0.1 by default. */
+  /** Address to bind; 127.0.0.1 by default. Any but a loopback address needs `adminKey`, as `--host` needs `--admin-key`. */
   host?: string
   /** No request log on stderr; true by default here (the command line logs unless `--quiet`). */
   quiet?: boolean
-  /** Names a request's `Host` may give besides loopback names and the bound address (`*`: any); see docs/stub.md. */
+  /** Names a request's `Host` may give besides loopback names and the bound address (`*`: any, which needs `adminKey`). */
   allowHosts?: string[]
 }
 
@@ -303,9 +303,16 @@ export interface Stub {
   close(): Promise<void>
 }
 
-/** Starts a stub on a loopback port and resolves once it listens. */
+/**
+ * Starts a stub on a loopback port and resolves once it listens. Throws a TypeError, before binding anything, for
+ * options that would leave its admin API open to other machines or to DNS-rebinding pages (see `host`, `allowHosts`).
+ */
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const host = options.host ?? '127.0.0.1'
+  const locked = options.adminKey === undefined ? adminKeyNeeded(host, options.allowHosts) : undefined
+  if (locked === 'reachable') throw new TypeError(`host ${host} is reachable from other machines: give adminKey too`)
+  if (locked === 'any-host')
+    throw new TypeError(`allowHosts '*' answers any host name, a DNS-rebinding page's too: give adminKey too`)
   const stub = createStub(options, { host, allowHosts: options.allowHosts })
   const log = options.quiet === false ? bufferedLog(streamLog(process.stderr)) : undefined
   let running: RunningServer

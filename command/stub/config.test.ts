@@ -9,13 +9,14 @@ import {
   DEFAULT_MAX_BODY,
   DEFAULT_MAX_STORE,
   DEFAULT_SEED_PATH,
+  isLoopbackAddress,
   JOURNAL_DEFAULTS,
   MAX_MAX_BODY,
   MAX_MAX_STORE,
 } from '../../stub/index.js'
 import { UsageError } from '../usage-error.js'
 import { banner } from './banner.js'
-import { DEFAULT_PORT, isLoopback, resolveConfig } from './config.js'
+import { DEFAULT_PORT, resolveConfig } from './config.js'
 
 describe('resolveConfig', () => {
   it('fills in every default: no chaos, no admin key, no data file, the journal on', () => {
@@ -122,8 +123,8 @@ describe('resolveConfig', () => {
   })
 
   it('needs an admin key to listen beyond loopback, or to answer any host name', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopback(host)).toBe(true)
-    for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.test']) expect(isLoopback(host)).toBe(false)
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopbackAddress(host)).toBe(true)
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.test']) expect(isLoopbackAddress(host)).toBe(false)
     expect(() => resolveConfig(['--host', '0.0.0.0'], {})).toThrow(
       '--host 0.0.0.0 is reachable from other machines: give --admin-key too',
     )

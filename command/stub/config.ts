@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs'
 import {
   absolute,
+  adminKeyNeeded,
   ADMIN_PREFIX,
   available,
   DEFAULT_API_KEY,
@@ -171,11 +172,6 @@ function checkKey(key: string, source: string): string {
   return key
 }
 
-/** True for an address only this machine reaches. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
-}
-
 /** `--latency 200` or `--latency 50-300`, as [min, max] ms. */
 function readLatency(text: string | undefined): [number, number] | undefined {
   if (text === undefined) return undefined
@@ -231,7 +227,8 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const adminKey = flags['admin-key'] ?? (env.PETSTORE_ADMIN_KEY || undefined)
   if (adminKey !== undefined) checkKey(adminKey, '--admin-key')
   // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
-  if (!isLoopback(host) && adminKey === undefined)
+  const locked = adminKey === undefined ? adminKeyNeeded(host, flags['allow-host']) : undefined
+  if (locked === 'reachable')
     throw new UsageError(`--host ${host} is reachable from other machines: give --admin-key too`)
   const adminOrigins = flags['admin-origin'] ?? []
   for (const origin of adminOrigins)
@@ -249,10 +246,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   for (const name of allowHosts)
     if (!/^(\*|[^\s/:]+|\[[0-9a-f:.]+\])$/i.test(name))
       throw new UsageError(`--allow-host must be a host name with no port, got ${JSON.stringify(name)}`)
-  // Any name answered: a DNS-rebinding page is then on an origin the stub answers, and a browser's same-origin GET over
-  // plain http carries neither Origin nor Sec-Fetch-Site (Chromium sends those only to trustworthy origins), so nothing
-  // tells it from a script's: the admin API must be locked, as for an address other machines reach.
-  if (allowHosts.includes('*') && adminKey === undefined)
+  if (locked === 'any-host')
     throw new UsageError(`--allow-host '*' answers any host name, a DNS-rebinding page's too: give --admin-key too`)
   const journal = integerFlag('--journal', flags.journal, 0, MAX_JOURNAL) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
