@@ -101,6 +101,25 @@ describe('withoutSecrets', () => {
     expect(withoutSecrets('/v1/pets?name=Rex%20II&x=%zz%4', KEYS)).toBe('/v1/pets?name=Rex%20II&x=%zz%4')
   })
 
+  it("finds a key written with JSON's escapes in a body, mixed with plain characters or percent-encoding", () => {
+    for (const body of [
+      '{"api_key":"\\u0064ev-secret-key-42"}',
+      '{"api_key":"\\u0064\\u0065\\u0076-secret-key-42"}',
+      '{"api_key":"\\u0041DMIN\\u0073ecret9"}',
+      '{"api_key":"k+y\\/z="}', // JSON may escape a slash
+      '{"api_key":"k+y\\u002fz%3D"}',
+    ])
+      expect(withoutSecrets(body, KEYS)).toBe('{"api_key":"[redacted]"}')
+    expect(withoutSecrets('{"a":"\\"q\\\\","b":"cl\\u00e9"}', ['"q\\', 'clé'])).toBe(
+      '{"a":"[redacted]","b":"[redacted]"}',
+    )
+    // Other escapes, and text that only looks like one, are left as they are; a cut keeps the escaped key whole.
+    expect(withoutSecrets('{"name":"Rex\\n\\u00e9\\uZZ","x":"\\"}', KEYS)).toBe(
+      '{"name":"Rex\\n\\u00e9\\uZZ","x":"\\"}',
+    )
+    expect(withoutSecrets('{"k":"\\u0064\\u0065\\u0076-secret-key-42"}', KEYS, 8)).toBe('{"k":"[redacted]')
+  })
+
   it('redacts a key that begins another whole, and each run of keys once', () => {
     expect(withoutSecrets('/v1/pets?api_key=dev-secret-key-42', KEYS)).toBe('/v1/pets?api_key=[redacted]')
     expect(withoutSecrets('/v1/pets?a=dev&b=dev-secret-key-42dev&c=d%65v-secret-key-42', KEYS)).toBe(

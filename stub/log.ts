@@ -131,24 +131,28 @@ export function withoutSecrets(text: string, secrets: readonly string[], keep = 
     for (let at = window.indexOf(secret); at !== -1 && at < keep; at = window.indexOf(secret, at + 1))
       (ranges ??= []).push([at, at + secret.length])
   }
-  // Only a text with a `%` in it can hold an encoded secret: the common target is searched as it is, and no more.
-  if (window.includes('%')) ranges = encodedRanges(window, secrets, keep, ranges)
+  // Only a text with a `%` or a `\` in it can hold an escaped secret: the common target is searched as it is, and no more.
+  if (window.includes('%') || window.includes('\\')) ranges = escapedRanges(window, secrets, keep, ranges)
   if (ranges === undefined) return window.length > keep ? window.slice(0, keep) : window
   return redacted(window, ranges, keep, mark)
 }
 
-/** The most characters a secret can take in a text: each of its UTF-8 bytes percent-encoded (`%XX`). */
+/**
+ * The most characters a secret can take in a text: each of its UTF-8 bytes percent-encoded (`%XX`), or each of its
+ * UTF-16 units as a JSON escape (`\uXXXX`).
+ */
 export function longestEncoding(secrets: readonly string[]): number {
   let most = 0
-  for (const secret of secrets) most = Math.max(most, 3 * Buffer.byteLength(secret))
+  for (const secret of secrets) most = Math.max(most, 3 * Buffer.byteLength(secret), 6 * secret.length)
   return most
 }
 
 /**
- * `ranges` and the ranges of `text` that hold a secret once its `%XX` escapes are decoded (each to the character of
- * its byte, so a secret beyond ASCII is looked for as its UTF-8 bytes too). `escapes` maps the decoded text back.
+ * `ranges` and the ranges of `text` that hold a secret once its escapes are decoded: `%XX` (URLs, forms; each to the
+ * character of its byte, so a secret beyond ASCII is looked for as its UTF-8 bytes too), and JSON's `\uXXXX`, `\"`,
+ * `\\` and `\/` (a body). `escapes` and `wider` map the decoded text back.
  */
-function encodedRanges(
+function escapedRanges(
   text: string,
   secrets: readonly string[],
   keep: number,
@@ -156,20 +160,35 @@ function encodedRanges(
 ): [number, number][] | undefined {
   const parts: string[] = [] // joined once: a text grown a piece at a time is slow to search
   let length = 0
-  const escapes: number[] = [] // where in the decoded text each %XX stands: it took 3 characters of `text`
+  const escapes: number[] = [] // where in the decoded text each escape stands
+  const wider: number[] = [] // how many characters more than one the escapes up to this one took in `text`
   let last = 0
-  for (let at = text.indexOf('%'); at !== -1; at = text.indexOf('%', at + 1)) {
-    const byte = hexByte(text, at + 1)
-    if (byte < 0) continue
-    parts.push(text.slice(last, at), String.fromCharCode(byte))
+  const escape = (at: number, unit: number, width: number) => {
+    parts.push(text.slice(last, at), String.fromCharCode(unit))
     length += at - last
     escapes.push(length++)
-    last = at + 3
+    wider.push((wider.at(-1) ?? 0) + width - 1)
+    last = at + width
+  }
+  for (let at = nextEscape(text, 0); at !== -1; at = nextEscape(text, last > at ? last : at + 1)) {
+    if (text.charCodeAt(at) === 0x25 /* % */) {
+      const byte = hexByte(text, at + 1)
+      if (byte >= 0) escape(at, byte, 3)
+      continue
+    }
+    const next = text.charCodeAt(at + 1)
+    if (next === 0x22 || next === 0x5c || next === 0x2f)
+      escape(at, next, 2) // \" \\ \/
+    else if (next === 0x75 /* u */) {
+      const high = hexByte(text, at + 2)
+      const low = high < 0 ? -1 : hexByte(text, at + 4)
+      if (low >= 0) escape(at, high * 256 + low, 6)
+    }
   }
   if (escapes.length === 0) return ranges
   parts.push(text.slice(last))
   const decoded = parts.join('')
-  // Each escape before `place` took two characters more in `text`; they are counted by halving (a 16 KB target of
+  // Each escape before `place` took more characters in `text`; they are counted by halving (a 16 KB target of
   // escapes and a one-letter key would make a count from the start for each of thousands of matches).
   const inText = (place: number) => {
     let low = 0
@@ -179,7 +198,7 @@ function encodedRanges(
       if (escapes[middle]! < place) low = middle + 1
       else high = middle
     }
-    return place + 2 * low
+    return place + (low === 0 ? 0 : wider[low - 1]!)
   }
   for (const secret of secrets) {
     if (secret === '') continue
@@ -194,6 +213,14 @@ function encodedRanges(
     }
   }
   return ranges
+}
+
+/** Where the next `%` or `\` at or after `from` is in `text`, or -1. */
+function nextEscape(text: string, from: number): number {
+  const percent = text.indexOf('%', from)
+  const backslash = text.indexOf('\\', from)
+  if (percent === -1) return backslash
+  return backslash === -1 || percent < backslash ? percent : backslash
 }
 
 /** `secret` as its UTF-8 bytes, a character each (what its `%XX` escapes decode to), or undefined for ASCII. */
