@@ -109,9 +109,17 @@ function readLog(logPath: string, onNotice: (message: string) => void): { follow
     const line = lines[i]!
     if (line === '') continue
     // A line with no newline after it was never flushed whole, so never acknowledged.
-    const change = i === lines.length - 1 ? undefined : changeOf(line)
+    const last = i === lines.length - 1
+    const change = last ? undefined : changeOf(line)
     if (change === undefined) {
-      bad ??= { line: i + 1, why: i === lines.length - 1 ? 'it ends before its newline' : 'it is not a change' }
+      // A crash tears only the end of the last write: a line cut before its newline, or zeros where a power cut left
+      // the disk's blocks unwritten. A whole line that is no change was written by someone else, or damaged since: it
+      // may have been an acknowledged pet, whose loss must not pass for a crash's (its id would be given again).
+      if (!last && !line.includes('\0'))
+        throw new StoreError(
+          `the data file's log ${logPath}: line ${i + 1} is not a change the stub wrote (${excerpt(line)}): the log was edited or damaged; mend or remove that line`,
+        )
+      bad ??= { line: i + 1, why: last ? 'it ends before its newline' : 'zeros a crash left' }
       continue
     }
     if (bad !== undefined)
@@ -127,6 +135,11 @@ function readLog(logPath: string, onNotice: (message: string) => void): { follow
     )
   }
   return { follows, changes }
+}
+
+/** The start of a log's line, quoted, for a message that names it. */
+function excerpt(line: string): string {
+  return JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line)
 }
 
 function changeOf(line: string): Change | undefined {

@@ -186,6 +186,22 @@ describe('the data file', () => {
     stub.close()
   })
 
+  it('refuses a whole last line that is no change: an acknowledged pet damaged since, not a torn write', () => {
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{"nextId":2,"pets":[{"id":1,"name":"a","categoryId":1}]}')
+    for (const line of ['{"add":{"id":2,"name":"b"}', 'garbage', '{"op":"x"}']) {
+      writeFileSync(logPathOf(file), `{"add":{"id":3,"name":"c","categoryId":1}}\n${line}\n`)
+      expect(() => readDataFile(file)).toThrow(
+        `state.json.log: line 2 is not a change the stub wrote (${JSON.stringify(line)}): the log was edited or damaged; mend or remove that line`,
+      )
+    }
+    // Zeros where a power cut left blocks unwritten are a torn write, newline or not.
+    writeFileSync(logPathOf(file), '{"add":{"id":3,"name":"c","categoryId":1}}\n\0\0\0\n\0\0')
+    const notices: string[] = []
+    expect(readDataFile(file, undefined, (line) => notices.push(line))!.pets.map((p) => p.id)).toEqual([1, 3])
+    expect(notices[0]).toMatch(/ends in a torn record from a crash \(line 2, 6 bytes\)/)
+  })
+
   it('refuses a log broken in the middle, naming the line: it is never emptied', () => {
     const file = join(dir, 'state.json')
     writeFileSync(file, '{"nextId":1,"pets":[]}')
@@ -193,7 +209,9 @@ describe('the data file', () => {
       logPathOf(file),
       '{"add":{"id":1,"name":"a","categoryId":1}}\nnot a change\n{"add":{"id":2,"name":"b","categoryId":1}}\n',
     )
-    expect(() => readDataFile(file)).toThrow(/state\.json\.log: line 2 is not a change .* and changes follow it/)
+    expect(() => readDataFile(file)).toThrow(
+      /state\.json\.log: line 2 is not a change the stub wrote \("not a change"\)/,
+    )
     expect(() => createStub({ data: file })).toThrow(StoreError)
     expect(readFileSync(logPathOf(file), 'utf8')).toContain('not a change')
   })
