@@ -9,7 +9,7 @@ import { ADMIN_PREFIX } from './admin-path.js'
 import { joinedPieces } from './arena.js'
 import { JSON_TYPE, type AppRequest, type AppResponse, type Routed } from './app.js'
 import { RETRY_AFTER } from './http.js'
-import { allowedHeaders, exposing, preflightHeaders } from './cors.js'
+import { allowedHeaders, corsRemoved, exposing, preflightHeaders } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
 import { AdminOrigins, type HostCheck } from './origin.js'
 import { notKept } from './respond.js'
@@ -106,15 +106,18 @@ export class Admin {
     const refused = request.method === 'OPTIONS' ? undefined : this.#origins.refusal(request.method, request.headers)
     const routed = refused ? error(refused) : this.#route(request)
     const cors = this.#origins.corsHeaders(request.headers.origin)
-    if (cors.length === 0 || request.method === 'OPTIONS') return routed // a preflight has its own
-    if (!('kind' in routed)) return withHeaders(routed, cors)
+    if (request.method === 'OPTIONS') return routed // a preflight has its own
+    if (!('kind' in routed)) return cors.length === 0 ? routed : withHeaders(routed, cors)
     return {
       kind: 'body',
       maxBody: routed.maxBody,
       accept: (body) => {
         const answer = routed.accept(body)
+        if (cors.length === 0) return answer
         return answer instanceof Promise ? answer.then((done) => withHeaders(done, cors)) : withHeaders(answer, cors)
       },
+      // The interface's error answers (a body too large) grant every origin: an admin answer names only an allowed one.
+      finish: (answer) => withHeaders(corsRemoved(answer), cors),
     }
   }
 

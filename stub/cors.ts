@@ -1,4 +1,5 @@
 /** CORS for browser clients on other origins: what every answer carries, what it exposes, and what a preflight allows. */
+import type { AppResponse } from './http.js'
 
 /**
  * The headers the stub's answers may carry that a page cannot read unless they are exposed: the deprecation headers,
@@ -67,4 +68,14 @@ export function preflightHeaders(allow: string, headers: string, origin = '*'): 
     'Vary',
     'Access-Control-Request-Headers',
   ]
+}
+
+/** `response` with no `Access-Control-*` header: a copy, its headers a new list. */
+export function corsRemoved(response: AppResponse): AppResponse {
+  const headers: string[] = []
+  for (let i = 0; i < response.headers.length; i += 2) {
+    const name = response.headers[i]!
+    if (!/^access-control-/i.test(name)) headers.push(name, response.headers[i + 1]!)
+  }
+  return { ...response, headers }
 }

@@ -5,7 +5,7 @@
  */
 import { isAdmin } from './admin-path.js'
 import type { Journal } from './journal.js'
-import { TRICKLE_MS, type AppRequest, type AppResponse, type Handler, type RequestHeaders } from './app.js'
+import { asRouted, TRICKLE_MS, type AppRequest, type AppResponse, type Handler, type RequestHeaders } from './app.js'
 
 /** The request headers the app reads (Fetch joins repeated ones with `, `, so two keys read as one bad key). */
 const READ = [
@@ -49,9 +49,9 @@ export async function fetchWith(handler: Handler, request: Request, journal?: Jo
     const limit = routed.maxBody ?? handler.maxBody
     body = Number(headers['content-length']) > limit ? undefined : await readBody(request, limit)
     try {
-      response = body === undefined ? handler.tooLarge() : await routed.accept(body)
+      response = body === undefined ? asRouted(routed, handler.tooLarge()) : await routed.accept(body)
     } catch (error) {
-      response = handler.failure(error, routed.operationId)
+      response = asRouted(routed, handler.failure(error, routed.operationId))
     }
   }
   if (response.delayMs) {

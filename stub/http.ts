@@ -101,6 +101,16 @@ export interface BodyWanted {
   /** A body limit of its own (the admin API's restore), else the handler's. */
   maxBody?: number
   accept(body: Uint8Array | string): AppResponse | Promise<AppResponse>
+  /**
+   * What the route does to each answer to this request (a page's CORS headers), for the answers an edge gives without
+   * calling `accept`: a body too large, a throw. See {@link asRouted}.
+   */
+  finish?: (answer: AppResponse) => AppResponse
+}
+
+/** `answer`, given by an edge to a request that wanted its body, as the route would have given it. */
+export function asRouted(wanted: BodyWanted, answer: AppResponse): AppResponse {
+  return wanted.finish ? wanted.finish(answer) : answer
 }
 
 /** What routing a request gives: a response now, or a request for the body. */
@@ -183,10 +193,10 @@ export async function answer(handler: Handler, request: FullRequest): Promise<Ap
   const routed = handler.route(request)
   if (!('kind' in routed)) return routed
   const body = request.body ?? ''
-  if (byteLength(body) > (routed.maxBody ?? handler.maxBody)) return handler.tooLarge()
+  if (byteLength(body) > (routed.maxBody ?? handler.maxBody)) return asRouted(routed, handler.tooLarge())
   try {
     return await routed.accept(body)
   } catch (error) {
-    return handler.failure(error, routed.operationId)
+    return asRouted(routed, handler.failure(error, routed.operationId))
   }
 }

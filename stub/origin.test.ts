@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { request } from 'node:http'
 import { AdminOrigins, HostCheck, hostName, PageOrigins } from './origin.js'
+import { ADMIN_MAX_BODY } from './admin.js'
 import { startStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY } from './testing.js'
 
@@ -255,6 +256,40 @@ describe('over HTTP', () => {
       await stub.close()
     }
   })
+  it("gives the edge's own answers the grant the route gives: a body too large, headers too large", async () => {
+    const page = 'http://localhost:5173'
+    const foreign = 'https://evil.example'
+    const stub = await startStub({ apiKeys: [KEY], adminOrigins: [page] })
+    try {
+      const big = JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 })
+      const own = await send(stub.port, { ...JSON_AUTH, origin: page }, '/v1/pets', 'POST', big)
+      expect(JSON.parse(own.body)).toMatchObject({ code: 'body_too_large', status: 400 })
+      expect(own.headers['access-control-allow-origin']).toBe(page)
+      expect(own.headers['access-control-allow-credentials']).toBe('true')
+      const restore = { 'content-type': 'application/json', 'content-length': String(ADMIN_MAX_BODY + 1) }
+      const ownRestore = await send(stub.port, { ...restore, origin: page }, '/__stub/state', 'PUT', '[]')
+      expect(JSON.parse(ownRestore.body)).toMatchObject({ code: 'body_too_large' })
+      expect(ownRestore.headers['access-control-allow-origin']).toBe(page)
+      expect(String(ownRestore.headers.vary)).toMatch(/\bOrigin\b/)
+      const answers = [
+        await send(stub.port, { ...JSON_AUTH, origin: foreign }, '/v1/pets', 'POST', big),
+        await send(stub.port, restore, '/__stub/state', 'PUT', '[]'),
+        await send(stub.port, { origin: foreign, 'x-long': 'a'.repeat(20_000) }, '/__stub/state'),
+        await send(stub.port, { origin: page, 'x-long': 'a'.repeat(20_000) }, '/v1/pets'),
+      ]
+      expect(answers.map((answer) => JSON.parse(answer.body).code)).toEqual([
+        'body_too_large',
+        'body_too_large',
+        'headers_too_large',
+        'headers_too_large',
+      ])
+      for (const answer of answers)
+        expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+    } finally {
+      await stub.close()
+    }
+  })
+
   it('gives a page of another site nothing to read or change /v1 with: its preflight 403, no CORS grant', async () => {
     const stub = await startStub({ apiKeys: [KEY] })
     try {

@@ -13,6 +13,7 @@
  */
 import { isIP } from 'node:net'
 import type { AppResponse, RequestHeaders } from './app.js'
+import { corsRemoved } from './cors.js'
 import { ApiError, errorBody } from './errors.js'
 
 /** The names (and addresses) a stub on `bound` answers for, besides those in `allowed`; `*` in it allows any. */
@@ -286,13 +287,9 @@ export function pageRefused(origin: string): AppResponse {
 
 /** An answer of the interface to a page it does not answer: no CORS header a browser would let the page read it by. */
 export function withoutCors(response: AppResponse): AppResponse {
-  const headers: string[] = []
-  for (let i = 0; i < response.headers.length; i += 2) {
-    const name = response.headers[i]!
-    if (!/^access-control-/i.test(name)) headers.push(name, response.headers[i + 1]!)
-  }
-  headers.push('Vary', 'Origin')
-  return { ...response, headers }
+  const answer = corsRemoved(response)
+  answer.headers.push('Vary', 'Origin')
+  return answer
 }
 
 /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { JsonValue, OperationId, ResponseHeader, Spec } from '../spec/index.js'
 import { generate } from './generate.js'
 import { ApiError, ErrorWriter } from './errors.js'
-import { exposing } from './cors.js'
+import { corsRemoved, exposing } from './cors.js'
 import { PersistError, StoreError, StoreFullError } from './store.js'
 import { basePathOf, DEPRECATION, JSON_TYPE, REALM, RETRY_AFTER, type AppResponse } from './http.js'
 
@@ -128,9 +128,12 @@ export class Responder {
     return this.error(error, 'createPet', ['Connection', 'close'])
   }
 
-  /** An Error response for a request that never reached routing (bad HTTP, timeouts). */
+  /**
+   * An Error response for a request that never reached routing (bad HTTP, timeouts). Its origin unknown, it grants none:
+   * a page on another site must not read it (an answer that tells a stub runs there).
+   */
   readonly protocolError = (status: 400 | 408 | 431, code: string, message: string): AppResponse => {
-    return this.error(new ApiError(status, code, message), undefined, ['Connection', 'close'])
+    return corsRemoved(this.error(new ApiError(status, code, message), undefined, ['Connection', 'close']))
   }
 
   /** A 429 or 503 with an Error body and `Retry-After`: asked for (Prefer, --fail-rate), never on its own. */

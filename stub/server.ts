@@ -19,6 +19,7 @@ import { HostCheck, hostOf, misdirected } from './origin.js'
 import {
   BASE_PATH,
   DEFAULT_MAX_BODY,
+  asRouted,
   type AppRequest,
   type AppResponse,
   type BodyWanted,
@@ -304,7 +305,7 @@ class BodyExchange {
 
   /** Streams the body up to the app's limit; past it, stops buffering and answers 400 at once. */
   read(continued: boolean, declared: number): void {
-    if (declared > this.limit) return this.#done(this.app.tooLarge(), this.exchange.req)
+    if (declared > this.limit) return this.#done(asRouted(this.wanted, this.app.tooLarge()), this.exchange.req)
     if (continued) this.exchange.res.writeContinue()
     const req = this.exchange.req as CarryingRequest
     req[EXCHANGE] = this
@@ -333,7 +334,7 @@ class BodyExchange {
     }
     this.#settle()
     this.#chunks.length = 0
-    this.#done(this.app.tooLarge(), this.exchange.req)
+    this.#done(asRouted(this.wanted, this.app.tooLarge()), this.exchange.req)
   }
 
   end(): void {
@@ -348,12 +349,12 @@ class BodyExchange {
     try {
       answer = wanted.accept(body)
     } catch (error) {
-      answer = app.failure(error, wanted.operationId)
+      answer = asRouted(wanted, app.failure(error, wanted.operationId))
     }
     if (answer instanceof Promise) {
       answer.then(
         (response) => this.#done(response, undefined, body),
-        (error: unknown) => this.#done(app.failure(error, wanted.operationId), undefined, body),
+        (error: unknown) => this.#done(asRouted(wanted, app.failure(error, wanted.operationId)), undefined, body),
       )
     } else this.#done(answer, undefined, body)
   }

@@ -12,6 +12,7 @@ import {
   basePathOf,
   compose,
   DEFAULT_MAX_BODY,
+  asRouted,
   type AppRequest,
   type AppResponse,
   type Chaos,
@@ -275,6 +276,7 @@ function mapAnswer(routed: Routed, change: (answer: AppResponse) => AppResponse)
       const answer = routed.accept(body)
       return answer instanceof Promise ? answer.then(change) : change(answer)
     },
+    finish: (answer) => change(asRouted(routed, answer)),
   }
 }
 
