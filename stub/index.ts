@@ -17,7 +17,7 @@ export { ADMIN_PREFIX } from './admin-path.js'
 export { Journal, JOURNAL_DEFAULTS, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
 export { COMPACT_BYTES, dataFileOf, keepInFile, logPathOf, readDataFile, type DataFile } from './persist.js'
 export { absolute, lockPathOf } from './data-lock.js'
-export { adminKeyNeeded, isLoopbackAddress } from './origin.js'
+export { exposureOf, isLoopbackAddress } from './origin.js'
 export { available, CHAOS_STATUSES, MAX_DELAY_MS, statusesOf } from './prefer.js'
 export { specExamples } from './examples.js'
 export {

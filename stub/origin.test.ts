@@ -190,6 +190,7 @@ describe('over HTTP', () => {
   it('with --allow-host *, answers no page under a name it does not answer by name: a DNS-rebinding page is one', async () => {
     await expect(startStub({ apiKeys: [KEY], allowHosts: ['*'] })).rejects.toThrow('give adminKey too')
     await expect(startStub({ apiKeys: [KEY], host: '0.0.0.0' })).rejects.toThrow('0.0.0.0 is reachable')
+    await expect(startStub({ allowHosts: ['*'], adminKey: ADMIN })).rejects.toThrow('knows the default API key')
     const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'], adminKey: ADMIN })
     try {
       const before = stub.store.size

@@ -125,14 +125,25 @@ export function isLoopbackAddress(address: string): boolean {
 }
 
 /**
- * Why a stub bound to `host` and answering `allowHosts` must lock its admin API with a key, or undefined when it need
- * not: anyone who reaches an address other machines reach could reset or read it, and under `*` a DNS-rebinding page's
- * same-origin GET over plain http carries neither Origin nor Sec-Fetch-Site (Chromium sends those only to trustworthy
- * origins), so nothing tells it from a script's.
+ * Why a stub bound to `host`, answering `allowHosts`, would be open to other machines or to pages, or undefined when it
+ * is not:
+ * - `reachable`: an address other machines reach and no admin key: anyone there could reset or read it;
+ * - `any-host`: `*` among the allowed hosts and no admin key: a DNS-rebinding page is then on an origin the stub
+ *   answers, and its same-origin GET over plain http carries neither Origin nor Sec-Fetch-Site (Chromium sends those
+ *   only to trustworthy origins), so nothing tells it from a script's;
+ * - `public-key`: `*` and the default API key (`publicKey`), which any page knows: such a page would read and create
+ *   pets.
  */
-export function adminKeyNeeded(host: string, allowHosts: readonly string[] = []): 'reachable' | 'any-host' | undefined {
-  if (!isLoopbackAddress(host)) return 'reachable'
-  return allowHosts.includes('*') ? 'any-host' : undefined
+export function exposureOf(
+  host: string,
+  allowHosts: readonly string[] = [],
+  adminKey: string | undefined,
+  publicKey: boolean,
+): 'reachable' | 'any-host' | 'public-key' | undefined {
+  if (adminKey === undefined && !isLoopbackAddress(host)) return 'reachable'
+  if (!allowHosts.includes('*')) return undefined
+  if (adminKey === undefined) return 'any-host'
+  return publicKey ? 'public-key' : undefined
 }
 
 /**

@@ -28,7 +28,7 @@ import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, streamLog } from './log.js'
 import { serve, type RunningServer } from './server.js'
-import { adminKeyNeeded, HostCheck, PageOrigins, pageRefused, withCredentials, withoutCors } from './origin.js'
+import { exposureOf, HostCheck, PageOrigins, pageRefused, withCredentials, withoutCors } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
 
@@ -311,10 +311,15 @@ export interface Stub {
  */
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const host = options.host ?? '127.0.0.1'
-  const locked = options.adminKey === undefined ? adminKeyNeeded(host, options.allowHosts) : undefined
-  if (locked === 'reachable') throw new TypeError(`host ${host} is reachable from other machines: give adminKey too`)
-  if (locked === 'any-host')
+  const publicKey = (options.apiKeys ?? [DEFAULT_API_KEY]).includes(DEFAULT_API_KEY)
+  const exposure = exposureOf(host, options.allowHosts, options.adminKey, publicKey)
+  if (exposure === 'reachable') throw new TypeError(`host ${host} is reachable from other machines: give adminKey too`)
+  if (exposure === 'any-host')
     throw new TypeError(`allowHosts '*' answers any host name, a DNS-rebinding page's too: give adminKey too`)
+  if (exposure === 'public-key')
+    throw new TypeError(
+      `allowHosts '*' answers a DNS-rebinding page too, which knows the default API key: give apiKeys`,
+    )
   const stub = createStub(options, { host, allowHosts: options.allowHosts })
   const log = options.quiet === false ? bufferedLog(streamLog(process.stderr)) : undefined
   let running: RunningServer

@@ -133,7 +133,15 @@ describe('resolveConfig', () => {
     expect(() => resolveConfig(['--allow-host', '*'], {})).toThrow(
       "--allow-host '*' answers any host name, a DNS-rebinding page's too: give --admin-key too",
     )
-    expect(resolveConfig(['--allow-host', '*', '--admin-key', 'k'], {}).allowHosts).toEqual(['*'])
+    // The default key is public: a DNS-rebinding page, answered under `*`, would read and create pets with it.
+    for (const keys of [[], ['--api-key', DEFAULT_API_KEY], ['--api-key', 'mine', '--api-key', DEFAULT_API_KEY]])
+      expect(() => resolveConfig(['--allow-host', '*', '--admin-key', 'k', ...keys], {})).toThrow(
+        "--allow-host '*' answers a DNS-rebinding page too, and every page knows the default API key: give --api-key KEY",
+      )
+    expect(resolveConfig(['--allow-host', '*', '--admin-key', 'k', '--api-key', 'mine'], {}).allowHosts).toEqual(['*'])
+    expect(resolveConfig(['--allow-host', '*', '--admin-key', 'k'], { PETSTORE_API_KEYS: 'a,b' }).allowHosts).toEqual([
+      '*',
+    ])
     expect(resolveConfig(['--allow-host', 'stub'], {}).allowHosts).toEqual(['stub'])
   })
 

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs'
 import {
   absolute,
-  adminKeyNeeded,
+  exposureOf,
   ADMIN_PREFIX,
   available,
   DEFAULT_API_KEY,
@@ -108,7 +108,7 @@ Options:
   --admin-origin URL  let pages from this origin (http://localhost:5173) use the admin API; repeat for
                       several. Without it no page on another origin can read or change the stub's state
   --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any,
-                      which needs --admin-key); repeat for several. By default only loopback names and the
+                      which needs --admin-key and an --api-key of your own); repeat for several. By default only loopback names and the
                       bound address (421 else)
   --allow-origin URL  let pages from this origin (https://app.example; null for a file, * for any) call
                       /v1; repeat for several. By default only pages on this machine (localhost, 127.0.0.1)
@@ -227,8 +227,8 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const adminKey = flags['admin-key'] ?? (env.PETSTORE_ADMIN_KEY || undefined)
   if (adminKey !== undefined) checkKey(adminKey, '--admin-key')
   // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
-  const locked = adminKey === undefined ? adminKeyNeeded(host, flags['allow-host']) : undefined
-  if (locked === 'reachable')
+  const exposure = exposureOf(host, flags['allow-host'], adminKey, apiKeys.includes(DEFAULT_API_KEY))
+  if (exposure === 'reachable')
     throw new UsageError(`--host ${host} is reachable from other machines: give --admin-key too`)
   const adminOrigins = flags['admin-origin'] ?? []
   for (const origin of adminOrigins)
@@ -246,8 +246,12 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   for (const name of allowHosts)
     if (!/^(\*|[^\s/:]+|\[[0-9a-f:.]+\])$/i.test(name))
       throw new UsageError(`--allow-host must be a host name with no port, got ${JSON.stringify(name)}`)
-  if (locked === 'any-host')
+  if (exposure === 'any-host')
     throw new UsageError(`--allow-host '*' answers any host name, a DNS-rebinding page's too: give --admin-key too`)
+  if (exposure === 'public-key')
+    throw new UsageError(
+      `--allow-host '*' answers a DNS-rebinding page too, and every page knows the default API key: give --api-key KEY (or PETSTORE_API_KEYS)`,
+    )
   const journal = integerFlag('--journal', flags.journal, 0, MAX_JOURNAL) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
   if (fault !== undefined && !isFaultName(fault))
