@@ -18,6 +18,7 @@ export function pickHeaders(raw: string[]): RequestHeaders {
   let accept: string | undefined
   let corsMethod: string | undefined
   let fetchSite: string | undefined
+  let transferEncoding: string | string[] | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
@@ -37,6 +38,8 @@ export function pickHeaders(raw: string[]): RequestHeaders {
     else if (length === 6 && accept === undefined && named(name, 'accept')) accept = raw[i + 1]
     else if (length === 29 && corsMethod === undefined && named(name, 'access-control-request-method'))
       corsMethod = raw[i + 1]
+    // Read by the edge only, which refuses a coding it cannot read (stub/refusals.ts): every one is kept.
+    else if (length === 17 && named(name, 'transfer-encoding')) transferEncoding = more(transferEncoding, raw[i + 1]!)
   }
   const headers: RequestHeaders = {
     authorization,
@@ -51,6 +54,7 @@ export function pickHeaders(raw: string[]): RequestHeaders {
   if (accept !== undefined) headers.accept = accept
   if (corsMethod !== undefined) headers['access-control-request-method'] = corsMethod
   if (fetchSite !== undefined) headers['sec-fetch-site'] = fetchSite
+  if (transferEncoding !== undefined) headers['transfer-encoding'] = transferEncoding
   return headers
 }
 

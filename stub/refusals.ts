@@ -90,3 +90,45 @@ export function onConnect(app: Handler, state: State, req: IncomingMessage, sock
   afterAnswered(socket, () => (socket.writable ? socket.end(text) : socket.destroy()))
   if (state.log) state.log(logLine(request, response, 0, state.secrets))
 }
+
+/** A `Host` as RFC 9112 §3.2 has it: a host (RFC 3986 §3.2.2: a bracketed IP literal, or a name) and maybe a port. */
+const HOST_SYNTAX = /^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~%!$&'()*+,;=]*)(?::[0-9]*)?$/i
+
+/** The last `Host` found well formed: a client sends the same on every request, so the check is one comparison. */
+let wellFormed = ''
+
+/**
+ * The 400 of a request Node parsed but HTTP/1.1 does not take, or undefined: a version but 1.1 and 1.0 (`HTTP/2.0` in
+ * a text request line); no `Host` in an HTTP/1.1 request, two, or one that is no host and port (RFC 9112 §3.2: "MUST
+ * respond with a 400"); a transfer coding but chunked, which the stub cannot read (§6.1 suggests 501, but the stub
+ * answers no client's mistake with a 5xx), or any in an HTTP/1.0 request, whose framing is then faulty (§6.1).
+ */
+export function misframed(app: Handler, version: string, headers: AppRequest['headers']): AppResponse | undefined {
+  const host = headers.host
+  const coding = headers['transfer-encoding']
+  // The common request, in a few comparisons.
+  if (version === '1.1' && coding === undefined && typeof host === 'string') {
+    if (host === wellFormed) return undefined
+    if (HOST_SYNTAX.test(host)) {
+      wellFormed = host
+      return undefined
+    }
+  }
+  const reason = misframing(version, host, coding)
+  return reason === undefined ? undefined : app.protocolError(400, 'bad_request', reason)
+}
+
+function misframing(
+  version: string,
+  host: string | string[] | undefined,
+  coding: string | string[] | undefined,
+): string | undefined {
+  if (version !== '1.1' && version !== '1.0') return `HTTP/${version.slice(0, 8)} is not HTTP/1.1`
+  if (Array.isArray(host)) return 'the request names its Host more than once (RFC 9112 §3.2)'
+  if (host === undefined && version === '1.1') return 'an HTTP/1.1 request names its Host (RFC 9112 §3.2)'
+  if (host !== undefined && !HOST_SYNTAX.test(host)) return 'the Host is no host name and port (RFC 9112 §3.2)'
+  if (coding === undefined) return undefined
+  if (version === '1.0') return 'an HTTP/1.0 request has no Transfer-Encoding (RFC 9112 §6.1)'
+  const chunked = typeof coding === 'string' && coding.trim().toLowerCase() === 'chunked'
+  return chunked ? undefined : 'the stub reads no transfer coding but chunked (RFC 9112 §6.1)'
+}

@@ -359,11 +359,33 @@ describe('the stub over HTTP', () => {
     expect(query).toMatchObject({ status: 400, body: { code: 'invalid_limit' } })
   })
 
-  it('answers a request without Host like any other', async () => {
+  it('answers an HTTP/1.0 request without Host; refuses one of HTTP/1.1 (RFC 9112 §3.2), storing nothing', async () => {
     const answer = parseRaw(
-      await raw(stub.port, `GET /v1/pets/1 HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`),
+      await raw(stub.port, `GET /v1/pets/1 HTTP/1.0\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`),
     )
     expect(answer).toMatchObject({ status: 200, body: { id: 1 } })
+    const size = stub.store.size
+    const create = (version: string, headers: string) =>
+      `POST /v1/pets HTTP/${version}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${headers}\r\n`
+    const pet = '{"name":"n","categoryId":1}'
+    const chunk = `${pet.length.toString(16)}\r\n${pet}\r\n0\r\n\r\n`
+    for (const [request, message] of [
+      [create('1.1', `Content-Length: ${pet.length}\r\n`) + pet, 'an HTTP/1.1 request names its Host'],
+      [create('1.1', `Host: a\r\nHost: b\r\nContent-Length: ${pet.length}\r\n`) + pet, 'names its Host more than once'],
+      [create('1.1', `Host: [::1\r\nContent-Length: ${pet.length}\r\n`) + pet, 'the Host is no host name and port'],
+      [create('1.1', `Host: localhost:evil\r\nContent-Length: ${pet.length}\r\n`) + pet, 'no host name and port'],
+      [create('2.0', `Host: localhost\r\nContent-Length: ${pet.length}\r\n`) + pet, 'HTTP/2.0 is not HTTP/1.1'],
+      [
+        create('1.1', 'Host: localhost\r\nTransfer-Encoding: gzip, chunked\r\n') + chunk,
+        'no transfer coding but chunked',
+      ],
+      [create('1.0', 'Transfer-Encoding: chunked\r\n') + chunk, 'an HTTP/1.0 request has no Transfer-Encoding'],
+    ]) {
+      const refused = parseRaw(await raw(stub.port, request!))
+      expect(refused).toMatchObject({ status: 400, body: { code: 'bad_request' } })
+      expect((refused.body as { message: string }).message).toContain(message)
+    }
+    expect(stub.store.size).toBe(size)
   })
 
   it('keeps prototypes clean over the wire', async () => {
@@ -797,6 +819,7 @@ describe('controls over HTTP', () => {
         `${stub.url}/pets/1`,
         {
           headers: [
+            ['host', `127.0.0.1:${stub.port}`],
             ['authorization', `Bearer ${KEY}`],
             ['prefer', 'code=404'],
             ['prefer', 'delay=1'],

@@ -14,7 +14,7 @@ import type { Journal } from './journal.js'
 import { boundConnections, descriptorLimit, sheddingBounds } from './connections.js'
 import { lengthOf, pickHeaders } from './headers.js'
 import { respondSpecially } from './misbehave.js'
-import { onClientError, onConnect } from './refusals.js'
+import { misframed, onClientError, onConnect } from './refusals.js'
 import { HostCheck, hostOf, misdirected } from './origin.js'
 import {
   BASE_PATH,
@@ -173,7 +173,9 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
     // A name the stub does not answer for is a DNS-rebinding page's, or one to allow with --allow-host.
     const host = hostOf(request.url, request.headers.host)
     const fromPage = request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined
-    routed = state.hosts.allows(host, fromPage) ? app.route(request) : misdirected(host, fromPage)
+    routed =
+      misframed(app, req.httpVersion, request.headers) ??
+      (state.hosts.allows(host, fromPage) ? app.route(request) : misdirected(host, fromPage))
   } catch (error) {
     routed = app.failure(error)
   }
