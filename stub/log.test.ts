@@ -108,6 +108,7 @@ describe('withoutSecrets', () => {
       '{"api_key":"\\u0041DMIN\\u0073ecret9"}',
       '{"api_key":"k+y\\/z="}', // JSON may escape a slash
       '{"api_key":"k+y\\u002fz%3D"}',
+      '{"api_key":"\\dev-secret-\\key-42"}', // as a quoted-pair in a header's quoted string reads
     ])
       expect(withoutSecrets(body, KEYS)).toBe('{"api_key":"[redacted]"}')
     expect(withoutSecrets('{"a":"\\"q\\\\","b":"cl\\u00e9"}', ['"q\\', 'clé'])).toBe(

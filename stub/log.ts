@@ -149,8 +149,9 @@ export function longestEncoding(secrets: readonly string[]): number {
 
 /**
  * `ranges` and the ranges of `text` that hold a secret once its escapes are decoded: `%XX` (URLs, forms; each to the
- * character of its byte, so a secret beyond ASCII is looked for as its UTF-8 bytes too), and JSON's `\uXXXX`, `\"`,
- * `\\` and `\/` (a body). `escapes` and `wider` map the decoded text back.
+ * character of its byte, so a secret beyond ASCII is looked for as its UTF-8 bytes too), JSON's `\uXXXX` (a body),
+ * and a backslash before any other character (JSON's `\"`, `\\`, `\/`; a quoted-pair in a header's quoted string,
+ * RFC 9110 §5.6.4, which the stub reads as the character). `escapes` and `wider` map the decoded text back.
  */
 function escapedRanges(
   text: string,
@@ -177,13 +178,11 @@ function escapedRanges(
       continue
     }
     const next = text.charCodeAt(at + 1)
-    if (next === 0x22 || next === 0x5c || next === 0x2f)
-      escape(at, next, 2) // \" \\ \/
-    else if (next === 0x75 /* u */) {
-      const high = hexByte(text, at + 2)
-      const low = high < 0 ? -1 : hexByte(text, at + 4)
-      if (low >= 0) escape(at, high * 256 + low, 6)
-    }
+    if (Number.isNaN(next)) break
+    const high = next === 0x75 /* u */ ? hexByte(text, at + 2) : -1
+    const low = high < 0 ? -1 : hexByte(text, at + 4)
+    if (low >= 0) escape(at, high * 256 + low, 6)
+    else escape(at, next, 2) // JSON's \" \\ \/, or a quoted-pair: any character after a backslash
   }
   if (escapes.length === 0) return ranges
   parts.push(text.slice(last))
