@@ -70,15 +70,22 @@ describe('TextArena', () => {
       text.map((pushed) => ({ pushed })),
       fc.integer({ min: 1, max: 3 }).map((dropped) => ({ dropped })), // the last few texts taken back
       fc.constant({ view: true }),
+      fc.nat().map((first) => ({ first })), // a view of the first few texts only
     )
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60, size: 'medium' }), (steps) => {
         const arena = new TextArena()
+        const texts: string[] = []
         const views: [ArenaView, string][] = []
         for (const s of steps) {
-          if ('pushed' in s) arena.push(s.pushed)
-          else if ('dropped' in s) arena.truncate(Math.max(0, arena.length - s.dropped))
-          else views.push([arena.view(), arena.joined()])
+          if ('pushed' in s) {
+            texts.push(s.pushed)
+            arena.push(s.pushed)
+          } else if ('dropped' in s) arena.truncate((texts.length = Math.max(0, arena.length - s.dropped)))
+          else if ('first' in s) {
+            const count = s.first % (texts.length + 1)
+            views.push([arena.view(count), texts.slice(0, count).join(',')])
+          } else views.push([arena.view(), arena.joined()])
         }
         views.push([arena.view(), arena.joined()])
         for (const [view, joined] of views) {

@@ -132,12 +132,31 @@ export class TextArena {
     return this.#chunks.map((chunk, i) => chunk.toString('utf8', 0, this.#filled[i]! - 1)).join(',')
   }
 
-  /** The texts held now, to be read later a chunk at a time, whatever is pushed or truncated meanwhile. */
-  view(): ArenaView {
-    const chunks = this.#chunks.slice()
-    const filled = this.#filled.slice()
+  /**
+   * The first `count` texts (all by default) as held now, to be read later a chunk at a time, whatever is pushed or
+   * truncated meanwhile.
+   */
+  view(count = this.#count): ArenaView {
+    let chunks = this.#chunks
+    let filled = this.#filled
+    let bytes = this.#bytes
+    if (count < this.#count) {
+      // Cut where text `count` starts: the chunk it is in keeps the texts before it, and none after it is read.
+      const places = this.#places[count >>> PLACES_BITS]!
+      const offset = (count & (PLACES - 1)) * PLACE
+      const chunk = places[offset]!
+      const start = places[offset + 1]!
+      const kept = start === 0 ? chunk : chunk + 1
+      chunks = chunks.slice(0, kept)
+      filled = filled.slice(0, kept)
+      if (start > 0) filled[chunk] = start
+      bytes = filled.reduce((sum, used) => sum + used, 0)
+    } else {
+      chunks = chunks.slice()
+      filled = filled.slice()
+    }
     return {
-      bytes: Math.max(0, this.#bytes - 1),
+      bytes: Math.max(0, bytes - 1),
       *pieces() {
         for (let i = 0; i < chunks.length; i++) yield chunks[i]!.subarray(0, filled[i]! - 1) // its last comma left out
       },

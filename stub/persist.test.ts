@@ -20,6 +20,7 @@ import { lockPathOf } from './data-lock.js'
 import { dataFileOf, keepInFile, logPathOf, readDataFile } from './persist.js'
 import { runProcessSync } from '../test-support/run-command.js'
 import { createStub, startStub } from './stub.js'
+import { AUTH, KEY } from './testing.js'
 import { ListenError } from './server.js'
 import { PersistError, PetStore, StoreError } from './store.js'
 
@@ -325,6 +326,45 @@ describe('the data file', () => {
   })
 })
 
+describe("what reads see of a data file's pets", () => {
+  it('shows a pet only once it is on disk: no client reads one whose create may yet be refused', async () => {
+    const folder = join(dir, 'data')
+    mkdirSync(folder)
+    const file = join(folder, 'state.json')
+    const stub = createStub({ data: file, seed: false, apiKeys: [KEY] })
+    const read = async (path: string) => {
+      const answer = await stub.fetch(new Request(`http://stub.test/v1${path}`, { headers: AUTH }))
+      return [answer.status, await answer.json()] as const
+    }
+    const ids = async () => ((await read('/pets?limit=100'))[1] as { id: number }[]).map((p) => p.id)
+    const kept = stub.store.add({ name: 'kept', categoryId: 1 }).pet
+    // Read while its flush runs: neither by id, nor in a list, a state or a count.
+    const state = async () =>
+      ((await (await stub.fetch(new Request('http://stub.test/__stub/state'))).json()) as { pets: unknown[] }).pets
+    const during = [read(`/pets/${kept.id}`), ids(), state()] as const
+    expect([stub.store.size, stub.snapshot().pets.length]).toEqual([0, 0])
+    await stub.store.settled()
+    expect(await during[0]).toEqual([404, expect.objectContaining({ code: 'pet_not_found' })])
+    expect(await during[1]).toEqual([])
+    expect(await during[2]).toEqual([])
+    expect(await state()).toHaveLength(1)
+    expect(await read(`/pets/${kept.id}`)).toEqual([200, expect.objectContaining({ name: 'kept' })])
+    expect(await ids()).toEqual([kept.id])
+    // A pet that cannot be kept is never seen, before its 503 or after.
+    rmSync(folder, { recursive: true })
+    writeFileSync(folder, 'the folder is a file now')
+    const lost = stub.store.add({ name: 'lost', categoryId: 1 }).pet
+    const seen = read(`/pets/${lost.id}`)
+    await expect(stub.store.settled()).rejects.toThrow(PersistError)
+    expect((await seen)[0]).toBe(404)
+    expect((await read(`/pets/${lost.id}`))[0]).toBe(404)
+    expect(await ids()).toEqual([kept.id])
+    rmSync(folder)
+    mkdirSync(folder)
+    stub.close()
+  })
+})
+
 describe('a data file given through a symbolic link', () => {
   it('is kept in the file the link points to: the link stays, and a stub given either name shares the lock', async () => {
     mkdirSync(join(dir, 'synced'))
@@ -402,7 +442,7 @@ describe('one stub per data file', () => {
     expect(() => createStub({ data: join(dir, '.', 'state.json') })).toThrow(
       /the data file .*state\.json is in use by another stub of this process/,
     )
-    expect(first.store.size).toBe(3) // the refused start took nothing from the first
+    expect(first.store.stored).toBe(3) // the refused start took nothing from the first
     first.close()
     expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.log']) // the lock goes with its stub
     const second = createStub({ data: file })

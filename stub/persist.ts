@@ -69,6 +69,8 @@ interface Batch {
   lines: string[]
   /** The store's size before the first pet of this batch: where a failed flush takes the store back to. */
   sizeBefore: number
+  /** The store's size when the batch's flush began: the pets reads may see once it is on disk. */
+  sizeAfter: number
   promise: Promise<void>
   resolve: () => void
   reject: (error: Error) => void
@@ -154,11 +156,11 @@ class DataLog implements ChangeLog, DataFile {
   }
 
   added(json: string): void {
-    this.#batch(this.store.size - 1).lines.push('{"add":' + json + '}\n')
+    this.#batch(this.store.stored - 1).lines.push('{"add":' + json + '}\n')
   }
 
   reserved(nextId: Int64): void {
-    this.#batch(this.store.size).lines.push('{"nextId":' + String(nextId) + '}\n')
+    this.#batch(this.store.stored).lines.push('{"nextId":' + String(nextId) + '}\n')
   }
 
   replaced(): void {
@@ -176,7 +178,7 @@ class DataLog implements ChangeLog, DataFile {
     let reject!: (error: Error) => void
     const promise = new Promise<void>((yes, no) => ((resolve = yes), (reject = no)))
     promise.catch(() => undefined) // a batch nobody waits for (a fault's reserved id) must not fail the process
-    const batch: Batch = { lines: [], sizeBefore, promise, resolve, reject }
+    const batch: Batch = { lines: [], sizeBefore, sizeAfter: sizeBefore, promise, resolve, reject }
     this.#open = batch
     if (!this.#flushing) setImmediate(this.#flush) // after this turn's requests, so that they share the flush
     return batch
@@ -187,6 +189,7 @@ class DataLog implements ChangeLog, DataFile {
     if (batch === undefined || this.#flushing || this.#closed) return
     this.#open = undefined
     this.#flushing = true
+    batch.sizeAfter = this.store.stored // what comes in from now on joins the next batch
     if (!this.#stillKept()) return this.#refuse(batch)
     if (this.#broken) return this.#rewrite(batch) // the log may have lost its way
     const text = batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join('')
@@ -210,7 +213,10 @@ class DataLog implements ChangeLog, DataFile {
       if (generation !== this.#generation) return this.#done(batch) // a compaction kept these changes already
       this.#length += written
       // Asked after the flush, so that a file removed while it ran is noticed before the answers leave.
-      if (this.#sameFiles()) return this.#done(batch)
+      if (this.#sameFiles()) {
+        this.store.commit(batch.sizeAfter) // reads see its pets from now on, as their creates are answered
+        return this.#done(batch)
+      }
       if (!this.#stillKept()) return this.#refuse(batch) // the other stub's files now: never written over
       this.onError(
         `the data file ${this.path} or its log was removed or replaced while the stub ran: both written again from the stub's pets`,
@@ -224,7 +230,7 @@ class DataLog implements ChangeLog, DataFile {
     this.#closeRetired()
     batch.resolve()
     if (this.#open) return this.#flush() // what came in during this flush goes at once
-    if (this.#length > COMPACT_BYTES && this.#length > this.store.size * 64) {
+    if (this.#length > COMPACT_BYTES && this.#length > this.store.stored * 64) {
       try {
         this.compact()
       } catch (error) {
@@ -387,6 +393,7 @@ class DataLog implements ChangeLog, DataFile {
     this.#broken = false
     this.#generation++
     // The changes waiting for a flush are in the snapshot now (or were replaced away by a reset or restore).
+    this.store.commit(this.store.stored)
     const waiting = this.#open
     this.#open = undefined
     waiting?.resolve()

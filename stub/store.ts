@@ -157,6 +157,11 @@ export class PetStore {
   #nextId: Int64 = 1
   #version = 0
   /**
+   * How many pets, from the first, reads see: with a {@link changeLog}, only those it keeps already ({@link commit}), so
+   * that no client reads a pet whose create may yet be refused (503) and its id given again after a crash.
+   */
+  #visible = 0
+  /**
    * The most bytes of JSON the pets may take before a create is refused ({@link StoreFullError}); a reset or a restore
    * may bring more. Memory, the data file and the state's one JSON text (which V8 caps at about 512 MiB) stay bounded.
    */
@@ -177,20 +182,20 @@ export class PetStore {
 
   /** Replaces every pet (a restore, or a reset to the seed); the same checks as the constructor. */
   replace(pets: readonly PetRecord[], nextId?: Int64): void {
-    const before = [this.#ids, this.#json, this.#byStatus, this.#nextId] as const
+    const before = [this.#ids, this.#json, this.#byStatus, this.#nextId, this.#visible] as const
     try {
       this.#load(pets, nextId)
       this.changeLog?.replaced()
     } catch (error) {
-      ;[this.#ids, this.#json, this.#byStatus, this.#nextId] = before // a bad restore leaves the store as it was
+      ;[this.#ids, this.#json, this.#byStatus, this.#nextId, this.#visible] = before // a bad restore changes nothing
       throw error
     }
     this.#changed()
   }
 
-  /** Every pet in id order, and the next id: what a snapshot holds. */
+  /** Every pet reads see in id order, and the next id: what a snapshot holds. */
   state(): StoreState {
-    const pets = new Array<PetRecord>(this.#ids.length)
+    const pets = new Array<PetRecord>(this.#visible)
     for (let at = 0; at < pets.length; at++) pets[at] = readPet(this.#json.at(at))
     return { nextId: this.#nextId, pets }
   }
@@ -200,7 +205,10 @@ export class PetStore {
     return '{"nextId":' + String(this.#nextId) + ',"pets":[' + this.#json.joined() + ']}'
   }
 
-  /** {@link stateJson} a piece at a time, the pets' as views of the store's own memory: written with no copy of it. */
+  /**
+   * {@link stateJson} a piece at a time, the pets' as views of the store's own memory: written with no copy of it. Every
+   * pet, those its change log has yet to keep too: what the data file's snapshot holds.
+   */
   *stateJsonPieces(): Generator<string | Buffer> {
     yield '{"nextId":' + String(this.#nextId) + ',"pets":['
     yield* joinedPieces(this.#json.view().pieces())
@@ -212,7 +220,7 @@ export class PetStore {
    * streamed to its client holds no copy of the pets.
    */
   view(): StateView {
-    return { nextId: this.#nextId, pets: this.#json.view() }
+    return { nextId: this.#nextId, pets: this.#json.view(this.#visible) }
   }
 
   #load(seed: readonly PetRecord[], nextId: Int64 | undefined): void {
@@ -230,6 +238,7 @@ export class PetStore {
       if (last !== undefined && last === id) throw new StoreError(`pet id ${id} appears twice`)
       this.#append(id === pet.id ? pet : { ...pet, id })
     }
+    this.#visible = this.#ids.length // a replace is kept before it returns (a compaction), a seed was read from disk
     const last = this.#ids.last()
     if (last !== undefined && last >= 1) this.#nextId = increment(last)
     if (nextId !== undefined) {
@@ -246,9 +255,25 @@ export class PetStore {
     return this.#json.bytes
   }
 
-  /** How many pets are stored. */
+  /** How many pets reads see: all but those the change log has yet to keep ({@link commit}). */
   get size(): number {
+    return this.#visible
+  }
+
+  /** How many pets are stored, those the change log has yet to keep included. */
+  get stored(): number {
     return this.#ids.length
+  }
+
+  /**
+   * Shows reads the first `count` pets: the change log kept them. A change log calls it once its changes are on disk;
+   * without one, every pet is shown once stored.
+   */
+  commit(count: number): void {
+    const visible = Math.max(this.#visible, Math.min(count, this.#ids.length))
+    if (visible === this.#visible) return
+    this.#visible = visible
+    this.#version++ // what reads see changed: a cached answer is no longer valid
   }
 
   /** Grows with every change: a cache of answers is valid while it stays the same. */
@@ -298,6 +323,7 @@ export class PetStore {
     this.#checkFits(json)
     if (ordered >= this.#nextId) this.#nextId = increment(ordered)
     this.#append(record, json)
+    if (this.changeLog === undefined) this.#visible = this.#ids.length
     this.#changed()
     this.changeLog?.added(json)
     return { pet: record, json }
@@ -366,6 +392,7 @@ export class PetStore {
    */
   truncate(size: number): void {
     if (size >= this.#ids.length) return
+    this.#visible = Math.min(this.#visible, size)
     this.#ids.truncate(size)
     this.#json.truncate(size)
     for (const positions of this.#byStatus.values()) {
@@ -391,10 +418,10 @@ export class PetStore {
     // Ids are usually one dense run, so the position is a subtraction; gaps fall back to a binary search.
     if (typeof id === 'number' && typeof first === 'number') {
       const guess = id - first
-      if (guess >= 0 && guess < ids.length && ids.at(guess) === id) return this.#json.at(guess)
+      if (guess >= 0 && guess < this.#visible && ids.at(guess) === id) return this.#json.at(guess)
     }
     let low = 0
-    let high = ids.length - 1
+    let high = this.#visible - 1
     while (low <= high) {
       const middle = (low + high) >>> 1
       const at = ids.at(middle)
@@ -414,9 +441,15 @@ export class PetStore {
     return page
   }
 
-  /** How many pets are stored, or how many have `status`. */
+  /** How many pets reads see, or how many of them have `status`. */
   count(status?: string): number {
-    return status === undefined ? this.#ids.length : (this.#byStatus.get(status)?.length ?? 0)
+    if (status === undefined) return this.#visible
+    const positions = this.#byStatus.get(status)
+    if (positions === undefined) return 0
+    // Those not shown yet are the last few, a batch of creates at most.
+    let shown = positions.length
+    while (shown > 0 && positions.at(shown - 1) >= this.#visible) shown--
+    return shown
   }
 
   #append(pet: PetRecord, json: string = petJson(pet)): string {
