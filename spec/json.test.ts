@@ -63,12 +63,12 @@ const text: fc.Arbitrary<string> = fc.letrec((tie) => ({
     number,
     fc.constantFrom('true', 'false', 'null'),
     fc.string({ unit: 'binary', maxLength: 8 }).map((s) => JSON.stringify(s)),
-    fc.constantFrom('"\\u0000x"', '"\\u00001"', '"\\ud800"', '"a\\"b\\\\"'),
+    fc.constantFrom('"\\u0000x"', '"\\u00001"', '"\\u0000"', '"\\u0000\\u00002"', '"\\ud800"', '"a\\"b\\\\"'),
     fc.array(tie('value') as fc.Arbitrary<string>, { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
     fc
       .array(
         fc.tuple(
-          fc.constantFrom('a', 'b', '__proto__', 'constructor', '0', '10', 'a:b'),
+          fc.constantFrom('a', 'b', '__proto__', 'constructor', '0', '10', 'a:b', '\u0000', '\u00001'),
           tie('value') as fc.Arbitrary<string>,
         ),
         { maxLength: 4 },
@@ -128,6 +128,29 @@ describe('parseJson', () => {
     expect(read.pets[0]!.name).toBe(name)
     // 13 MB of text; lossless-json alone grew the heap by about 500 MB reading it.
     expect(grown).toBeLessThan(200 * 1024 * 1024)
+  })
+
+  it('reads a long text in memory proportional to it, whatever its numbers, and refuses a broken one likewise', () => {
+    // 4 MB of fractions: JSON.parse reads them as parseNumber does, with no marker each (a 60 MB one ran out of memory).
+    const fractions = `[${'1.5,'.repeat(1024 * 1024)}9007199254740993]`
+    let before = process.memoryUsage().heapUsed
+    const read = parseJson(fractions) as (number | bigint)[]
+    expect([read.length, read[0], read.at(-1)]).toEqual([1024 * 1024 + 1, 1.5, 9007199254740993n])
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(100 * 1024 * 1024)
+    // Past 1 MiB, a text JSON.parse cannot read for parseJson is refused with its message, not read by lossless-json.
+    const name = 'x'.repeat(4 * 1024 * 1024)
+    for (const [broken, message] of [
+      [`["${name}"`, /JSON/],
+      [`{"a":"${name}","a":1}`, /a key appears twice in one object/],
+    ] as const) {
+      before = process.memoryUsage().heapUsed
+      expect(() => parseJson(broken)).toThrow(SyntaxError)
+      expect(() => parseJson(broken)).toThrow(message)
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(100 * 1024 * 1024)
+    }
+    // A string value that begins with U+0000 is read as written beside markers, however long the text.
+    const nul = parseJson(`{"\\u0000":"\\u00001","n":9223372036854775807,"s":"\\u0000\\u0000${name}"}`)
+    expect(nul).toEqual({ '\u0000': '\u00001', n: 9223372036854775807n, s: `\u0000\u0000${name}` })
   })
 
   it('refuses JSON nested too deeply to read with a SyntaxError that says so, by either parser', () => {

@@ -32,6 +32,13 @@ export function parseNumber(text: string): number | bigint {
 }
 
 /**
+ * The longest text lossless-json reads: it builds each string a character at a time, at tens of bytes a character, and
+ * a 60 MB text took 2 GB and a dozen seconds. A longer one that JSON.parse cannot read for {@link parseJson} is refused
+ * with JSON.parse's own message (a duplicate key with one of ours).
+ */
+const LOSSLESS_MOST = 1024 * 1024
+
+/**
  * Parses JSON text without losing int64 digits, in any notation (`9007199254740993.0` is that integer).
  * Throws `SyntaxError` on malformed JSON (duplicate keys included) and on JSON nested too deeply to read (the stack
  * runs out). `__proto__` and `constructor` keys
@@ -39,7 +46,10 @@ export function parseNumber(text: string): number | bigint {
  */
 export function parseJson(text: string): JsonValue {
   try {
-    return parseNative(text) ?? (parse(text, null, parseNumber) as JsonValue)
+    const native = parseNative(text)
+    if (typeof native !== 'string') return native
+    if (text.length > LOSSLESS_MOST) throw new SyntaxError(native)
+    return parse(text, null, parseNumber) as JsonValue
   } catch (error) {
     // Arrays or objects nested some thousands deep exhaust the stack of either parser: said as a reader would.
     if (error instanceof RangeError && /call stack/i.test(error.message))
@@ -55,12 +65,14 @@ const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/
 /**
  * {@link parseJson}'s value, read by JSON.parse, V8's own parser: lossless-json builds each string one character at a
  * time, at tens of bytes of memory per character until it is done (a data file of two thousand 64 KiB names took
- * more than 4 GB). Each number JSON.parse could round (more than 15 digits, a fraction, an exponent) is put in the text
- * as a marker string, `"\u0000" + its index`, and read exactly once parsed. `undefined` when lossless-json is to read
- * the text instead: it is not valid JSON (lossless-json says how), it has a duplicate key (which JSON.parse would
- * take silently), or it holds a `\u0000` escape (a string a marker could be taken for).
+ * more than 4 GB). Each number JSON.parse would read otherwise than {@link parseNumber} (an integer of more than 15
+ * digits, or one in decimal notation: `1.0`, `2e3`) is put in the text as a marker string, `"\u0000" + its index`, and
+ * read exactly once parsed; a fraction (`1.5`) JSON.parse reads as parseNumber does. A string value that begins with
+ * `\u0000` is given one more in front, taken off once parsed, so that it is never taken for a marker. Why lossless-json
+ * is to read the text instead (a string) when it is not valid JSON (lossless-json says how), or it has a duplicate key
+ * (which JSON.parse would take silently).
  */
-function parseNative(text: string): JsonValue | undefined {
+function parseNative(text: string): JsonValue | string {
   const numbers: string[] = []
   const parts: string[] = []
   let copied = 0 // the text before this is in `parts`
@@ -69,13 +81,16 @@ function parseNative(text: string): JsonValue | undefined {
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i)
     if (c === 0x22 /* " */) {
+      const start = i
       for (i++; i < length; i++) {
         const d = text.charCodeAt(i)
         if (d === 0x22) break
-        if (d === 0x5c /* \ */) {
-          if (text.charCodeAt(i + 1) === 0x75 /* u */ && text.startsWith('0000', i + 2)) return undefined
-          i++
-        }
+        if (d === 0x5c /* \ */) i++
+      }
+      // A value (not a key) that begins with U+0000 gets one more, so that it reads as no marker.
+      if (text.startsWith('\\u0000', start + 1) && nextToken(text, i + 1) !== 0x3a) {
+        parts.push(text.slice(copied, start + 1), '\\u0000')
+        copied = start + 1
       }
     } else if (c === 0x3a /* : */) members++
     else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
@@ -84,7 +99,8 @@ function parseNative(text: string): JsonValue | undefined {
       const number = text.slice(start, i + 1)
       if (SHORT_INTEGER.test(number)) continue
       // A marker is a string, which may stand where a number may not: as a key.
-      if (!JSON_NUMBER.test(number) || nextToken(text, i + 1) === 0x3a) return undefined
+      if (!JSON_NUMBER.test(number) || nextToken(text, i + 1) === 0x3a) return 'it is not valid JSON'
+      if (!PLAIN_INTEGER.test(number) && !Number.isInteger(Number(number))) continue // a fraction: read alike
       parts.push(text.slice(copied, start), `"\\u0000${numbers.length}"`)
       numbers.push(number)
       copied = i + 1
@@ -92,19 +108,24 @@ function parseNative(text: string): JsonValue | undefined {
   }
   let value: JsonValue
   try {
-    value = JSON.parse(numbers.length === 0 ? text : parts.join('') + text.slice(copied)) as JsonValue
-  } catch {
-    return undefined
+    value = JSON.parse(parts.length === 0 ? text : parts.join('') + text.slice(copied)) as JsonValue
+  } catch (error) {
+    return (error as Error).message
   }
   const keys = { count: 0 }
   const read = restore(value, numbers, keys)
-  return keys.count === members ? read : undefined
+  return keys.count === members ? read : 'a key appears twice in one object'
 }
 
-/** The value with every marker replaced by its number, counting the members of its objects into `keys`. */
+/**
+ * The value with every marker replaced by its number and the U+0000 put before a string taken off, counting the
+ * members of its objects into `keys`.
+ */
 function restore(value: JsonValue, numbers: readonly string[], keys: { count: number }): JsonValue {
-  if (typeof value === 'string')
-    return value.charCodeAt(0) === 0 && numbers.length > 0 ? parseNumber(numbers[Number(value.slice(1))]!) : value
+  if (typeof value === 'string') {
+    if (value.charCodeAt(0) !== 0) return value
+    return value.charCodeAt(1) === 0 ? value.slice(1) : parseNumber(numbers[Number(value.slice(1))]!)
+  }
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
