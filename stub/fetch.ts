@@ -49,7 +49,7 @@ export async function fetchWith(handler: Handler, request: Request, journal?: Jo
     const limit = routed.maxBody ?? handler.maxBody
     body = Number(headers['content-length']) > limit ? undefined : await readBody(request, limit)
     try {
-      response = body === undefined ? asRouted(routed, handler.tooLarge()) : await routed.accept(body)
+      response = body === undefined ? asRouted(routed, handler.tooLarge(limit)) : await routed.accept(body)
     } catch (error) {
       response = asRouted(routed, handler.failure(error, routed.operationId))
     }

@@ -131,8 +131,8 @@ export interface Handler {
   readonly maxBody: number
   /** Answers a request, or asks for its body. Never throws. */
   readonly route: Route
-  /** The answer to a body over `maxBody`. */
-  readonly tooLarge: () => AppResponse
+  /** The answer to a body over `limit` (`maxBody`, or the route's own limit). */
+  readonly tooLarge: (limit?: number) => AppResponse
   /** The answer when handling threw. */
   readonly failure: (error: unknown, operationId?: OperationId) => AppResponse
   /** The answer to a request that never reached routing (bad HTTP, timeouts). */
@@ -163,7 +163,7 @@ export function compose(core: Handler, layers: readonly Layer[]): Handler {
       maxBody: inner.maxBody,
       route: route ? route(inner.route, inner) : inner.route,
       operationOf: inner.operationOf,
-      tooLarge: answers ? () => answers(inner.tooLarge()) : inner.tooLarge,
+      tooLarge: answers ? (limit) => answers(inner.tooLarge(limit)) : inner.tooLarge,
       failure: answers
         ? (error, operationId) => answers(inner.failure(error, operationId), operationId)
         : inner.failure,
@@ -193,7 +193,8 @@ export async function answer(handler: Handler, request: FullRequest): Promise<Ap
   const routed = handler.route(request)
   if (!('kind' in routed)) return routed
   const body = request.body ?? ''
-  if (byteLength(body) > (routed.maxBody ?? handler.maxBody)) return asRouted(routed, handler.tooLarge())
+  const limit = routed.maxBody ?? handler.maxBody
+  if (byteLength(body) > limit) return asRouted(routed, handler.tooLarge(limit))
   try {
     return await routed.accept(body)
   } catch (error) {

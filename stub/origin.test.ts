@@ -269,7 +269,10 @@ describe('over HTTP', () => {
       expect(own.headers['access-control-allow-credentials']).toBe('true')
       const restore = { 'content-type': 'application/json', 'content-length': String(ADMIN_MAX_BODY + 1) }
       const ownRestore = await send(stub.port, { ...restore, origin: page }, '/__stub/state', 'PUT', '[]')
-      expect(JSON.parse(ownRestore.body)).toMatchObject({ code: 'body_too_large' })
+      expect(JSON.parse(ownRestore.body)).toMatchObject({
+        code: 'body_too_large',
+        message: `request body exceeds the limit of ${ADMIN_MAX_BODY} bytes`, // the admin API's own limit
+      })
       expect(ownRestore.headers['access-control-allow-origin']).toBe(page)
       expect(String(ownRestore.headers.vary)).toMatch(/\bOrigin\b/)
       const answers = [

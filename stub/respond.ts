@@ -123,8 +123,8 @@ export class Responder {
   }
 
   /** The answer to a body over `maxBody`; it closes the connection, since the rest of the body is not read. */
-  readonly tooLarge = (): AppResponse => {
-    const error = new ApiError(400, 'body_too_large', `request body exceeds the limit of ${this.maxBody} bytes`)
+  readonly tooLarge = (limit = this.maxBody): AppResponse => {
+    const error = new ApiError(400, 'body_too_large', `request body exceeds the limit of ${limit} bytes`)
     return this.error(error, 'createPet', ['Connection', 'close'])
   }
 

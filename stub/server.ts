@@ -307,7 +307,8 @@ class BodyExchange {
 
   /** Streams the body up to the app's limit; past it, stops buffering and answers 400 at once. */
   read(continued: boolean, declared: number): void {
-    if (declared > this.limit) return this.#done(asRouted(this.wanted, this.app.tooLarge()), this.exchange.req)
+    if (declared > this.limit)
+      return this.#done(asRouted(this.wanted, this.app.tooLarge(this.limit)), this.exchange.req)
     if (continued) this.exchange.res.writeContinue()
     const req = this.exchange.req as CarryingRequest
     req[EXCHANGE] = this
@@ -336,7 +337,7 @@ class BodyExchange {
     }
     this.#settle()
     this.#chunks.length = 0
-    this.#done(asRouted(this.wanted, this.app.tooLarge()), this.exchange.req)
+    this.#done(asRouted(this.wanted, this.app.tooLarge(this.limit)), this.exchange.req)
   }
 
   end(): void {
