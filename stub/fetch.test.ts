@@ -103,6 +103,19 @@ describe('createStub().fetch', () => {
     expect(createStub({ apiKeys: [KEY], maxStore: 2 ** 40 }).store.maxBytes).toBe(MAX_MAX_STORE)
     // A body is read as one text: a limit past the longest text Node holds would let a body fail as it is read.
     expect(createStub({ apiKeys: [KEY], maxBody: 2 ** 31 }).handler.maxBody).toBe(MAX_MAX_BODY)
+    // A limit that is no number, or below the least, is refused before anything starts (NaN refused every create).
+    for (const [options, message] of [
+      [{ maxBody: NaN }, 'maxBody must be a number of at least 1, got NaN'],
+      [{ maxBody: 0 }, 'maxBody must be a number of at least 1, got 0'],
+      [{ maxStore: -5 }, 'maxStore must be a number of at least 1, got -5'],
+      [{ journal: { entries: NaN } }, 'journal.entries must be a number of at least 0, got NaN'],
+    ] as const)
+      expect(() => createStub({ apiKeys: [KEY], ...options })).toThrow(new RangeError(`createStub: ${message}`))
+    // A journal of a billion entries allocated its columns whole and took the process down: it is capped.
+    expect(createStub({ apiKeys: [KEY], journal: { entries: 1e9, bytes: 1e12 } }).journal.stats).toMatchObject({
+      maxEntries: 1_000_000,
+      maxBytes: 256 * 1024 * 1024,
+    })
     const stub = createStub({ apiKeys: [KEY], maxStore: 10_000, seed: false })
     const create = async () =>
       fromFetch(

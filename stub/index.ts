@@ -14,7 +14,14 @@ export {
 export type { AppOptions, AppRequest, AppResponse, Chaos, FullRequest, Handler, SocketDirective } from './app.js'
 export { Admin, ADMIN_MAX_BODY, ADMIN_SPEC_PATH } from './admin.js'
 export { ADMIN_PREFIX } from './admin-path.js'
-export { Journal, JOURNAL_DEFAULTS, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
+export {
+  Journal,
+  JOURNAL_DEFAULTS,
+  JOURNAL_LIMITS,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalOptions,
+} from './journal.js'
 export { COMPACT_BYTES, dataFileOf, keepInFile, logPathOf, readDataFile, type DataFile } from './persist.js'
 export { absolute, lockPathOf } from './data-lock.js'
 export { exposureOf, isLoopbackAddress } from './origin.js'

@@ -9,6 +9,9 @@ import { credentialsShown, longestEncoding, withoutSecrets } from './log.js'
 /** How many entries, and how many bytes of recorded text, the journal holds by default. */
 export const JOURNAL_DEFAULTS = { entries: 1000, bytes: 1024 * 1024 } as const
 
+/** The most a journal keeps whatever it is told: its columns are allocated whole at start. */
+export const JOURNAL_LIMITS = { entries: 1_000_000, bytes: 256 * 1024 * 1024 } as const
+
 /** How much of a request body, and of a request target, an entry keeps. */
 export const BODY_KEPT = 1024
 export const TARGET_KEPT = 2048

@@ -12,6 +12,7 @@ import {
   basePathOf,
   compose,
   DEFAULT_MAX_BODY,
+  MAX_MAX_BODY,
   asRouted,
   type AppRequest,
   type AppResponse,
@@ -22,7 +23,7 @@ import {
 } from './app.js'
 import { FAULTS, type FaultName } from './faults/index.js'
 import { fetchWith } from './fetch.js'
-import { Journal, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
+import { Journal, JOURNAL_LIMITS, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
 import { DataFileLock } from './data-lock.js'
 import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
@@ -144,6 +145,14 @@ export function createStub(
   options: CreateStubOptions = {},
   served?: { host: string; allowHosts?: readonly string[] },
 ): InProcessStub {
+  // Limits first: a bad one is refused before any file is taken.
+  const maxStore = limited('maxStore', options.maxStore, 1, MAX_MAX_STORE) ?? DEFAULT_MAX_STORE
+  const maxBody = limited('maxBody', options.maxBody, 1, MAX_MAX_BODY)
+  const bounds = options.journal === false ? { entries: 0 } : options.journal
+  const journalBounds = {
+    entries: limited('journal.entries', bounds?.entries, 0, JOURNAL_LIMITS.entries),
+    bytes: limited('journal.bytes', bounds?.bytes, 0, JOURNAL_LIMITS.bytes),
+  }
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
   const like = options.like === undefined ? undefined : readLikeness(options.like, spec)
@@ -158,13 +167,10 @@ export function createStub(
     throw error
   }
   const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
-  store.maxBytes = Math.min(options.maxStore ?? DEFAULT_MAX_STORE, MAX_MAX_STORE)
+  store.maxBytes = maxStore
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
   const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
-  const journal = new ReportingJournal(
-    { ...(options.journal === false ? { entries: 0 } : options.journal), secrets: secretsOf(options) },
-    reporter,
-  )
+  const journal = new ReportingJournal({ ...journalBounds, secrets: secretsOf(options) }, reporter)
   const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
   const twin = like && likeWrappers(like, spec)
   const faultStore = wrappers.store?.(store) ?? store
@@ -172,7 +178,7 @@ export function createStub(
   const app = new App({
     store: appStore,
     apiKeys,
-    maxBody: options.maxBody ?? twin?.maxBody ?? DEFAULT_MAX_BODY,
+    maxBody: maxBody ?? twin?.maxBody ?? DEFAULT_MAX_BODY,
     chaos: options.chaos,
     random: options.random,
     spec,
@@ -348,6 +354,18 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
         stub.close()
       }),
   }
+}
+
+/**
+ * A limit of {@link CreateStubOptions} as used: at most `most` (a larger one takes too much memory to be meant), and
+ * a RangeError for one that is no number or below `least`, thrown before the stub is made (a NaN body limit refused
+ * every create).
+ */
+function limited(name: string, value: number | undefined, least: number, most: number): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !(value >= least))
+    throw new RangeError(`createStub: ${name} must be a number of at least ${least}, got ${String(value)}`)
+  return Math.min(Math.floor(value), most)
 }
 
 /** What a stub never writes to its log or journal: the API keys it takes, and the admin key. */

@@ -13,6 +13,7 @@ import {
   FAULTS,
   isFaultName,
   JOURNAL_DEFAULTS,
+  JOURNAL_LIMITS,
   MAX_MAX_STORE,
   specExamples,
   type Chaos,
@@ -35,7 +36,6 @@ export const DEFAULT_PORT = 4010
 export const MAX_LATENCY_MS = 60_000
 
 /** The most requests `--journal` may ask the journal to keep (it holds at most its bytes' bound whatever the count). */
-const MAX_JOURNAL = 1_000_000
 
 /** Everything the command needs, every default filled in. */
 export interface StubConfig {
@@ -112,7 +112,7 @@ Options:
                       bound address (421 else)
   --allow-origin URL  let pages from this origin (https://app.example; null for a file, * for any) call
                       /v1; repeat for several. By default only pages on this machine (localhost, 127.0.0.1)
-  --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${MAX_JOURNAL}; 0 for none),
+  --journal N         requests the journal keeps (default ${JOURNAL_DEFAULTS.entries}, at most ${JOURNAL_LIMITS.entries}; 0 for none),
                       in at most ${JOURNAL_DEFAULTS.bytes} bytes whatever N
   --quiet             no request log on stderr
   --fault NAME        inject one deliberate fault, to prove a test suite catches it (listed below)
@@ -252,7 +252,7 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     throw new UsageError(
       `--allow-host '*' answers a DNS-rebinding page too, and every page knows the default API key: give --api-key KEY (or PETSTORE_API_KEYS)`,
     )
-  const journal = integerFlag('--journal', flags.journal, 0, MAX_JOURNAL) ?? JOURNAL_DEFAULTS.entries
+  const journal = integerFlag('--journal', flags.journal, 0, JOURNAL_LIMITS.entries) ?? JOURNAL_DEFAULTS.entries
   const fault = flags.fault
   if (fault !== undefined && !isFaultName(fault))
     throw new UsageError(`--fault must name one of the faults listed by --help, got ${JSON.stringify(fault)}`)
