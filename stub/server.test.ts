@@ -667,6 +667,24 @@ describe('the server edge', () => {
     }
   })
 
+  it('writes a burst of large answers over several turns, each once, whole and in order', async () => {
+    // 30 MB of answers, past what one turn writes (16 MB): two pages of large pets, taking turns.
+    const pets = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `${i}`.repeat(200_000), categoryId: 1 }))
+    const large = new App({ store: new PetStore(pets), apiKeys: [KEY] })
+    const running = await serve(large, { port: 0, host: '127.0.0.1' })
+    try {
+      const limits = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 10 : 5))
+      const request = (limit: number, last: boolean) =>
+        `GET /v1/pets?limit=${limit} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n${last ? 'Connection: close\r\n' : ''}\r\n`
+      const text = await raw(running.port, limits.map((limit, i) => request(limit, i === limits.length - 1)).join(''))
+      const bodies = text.split(/HTTP\/1\.1 200 OK\r\n[^]*?\r\n\r\n/).slice(1)
+      expect(bodies.map((body) => (JSON.parse(body) as unknown[]).length)).toEqual(limits)
+      for (const [i, body] of bodies.entries()) expect(body).toBe(JSON.stringify(pets.slice(0, limits[i])))
+    } finally {
+      await running.close()
+    }
+  })
+
   it('answers the requests a connection sent whole before a bad one or a CONNECT, in order, then refuses it', async () => {
     const store = new PetStore(loadSeed(undefined))
     const running = await serve(new App({ store, apiKeys: [KEY] }), { port: 0, host: '127.0.0.1' })
