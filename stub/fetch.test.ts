@@ -1,9 +1,9 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { spec } from '../spec/index.js'
 import { JSON_TYPE, type AppResponse, type Handler, type SocketDirective } from './app.js'
-import { fetchWith } from './fetch.js'
+import { BODY_TIMEOUT_MS, fetchWith } from './fetch.js'
 import { serve, type RunningServer } from './server.js'
 import { createStub, DEFAULT_MAX_STORE, MAX_MAX_STORE, type InProcessStub } from './stub.js'
 import { MAX_MAX_BODY } from './http.js'
@@ -191,6 +191,41 @@ async function overHttp<T>(handler: Handler, use: (url: string) => Promise<T>): 
     await running.close(50)
   }
 }
+
+describe('a body that does not arrive, in-process as over HTTP', () => {
+  const stalled = (signal?: AbortSignal) =>
+    new Request('http://stub.test/v1/pets', {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body: new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"name":')) }),
+      duplex: 'half',
+      signal,
+    } as RequestInit)
+
+  it("settles with the caller's reason when it gives up mid-body, storing nothing", async () => {
+    const stub = createStub({ apiKeys: [KEY] })
+    const before = stub.store.size
+    const caller = new AbortController()
+    const answer = stub.fetch(stalled(caller.signal))
+    setTimeout(() => caller.abort(new Error('gave up')), 20)
+    await expect(answer).rejects.toThrow('gave up')
+    expect(stub.store.size).toBe(before)
+  })
+
+  it('answers 408 once the body has not ended within the request timeout, as the server does', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const stub = createStub({ apiKeys: [KEY] })
+      const answer = stub.fetch(stalled())
+      await vi.advanceTimersByTimeAsync(BODY_TIMEOUT_MS)
+      const response = await answer
+      expect(response.status).toBe(408)
+      expect(await response.json()).toMatchObject({ code: 'request_timeout', status: 408 })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
 
 describe('socket directives, the same at both edges', () => {
   it('reset and empty: the request fails as a network error', async () => {

@@ -47,9 +47,21 @@ export async function fetchWith(handler: Handler, request: Request, journal?: Jo
   if (!('kind' in routed)) response = routed
   else {
     const limit = routed.maxBody ?? handler.maxBody
-    body = Number(headers['content-length']) > limit ? undefined : await readBody(request, limit)
+    let read: Uint8Array | 'too large' | 'too slow'
     try {
-      response = body === undefined ? asRouted(routed, handler.tooLarge(limit)) : await routed.accept(body)
+      read = Number(headers['content-length']) > limit ? 'too large' : await readBody(request, limit)
+    } catch (error) {
+      if (signal.aborted) record?.(undefined) // the caller gave up mid-body: no answer, as over HTTP
+      throw error
+    }
+    try {
+      if (read === 'too large') response = asRouted(routed, handler.tooLarge(limit))
+      else if (read === 'too slow')
+        response = asRouted(
+          routed,
+          handler.protocolError(408, 'request_timeout', 'the request took too long to arrive'),
+        )
+      else response = await routed.accept((body = read))
     } catch (error) {
       response = asRouted(routed, handler.failure(error, routed.operationId))
     }
@@ -66,23 +78,50 @@ export async function fetchWith(handler: Handler, request: Request, journal?: Jo
   return toFetchResponse(response, request)
 }
 
-/** The whole body, or `undefined` once it grows past `limit` (the rest is not read). */
-async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+/** How long a body may take to arrive whole, as over HTTP (stub/server.ts): a 408 then. */
+export const BODY_TIMEOUT_MS = 30_000
+
+/**
+ * The whole body, `'too large'` once it grows past `limit` (the rest is not read), or `'too slow'` when it has not
+ * ended within {@link BODY_TIMEOUT_MS}, as the server answers over HTTP. Rejects with the caller's reason when it gives
+ * up (aborts) before the body ended, as fetch does.
+ */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | 'too large' | 'too slow'> {
   if (request.body === null) return new Uint8Array(0)
   const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      return undefined
+  const signal = request.signal
+  signal.throwIfAborted()
+  let stop!: (why: { stopped: 'too slow' } | { stopped: 'aborted'; reason: unknown }) => void
+  const stopped = new Promise<{ stopped: 'too slow' } | { stopped: 'aborted'; reason: unknown }>(
+    (resolve) => (stop = resolve),
+  )
+  const onAbort = () => stop({ stopped: 'aborted', reason: signal.reason })
+  signal.addEventListener('abort', onAbort, { once: true })
+  const timer = setTimeout(() => stop({ stopped: 'too slow' }), BODY_TIMEOUT_MS)
+  timer.unref?.()
+  try {
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for (;;) {
+      const next = await Promise.race([reader.read(), stopped])
+      if ('stopped' in next) {
+        reader.cancel().catch(() => undefined)
+        if (next.stopped === 'too slow') return 'too slow'
+        throw next.reason
+      }
+      if (next.done) break
+      size += next.value.byteLength
+      if (size > limit) {
+        await reader.cancel()
+        return 'too large'
+      }
+      chunks.push(next.value)
     }
-    chunks.push(value)
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+  } finally {
+    clearTimeout(timer)
+    signal.removeEventListener('abort', onAbort)
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
 }
 
 /** The requests answered with a hang, held until their caller gives up (see `toFetchResponse`). */
