@@ -159,6 +159,9 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
 }
 
 function onRequest(app: Handler, state: State, req: IncomingMessage, res: ServerResponse, continued: boolean): void {
+  // A request pipelined behind one refused with `Connection: close` gets no answer (the connection closes after the
+  // refusal), so it must not be carried out either: a create stored and never answered is created twice on a retry.
+  if ((req.socket as ClosingSocket)[CLOSING]) return
   if (tooManyPipelined(req.socket as PipeliningSocket, res, state)) return
   const started = state.log || state.journal ? performance.now() : 0
   state.inFlight++
@@ -185,7 +188,23 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
   }
   // An answer that leaves a body unread (401, 404, 405): one over the limit is not read to its end either.
   const oversized = lengthOf(request.headers['content-length']) > app.maxBody
+  if (oversized || closes(routed)) closing(req)
   respond(exchange, routed, oversized ? req : undefined)
+}
+
+/** Marks a connection whose last answer closes it: nothing it sent after is carried out (see {@link onRequest}). */
+const CLOSING = Symbol('closing')
+
+type ClosingSocket = Socket & { [CLOSING]?: true }
+
+function closing(req: IncomingMessage): void {
+  ;(req.socket as ClosingSocket)[CLOSING] = true
+}
+
+/** True when an answer says `Connection: close` (a refusal of the request's framing, Host or size). */
+function closes(response: AppResponse): boolean {
+  const at = response.headers.indexOf('Connection')
+  return at >= 0 && at % 2 === 0 && response.headers[at + 1] === 'close'
 }
 
 /**
@@ -307,8 +326,10 @@ class BodyExchange {
 
   /** Streams the body up to the app's limit; past it, stops buffering and answers 400 at once. */
   read(continued: boolean, declared: number): void {
-    if (declared > this.limit)
+    if (declared > this.limit) {
+      closing(this.exchange.req)
       return this.#done(asRouted(this.wanted, this.app.tooLarge(this.limit)), this.exchange.req)
+    }
     if (continued) this.exchange.res.writeContinue()
     const req = this.exchange.req as CarryingRequest
     req[EXCHANGE] = this
@@ -337,6 +358,7 @@ class BodyExchange {
     }
     this.#settle()
     this.#chunks.length = 0
+    closing(this.exchange.req)
     this.#done(asRouted(this.wanted, this.app.tooLarge(this.limit)), this.exchange.req)
   }
 
