@@ -121,6 +121,20 @@ describe('withoutSecrets', () => {
     expect(withoutSecrets('{"k":"\\u0064\\u0065\\u0076-secret-key-42"}', KEYS, 8)).toBe('{"k":"[redacted]')
   })
 
+  it('finds a key with `%XX` in it written with backslash escapes, its `%XX` left as it is', () => {
+    const keys = ['a%2Fb+c.*', 'Z%41z-adm']
+    for (const text of [
+      '{"extra":"\\u0061%2Fb+c.*"}',
+      '{"name":"a%2Fb+c\\u002e*"}',
+      'return="a%2Fb+c\\.*"',
+      'wait="Z%41z\\-adm"',
+      '{"x":"a\\u00252Fb+c.*"}', // its `%` escaped too
+      '/v1/pets?k=a%252Fb%2Bc.*', // percent-encoded whole, as a query carries it
+    ])
+      expect(withoutSecrets(text, keys), text).not.toMatch(/a%2Fb|Z%41z|\\u0061%2F|\\u005A%41/)
+    expect(withoutSecrets('{"extra":"\\u0061%2Fb+c.*"}', keys)).toBe('{"extra":"[redacted]"}')
+  })
+
   it('redacts a key that begins another whole, and each run of keys once', () => {
     expect(withoutSecrets('/v1/pets?api_key=dev-secret-key-42', KEYS)).toBe('/v1/pets?api_key=[redacted]')
     expect(withoutSecrets('/v1/pets?a=dev&b=dev-secret-key-42dev&c=d%65v-secret-key-42', KEYS)).toBe(

@@ -132,7 +132,13 @@ export function withoutSecrets(text: string, secrets: readonly string[], keep = 
       (ranges ??= []).push([at, at + secret.length])
   }
   // Only a text with a `%` or a `\` in it can hold an escaped secret: the common target is searched as it is, and no more.
-  if (window.includes('%') || window.includes('\\')) ranges = escapedRanges(window, secrets, keep, ranges)
+  // Each kind of escape alone, then both: a key with `%2F` in it, written in a body with another of its characters as
+  // `\u0061`, is found only by decoding the backslash escapes and leaving its `%2F` as it is.
+  const percent = window.includes('%')
+  const backslash = window.includes('\\')
+  if (percent) ranges = escapedRanges(window, secrets, keep, ranges, PERCENT)
+  if (backslash) ranges = escapedRanges(window, secrets, keep, ranges, BACKSLASH)
+  if (percent && backslash) ranges = escapedRanges(window, secrets, keep, ranges, PERCENT | BACKSLASH)
   if (ranges === undefined) return window.length > keep ? window.slice(0, keep) : window
   return redacted(window, ranges, keep, mark)
 }
@@ -158,6 +164,7 @@ function escapedRanges(
   secrets: readonly string[],
   keep: number,
   ranges: [number, number][] | undefined,
+  kinds: number,
 ): [number, number][] | undefined {
   const parts: string[] = [] // joined once: a text grown a piece at a time is slow to search
   let length = 0
@@ -171,7 +178,7 @@ function escapedRanges(
     wider.push((wider.at(-1) ?? 0) + width - 1)
     last = at + width
   }
-  for (let at = nextEscape(text, 0); at !== -1; at = nextEscape(text, last > at ? last : at + 1)) {
+  for (let at = nextEscape(text, 0, kinds); at !== -1; at = nextEscape(text, last > at ? last : at + 1, kinds)) {
     if (text.charCodeAt(at) === 0x25 /* % */) {
       const byte = hexByte(text, at + 1)
       if (byte >= 0) escape(at, byte, 3)
@@ -214,10 +221,14 @@ function escapedRanges(
   return ranges
 }
 
-/** Where the next `%` or `\` at or after `from` is in `text`, or -1. */
-function nextEscape(text: string, from: number): number {
-  const percent = text.indexOf('%', from)
-  const backslash = text.indexOf('\\', from)
+/** The kinds of escape {@link escapedRanges} decodes: `%XX`, and a backslash's (JSON's, a quoted-pair). */
+const PERCENT = 1
+const BACKSLASH = 2
+
+/** Where the next escape of `kinds` (a `%` or a `\`) at or after `from` is in `text`, or -1. */
+function nextEscape(text: string, from: number, kinds: number): number {
+  const percent = kinds & PERCENT ? text.indexOf('%', from) : -1
+  const backslash = kinds & BACKSLASH ? text.indexOf('\\', from) : -1
   if (percent === -1) return backslash
   return backslash === -1 || percent < backslash ? percent : backslash
 }
