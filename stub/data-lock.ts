@@ -167,7 +167,13 @@ function makeLock(lockPath: string): void {
     ...(started === undefined ? {} : { started }),
     ...(boot === undefined ? {} : { boot }),
   }
-  writeDurably(lockPath, JSON.stringify(lock) + '\n', 'wx')
+  try {
+    writeDurably(lockPath, JSON.stringify(lock) + '\n', 'wx')
+  } catch (error) {
+    // Made but not written (a full disk): left there, it would pass for a stub starting, and refuse starts for a while.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') removeIfCan(lockPath)
+    throw error
+  }
 }
 
 /**

@@ -178,3 +178,18 @@ describe('what a stub that died left beside the data file', () => {
     },
   )
 })
+
+describe('a lock that cannot be written', () => {
+  it('is not left behind: a full disk at the start does not make the next starts take it for a stub starting', () => {
+    if (process.platform !== 'linux') return // which file a descriptor writes is read from /proc
+    disk.writeSync = ((fd: number, ...rest: unknown[]) => {
+      if (fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith('.lock'))
+        throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })
+      return (real.writeSync as (...args: unknown[]) => number)(fd, ...rest)
+    }) as typeof disk.writeSync
+    expect(() => createStub({ data: file })).toThrow('ENOSPC')
+    expect(fs.readdirSync(dir)).not.toContain('pets.json.lock')
+    Object.assign(disk, real)
+    createStub({ data: file }).close() // at once, not after the 5 s a lock being taken is waited for
+  })
+})

@@ -20,7 +20,7 @@ import { lockPathOf } from './data-lock.js'
 import { dataFileOf, keepInFile, logPathOf, readDataFile } from './persist.js'
 import { runProcessSync } from '../test-support/run-command.js'
 import { createStub, startStub } from './stub.js'
-import { AUTH, KEY } from './testing.js'
+import { AUTH, JSON_AUTH, KEY } from './testing.js'
 import { ListenError } from './server.js'
 import { PersistError, PetStore, StoreError } from './store.js'
 
@@ -362,6 +362,40 @@ describe("what reads see of a data file's pets", () => {
     rmSync(folder)
     mkdirSync(folder)
     stub.close()
+  })
+})
+
+describe('a stub of the library, closed or refused', () => {
+  it('answers 503 to a change once closed, and never gives an id it acknowledged again', async () => {
+    const file = join(dir, 'state.json')
+    const first = createStub({ data: file, seed: false, apiKeys: [KEY] })
+    const create = (stub: ReturnType<typeof createStub>, name: string) =>
+      stub.fetch(
+        new Request('http://stub.test/v1/pets', {
+          method: 'POST',
+          headers: JSON_AUTH,
+          body: JSON.stringify({ name, categoryId: 1 }),
+        }),
+      )
+    expect((await create(first, 'kept')).status).toBe(201)
+    first.close()
+    const late = await create(first, 'after its close')
+    expect(late.status).toBe(503)
+    expect(await late.json()).toMatchObject({ code: 'not_kept', message: expect.stringContaining('is closed') })
+    expect(() => first.reset()).toThrow(PersistError)
+    const second = createStub({ data: file, seed: false, apiKeys: [KEY] })
+    expect(((await (await create(second, 'next')).json()) as { id: number }).id).toBe(2)
+    second.close()
+  })
+
+  it('lets the data file go when an option is refused, early or late', () => {
+    const file = join(dir, 'state.json')
+    expect(() => createStub({ data: file, fault: 'nope' as never })).toThrow('no fault is named "nope"')
+    expect(() => createStub({ data: file, apiKeys: [] })).toThrow('apiKeys must be a list of at least one key')
+    expect(() => createStub({ data: file, adminKey: '' })).toThrow('adminKey must be a string of some characters')
+    expect(() => createStub({ data: file, allowOrigins: 5 as never })).toThrow(TypeError) // found once the file is held
+    expect(readdirSync(dir)).not.toContain('state.json.lock')
+    createStub({ data: file }).close()
   })
 })
 

@@ -419,6 +419,8 @@ class DataLog implements ChangeLog, DataFile {
     if (this.#closed) return
     this.#closed = true
     this.store.changeLog = undefined
+    // A stub used on after its close (the library's) would acknowledge what nothing keeps, and give its ids again.
+    this.store.refuseChanges(new PersistError(`the data file ${this.path} is closed: this stub keeps no more changes`))
     try {
       this.compact()
     } catch (error) {

@@ -161,6 +161,8 @@ export class PetStore {
    * that no client reads a pet whose create may yet be refused (503) and its id given again after a crash.
    */
   #visible = 0
+  /** Why the store takes no more changes (its data file closed), when it does not. */
+  #refusal: Error | undefined
   /**
    * The most bytes of JSON the pets may take before a create is refused ({@link StoreFullError}); a reset or a restore
    * may bring more. Memory, the data file and the state's one JSON text (which V8 caps at about 512 MiB) stay bounded.
@@ -182,6 +184,7 @@ export class PetStore {
 
   /** Replaces every pet (a restore, or a reset to the seed); the same checks as the constructor. */
   replace(pets: readonly PetRecord[], nextId?: Int64): void {
+    if (this.#refusal) throw this.#refusal
     const before = [this.#ids, this.#json, this.#byStatus, this.#nextId, this.#visible] as const
     try {
       this.#load(pets, nextId)
@@ -294,6 +297,7 @@ export class PetStore {
    * only for `pet` unchanged, it spares writing the JSON again.
    */
   add(pet: NewPetRecord, written?: string): { pet: PetRecord; json: string } {
+    if (this.#refusal) throw this.#refusal
     this.#checkRoom()
     const next = this.#nextId
     const id = this.#takeId()
@@ -310,6 +314,7 @@ export class PetStore {
    * raised to it, so the ids stay in order even when two pets share one.
    */
   addWithId(pet: NewPetRecord, id: Int64, written?: string): { pet: PetRecord; json: string } {
+    if (this.#refusal) throw this.#refusal
     this.#checkRoom()
     return this.#addWithId(pet, id, written)
   }
@@ -373,8 +378,17 @@ export class PetStore {
     this.onChange?.()
   }
 
+  /**
+   * From now on every change throws `error` (a {@link PersistError}: answered 503): the data file that kept the store
+   * was closed, and a change it cannot keep must never be acknowledged.
+   */
+  refuseChanges(error: Error): void {
+    this.#refusal = error
+  }
+
   /** Takes the next id without storing a pet. Throws {@link StoreError} when the int64 ids are used up. */
   reserveId(): Int64 {
+    if (this.#refusal) throw this.#refusal
     const id = this.#takeId()
     this.#changed()
     this.changeLog?.reserved(this.#nextId)

@@ -21,7 +21,7 @@ import {
   type Route,
   type Routed,
 } from './app.js'
-import { FAULTS, type FaultName } from './faults/index.js'
+import { FAULTS, isFaultName, type FaultName } from './faults/index.js'
 import { fetchWith } from './fetch.js'
 import { Journal, JOURNAL_LIMITS, type JournalEntry, type JournalFilter, type JournalOptions } from './journal.js'
 import { DataFileLock } from './data-lock.js'
@@ -153,108 +153,109 @@ export function createStub(
     entries: limited('journal.entries', bounds?.entries, 0, JOURNAL_LIMITS.entries),
     bytes: limited('journal.bytes', bounds?.bytes, 0, JOURNAL_LIMITS.bytes),
   }
+  checkKeys(options)
+  if (options.fault !== undefined && !isFaultName(options.fault))
+    throw new TypeError(`createStub: no fault is named ${JSON.stringify(options.fault)}`)
   const spec = specFrom(options.spec)
   const seed = loadSeed(options.seed, spec)
   const like = options.like === undefined ? undefined : readLikeness(options.like, spec)
   const data = options.data === undefined ? undefined : dataFileOf(options.data)
   // The file is held before it is read: a stub still stopping on it acknowledges creates until it lets go of it.
   const lock = data === undefined ? undefined : DataFileLock.take(data)
-  let saved
   try {
-    saved = data === undefined ? undefined : readDataFile(data, spec, options.onDataError)
-  } catch (error) {
-    lock?.release()
-    throw error
-  }
-  const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
-  store.maxBytes = maxStore
-  const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
-  const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
-  const journal = new ReportingJournal({ ...journalBounds, secrets: secretsOf(options) }, reporter)
-  const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
-  const twin = like && likeWrappers(like, spec)
-  const faultStore = wrappers.store?.(store) ?? store
-  const appStore = twin ? twin.store(faultStore) : faultStore
-  const app = new App({
-    store: appStore,
-    apiKeys,
-    maxBody: maxBody ?? twin?.maxBody ?? DEFAULT_MAX_BODY,
-    chaos: options.chaos,
-    random: options.random,
-    spec,
-  })
-  const more: AdminOptions['more'] = {
-    '/like': {
-      summary: 'what this twin adopted from a report, and what it could not mimic',
+    const saved = data === undefined ? undefined : readDataFile(data, spec, options.onDataError)
+    const store = new PetStore(saved?.pets ?? seed, saved?.nextId)
+    store.maxBytes = maxStore
+    const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
+    const reporter = new ClientReporter({ spec, operationOf: (request) => app.operationOf(request) })
+    const journal = new ReportingJournal({ ...journalBounds, secrets: secretsOf(options) }, reporter)
+    const wrappers = options.fault === undefined ? {} : FAULTS[options.fault].wrap()
+    const twin = like && likeWrappers(like, spec)
+    const faultStore = wrappers.store?.(store) ?? store
+    const appStore = twin ? twin.store(faultStore) : faultStore
+    const app = new App({
+      store: appStore,
+      apiKeys,
+      maxBody: maxBody ?? twin?.maxBody ?? DEFAULT_MAX_BODY,
+      chaos: options.chaos,
+      random: options.random,
+      spec,
+    })
+    const more: AdminOptions['more'] = {
+      '/like': {
+        summary: 'what this twin adopted from a report, and what it could not mimic',
+        methods: {
+          GET: () =>
+            like
+              ? adminJson(200, likenessSummary(like))
+              : adminJson(404, { code: 'not_a_twin', message: 'the stub was started without --like', status: 404 }),
+        },
+      },
+    }
+    more['/client-report'] = {
+      summary: 'the traffic received, judged against the interface (JSON, or Markdown with Accept: text/markdown)',
       methods: {
-        GET: () =>
-          like
-            ? adminJson(200, likenessSummary(like))
-            : adminJson(404, { code: 'not_a_twin', message: 'the stub was started without --like', status: 404 }),
+        GET: (request, query) => {
+          const accept = request.headers.accept
+          const report = reporter.report()
+          const markdown =
+            /\btext\/markdown\b/.test(Array.isArray(accept) ? accept.join(',') : (accept ?? '')) ||
+            /(^|&)format=markdown(&|$)/.test(query)
+          return markdown
+            ? adminText(200, 'text/markdown; charset=utf-8', clientReportMarkdown(report))
+            : adminJson(200, report)
+        },
+        DELETE: () => {
+          reporter.reset()
+          return adminJson(200, { cleared: true })
+        },
       },
-    },
-  }
-  more['/client-report'] = {
-    summary: 'the traffic received, judged against the interface (JSON, or Markdown with Accept: text/markdown)',
-    methods: {
-      GET: (request, query) => {
-        const accept = request.headers.accept
-        const report = reporter.report()
-        const markdown =
-          /\btext\/markdown\b/.test(Array.isArray(accept) ? accept.join(',') : (accept ?? '')) ||
-          /(^|&)format=markdown(&|$)/.test(query)
-        return markdown
-          ? adminText(200, 'text/markdown; charset=utf-8', clientReportMarkdown(report))
-          : adminJson(200, report)
-      },
-      DELETE: () => {
+    }
+    const hosts = served && new HostCheck(served.host, served.allowHosts)
+    const pages = new PageOrigins(options.allowOrigins, hosts)
+    const admin = new Admin({
+      store,
+      seed,
+      journal,
+      adminKey: options.adminKey,
+      spec,
+      origins: options.adminOrigins,
+      hosts,
+      more,
+      onReset: () => reporter.reset(),
+    })
+    // Innermost first: the fault, the twin, then the admin API and the pages' credentials.
+    const handler = compose(app, [
+      wrappers.layer?.({ apiKeys, store: appStore }) ?? {},
+      twin?.layer ?? {},
+      { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : forPages(next, request, pages)) },
+    ])
+    const persistence = data === undefined ? undefined : keepInFile(store, data, options.onDataError, lock)
+    return {
+      store,
+      basePath: basePathOf(spec),
+      handler,
+      journal,
+      fetch: (request) => fetchWith(handler, request, journal),
+      reset: () => {
+        store.replace(seed)
         reporter.reset()
-        return adminJson(200, { cleared: true })
       },
-    },
-  }
-  const hosts = served && new HostCheck(served.host, served.allowHosts)
-  const pages = new PageOrigins(options.allowOrigins, hosts)
-  const admin = new Admin({
-    store,
-    seed,
-    journal,
-    adminKey: options.adminKey,
-    spec,
-    origins: options.adminOrigins,
-    hosts,
-    more,
-    onReset: () => reporter.reset(),
-  })
-  // Innermost first: the fault, the twin, then the admin API and the pages' credentials.
-  const handler = compose(app, [
-    wrappers.layer?.({ apiKeys, store: appStore }) ?? {},
-    twin?.layer ?? {},
-    { route: (next) => (request) => (isAdmin(request.url) ? admin.route(request) : forPages(next, request, pages)) },
-  ])
-  // Nothing since the data file was read throws before `close` can let its lock go (stub/data-lock.ts).
-  const persistence = data === undefined ? undefined : keepInFile(store, data, options.onDataError, lock)
-  return {
-    store,
-    basePath: basePathOf(spec),
-    handler,
-    journal,
-    fetch: (request) => fetchWith(handler, request, journal),
-    reset: () => {
-      store.replace(seed)
-      reporter.reset()
-    },
-    snapshot: () => store.state(),
-    restore: (snapshot) => {
-      const { pets, nextId } = readSnapshot(snapshot as JsonValue, 'the snapshot', spec)
-      store.replace(pets, nextId)
-    },
-    requests: (filter) => journal.read(filter),
-    clearRequests: () => journal.clear(),
-    close: () => persistence?.close(),
-    like,
-    dataFile: data,
-    clientReport: () => reporter.report(),
+      snapshot: () => store.state(),
+      restore: (snapshot) => {
+        const { pets, nextId } = readSnapshot(snapshot as JsonValue, 'the snapshot', spec)
+        store.replace(pets, nextId)
+      },
+      requests: (filter) => journal.read(filter),
+      clearRequests: () => journal.clear(),
+      close: () => persistence?.close(),
+      like,
+      dataFile: data,
+      clientReport: () => reporter.report(),
+    }
+  } catch (error) {
+    lock?.release() // a data file that cannot be read or written, or an option found bad late: the file is let go
+    throw error
   }
 }
 
@@ -354,6 +355,16 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
         stub.close()
       }),
   }
+}
+
+/** Throws a TypeError for keys the command line would refuse: no key, an empty one, or no text. */
+function checkKeys(options: CreateStubOptions): void {
+  const { apiKeys, adminKey } = options
+  const key = (value: unknown) => typeof value === 'string' && value !== ''
+  if (apiKeys !== undefined && !(Array.isArray(apiKeys) && apiKeys.length > 0 && apiKeys.every(key)))
+    throw new TypeError('createStub: apiKeys must be a list of at least one key, each a string of some characters')
+  if (adminKey !== undefined && !key(adminKey))
+    throw new TypeError('createStub: adminKey must be a string of some characters (an empty one would lock out all)')
 }
 
 /**
