@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { parse as parseYaml } from 'yaml'
 import { parseJson, SPEC_PATH, stringifyJson, validationView, type JsonValue } from '../spec/index.js'
 import { ADMIN_SPEC_PATH, int64AsStrings } from './admin.js'
+import type { AppResponse } from './app.js'
 import { JOURNAL_DEFAULTS } from './journal.js'
 import { createStub, type CreateStubOptions, type InProcessStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY, fromFetch, type Answer } from './testing.js'
@@ -271,6 +272,21 @@ describe('health, reset, snapshot and restore', () => {
 })
 
 describe('the journal', () => {
+  it('answers the same read of an unchanged journal with the answer made before, a new one once it changed', async () => {
+    const stub = stubWith()
+    await api(stub, 'GET', '/pets')
+    const read = () =>
+      stub.handler.route({ method: 'GET', url: '/__stub/requests?limit=5', headers: {} }) as AppResponse
+    const first = read()
+    expect(read()).toBe(first) // one text for every client of the same read: two thousand made it anew for 40 s
+    await api(stub, 'GET', '/pets/1')
+    const after = read()
+    expect(after).not.toBe(first)
+    expect((JSON.parse(after.body) as { entries: unknown[] }).entries).toHaveLength(2)
+    stub.clearRequests()
+    expect((JSON.parse(read().body) as { entries: unknown[] }).entries).toEqual([])
+  })
+
   it('records requests to /v1 newest first, never its own, with codes, preferences, bodies and redacted keys', async () => {
     const stub = stubWith()
     await api(stub, 'GET', '/pets?limit=2')

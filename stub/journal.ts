@@ -88,6 +88,8 @@ export class Journal {
   readonly #body: (string | undefined)[]
   #oldest = 0
   #count = 0
+  /** Grows with every change: what was read of the journal holds while it stays the same. */
+  #changes = 0
   #bytes = 0
   #sequence = 0
   #dropped = 0
@@ -126,6 +128,11 @@ export class Journal {
     }
   }
 
+  /** Grows with every request recorded and every clearing: an answer read from the journal holds while it stays. */
+  get changes(): number {
+    return this.#changes
+  }
+
   /**
    * Records one answered (or abandoned) request, answered at `when` (ms since the epoch; now when not given). Cheap:
    * nothing is formatted here.
@@ -139,6 +146,7 @@ export class Journal {
   ): void {
     const max = this.maxEntries
     if (max === 0) return
+    this.#changes++
     if (this.#count === max) this.#dropOldest(false) // its slot is the one written now
     let at = this.#oldest + this.#count
     if (at >= max) at -= max
@@ -205,6 +213,7 @@ export class Journal {
 
   /** Empties the journal; returns how many entries it held. */
   clear(): number {
+    this.#changes++
     const count = this.#count
     while (this.#count > 0) this.#dropOldest()
     this.#oldest = 0
