@@ -66,7 +66,7 @@ export interface Exchange {
 }
 
 /** About how many bytes of a streamed answer go out in one turn of the event loop (see {@link pipe}). */
-const PIPE_TURN_BYTES = 1024 * 1024
+const PIPE_TURN_BYTES = 256 * 1024
 
 /** About how many bytes of answers are written in one turn of the event loop (see {@link Outbox}). */
 const FLUSH_BYTES = 16 * 1024 * 1024
