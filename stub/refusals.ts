@@ -63,6 +63,9 @@ function refuse(
         ? app.protocolError(431, 'headers_too_large', 'the request headers are too large')
         : app.protocolError(400, 'bad_request', 'the request is not valid HTTP/1.1')
   socket.end(rawResponse(response))
+  // Read on (what comes is refused, see above) so that the client's close is seen and the socket let go: left paused,
+  // a connection answered 408 kept its descriptor after its client had gone.
+  socket.resume()
   // A request Node could not parse has no method or target to show; it still gets its one line. A connection
   // that never sent a byte (a browser's preconnect timing out) carried no request, so it gets none.
   if (log && socket.bytesRead > 0) log(`- - ${response.status} ${error.code ?? 'malformed'}`)

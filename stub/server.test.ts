@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { once } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { parseJson, stringifyJson, type JsonValue } from '../spec/index.js'
 import { App } from './app.js'
 import { startStub, type Stub } from './index.js'
@@ -284,6 +285,19 @@ describe('the stub over HTTP', () => {
     const flood = await raw(stub.port, get().repeat(5_000))
     expect(flood.match(/HTTP\/1\.1 /g)?.length ?? 0).toBeLessThanOrEqual(MAX_PIPELINED + 1)
     expect((await fetchAnswer(`${base}/pets/1`, { headers: AUTH })).status).toBe(200)
+  })
+
+  it('lets go of a connection it refused once its client has closed it: none is kept, its descriptor with it', async () => {
+    const refusing = new App({ store: new PetStore(loadSeed(undefined)), apiKeys: [KEY] })
+    const running = await serve(refusing, { port: 0, host: '127.0.0.1' })
+    try {
+      for (let i = 0; i < 5; i++) expect(parseRaw(await raw(running.port, 'NONSENSE\r\n\r\n')).status).toBe(400)
+      const open = () => new Promise<number>((resolve) => running.server.getConnections((_, count) => resolve(count)))
+      for (let waited = 0; (await open()) > 0 && waited < 2_000; waited += 20) await sleep(20)
+      expect(await open()).toBe(0)
+    } finally {
+      await running.close()
+    }
   })
 
   it('answers malformed HTTP with a 400 Error body', async () => {
