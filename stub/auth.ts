@@ -5,6 +5,9 @@ import { sameText } from './request.js'
 import type { Responder } from './respond.js'
 import type { AppRequest, AppResponse } from './http.js'
 
+/** The key accepted when none is configured: public, in every page's reach. */
+export const DEFAULT_API_KEY = 'petstore-dev-key'
+
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest()
 }

@@ -24,7 +24,7 @@ export {
 } from './journal.js'
 export { COMPACT_BYTES, dataFileOf, keepInFile, logPathOf, readDataFile, type DataFile } from './persist.js'
 export { absolute, lockPathOf } from './data-lock.js'
-export { exposureOf, isLoopbackAddress } from './origin.js'
+export { exposureOf, isHostToAllow, isLoopbackAddress, isOriginToAllow } from './origin.js'
 export { available, CHAOS_STATUSES, MAX_DELAY_MS, statusesOf } from './prefer.js'
 export { specExamples } from './examples.js'
 export {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { request } from 'node:http'
 import { AdminOrigins, HostCheck, hostName, PageOrigins } from './origin.js'
 import { ADMIN_MAX_BODY } from './admin.js'
-import { startStub } from './stub.js'
+import { createStub, startStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY } from './testing.js'
 
 const ADMIN = 'origin-test-admin-key'
@@ -170,6 +170,9 @@ describe('over HTTP', () => {
       const absolute = await send(stub.port, { ...AUTH, host: '127.0.0.1' }, 'http://evil.example/v1/pets')
       expect(absolute.status).toBe(421)
       expect(JSON.parse(absolute.body)).toMatchObject({ message: expect.stringContaining('"evil.example"') })
+      // An authority with an unclosed bracket names no host, never the name inside it.
+      for (const target of ['http://[localhost/v1/pets', 'http://[127.0.0.1/v1/pets', 'http://[::1/v1/pets'])
+        expect((await send(stub.port, { ...AUTH, host: 'evil.example' }, target)).status).toBe(421)
       for (const target of ['http://user@localhost/v1/pets', 'http:///v1/pets'])
         expect((await send(stub.port, { ...AUTH, host: '127.0.0.1' }, target)).status).toBe(421)
       expect(stub.store.size).toBe(before)
@@ -191,6 +194,17 @@ describe('over HTTP', () => {
     await expect(startStub({ apiKeys: [KEY], allowHosts: ['*'] })).rejects.toThrow('give adminKey too')
     await expect(startStub({ apiKeys: [KEY], host: '0.0.0.0' })).rejects.toThrow('0.0.0.0 is reachable')
     await expect(startStub({ allowHosts: ['*'], adminKey: ADMIN })).rejects.toThrow('knows the default API key')
+    // Spellings that a Host reading would make `*`: refused, not let in without what `*` needs.
+    for (const name of ['*.', '[*]', ' * ', '*:80', '*.example.test'])
+      await expect(startStub({ allowHosts: [name] })).rejects.toThrow('allowHosts must hold host names')
+    // An admin key that is an API key, or the public default one, opens the admin API to whoever calls /v1.
+    await expect(startStub({ apiKeys: [KEY], adminKey: KEY })).rejects.toThrow('adminKey must differ')
+    await expect(startStub({ host: '0.0.0.0', adminKey: 'petstore-dev-key' })).rejects.toThrow('adminKey must differ')
+    expect(() => createStub({ adminKey: 'petstore-dev-key' })).toThrow('adminKey must differ')
+    // Origins the command line refuses: `null` (any site's sandboxed frame) on the admin API, junk anywhere.
+    expect(() => createStub({ adminOrigins: ['null'] })).toThrow('adminOrigins must list origins')
+    for (const origin of ['javascript:alert(1)', '', 'https://app.example/path', 'https://u@app.example'])
+      expect(() => createStub({ allowOrigins: [origin] })).toThrow('allowOrigins must list origins')
     const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'], adminKey: ADMIN })
     try {
       const before = stub.store.size

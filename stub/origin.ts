@@ -14,6 +14,7 @@
 import { isIP } from 'node:net'
 import type { AppResponse, RequestHeaders } from './app.js'
 import { corsRemoved } from './cors.js'
+import { DEFAULT_API_KEY } from './auth.js'
 import { ApiError, errorBody } from './errors.js'
 
 /** The names (and addresses) a stub on `bound` answers for, besides those in `allowed`; `*` in it allows any. */
@@ -27,7 +28,7 @@ export class HostCheck {
   constructor(bound: string, allowed: readonly string[] = []) {
     this.#bound = hostName(bound)
     this.#allowed = new Set(allowed.map(hostName))
-    this.#any = this.#allowed.has('*')
+    this.#any = allowed.includes('*')
   }
 
   /**
@@ -80,7 +81,7 @@ export function hostName(host: string): string {
   const text = host.trim().toLowerCase()
   if (text.startsWith('[')) {
     const end = text.indexOf(']')
-    if (end === -1) return text.slice(1)
+    if (end === -1) return text // `[::1` names no host: never the name inside
     return PORT.test(text.slice(end + 1)) ? text.slice(1, end) : text
   }
   const colon = text.indexOf(':')
@@ -127,23 +128,49 @@ export function isLoopbackAddress(address: string): boolean {
 /**
  * Why a stub bound to `host`, answering `allowHosts`, would be open to other machines or to pages, or undefined when it
  * is not:
+ * - `host-name`: a name to allow that is neither `*` alone nor a host name or address without a port (`*.`, `[*]`,
+ *   `*:80` would read as `*` once their dot, brackets or port are dropped, and let in any host without what `*` needs);
+ * - `shared-admin-key`: an admin key that is also an API key, or the default API key, which every page knows: the
+ *   admin API would be open to whoever may call `/v1`;
  * - `reachable`: an address other machines reach and no admin key: anyone there could reset or read it;
  * - `any-host`: `*` among the allowed hosts and no admin key: a DNS-rebinding page is then on an origin the stub
  *   answers, and its same-origin GET over plain http carries neither Origin nor Sec-Fetch-Site (Chromium sends those
  *   only to trustworthy origins), so nothing tells it from a script's;
- * - `public-key`: `*` and the default API key (`publicKey`), which any page knows: such a page would read and create
- *   pets.
+ * - `public-key`: `*` and the default API key, which any page knows: such a page would read and create pets.
  */
 export function exposureOf(
   host: string,
   allowHosts: readonly string[] = [],
   adminKey: string | undefined,
-  publicKey: boolean,
-): 'reachable' | 'any-host' | 'public-key' | undefined {
+  apiKeys: readonly string[] = [DEFAULT_API_KEY],
+): 'host-name' | 'shared-admin-key' | 'reachable' | 'any-host' | 'public-key' | undefined {
+  if (allowHosts.some((name) => !isHostToAllow(name))) return 'host-name'
+  if (adminKey !== undefined && (adminKey === DEFAULT_API_KEY || apiKeys.includes(adminKey))) return 'shared-admin-key'
   if (adminKey === undefined && !isLoopbackAddress(host)) return 'reachable'
   if (!allowHosts.includes('*')) return undefined
   if (adminKey === undefined) return 'any-host'
-  return publicKey ? 'public-key' : undefined
+  return apiKeys.includes(DEFAULT_API_KEY) ? 'public-key' : undefined
+}
+
+/**
+ * True for what may be given to allow a host: `*` alone, or a host name or address with no port (`app.test`,
+ * `192.168.1.20`, `[fd00::1]`). No other value holds a `*`: there is no pattern of names.
+ */
+export function isHostToAllow(name: string): boolean {
+  if (name === '*') return true
+  return /^([^\s/:*]+|\[[0-9a-f:.]+\])$/i.test(name) && canonicalName(name) !== undefined
+}
+
+/**
+ * True for an origin whose pages may be allowed (`--admin-origin`, `--allow-origin`): `http(s)://host[:port]`, as a
+ * browser writes it in `Origin`; for the interface (`ofPages`) also `null` (a page opened from a file, or sandboxed)
+ * and `*`. The admin API takes neither: `null` is the origin of a sandboxed frame or a `data:` page on any site.
+ */
+export function isOriginToAllow(origin: unknown, ofPages: boolean): boolean {
+  if (typeof origin !== 'string') return false
+  if (ofPages && (origin === '*' || origin === 'null')) return true
+  if (!/^https?:\/\/[^/\s@?#\\]+$/i.test(origin)) return false
+  return URL.canParse(origin)
 }
 
 /**
@@ -264,7 +291,7 @@ export class PageOrigins {
 
   constructor(allowed: readonly string[] = [], hosts = new HostCheck('127.0.0.1')) {
     this.#allowed = new Set(allowed.map(normalOrigin))
-    this.#any = this.#allowed.has('*')
+    this.#any = allowed.includes('*')
     this.#hosts = hosts
   }
 

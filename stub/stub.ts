@@ -29,12 +29,21 @@ import { dataFileOf, keepInFile, readDataFile } from './persist.js'
 import { loadSeed, readSnapshot, type SeedPet } from './seed.js'
 import { bufferedLog, streamLog } from './log.js'
 import { serve, type RunningServer } from './server.js'
-import { exposureOf, HostCheck, PageOrigins, pageRefused, withCredentials, withoutCors } from './origin.js'
+import {
+  exposureOf,
+  HostCheck,
+  isOriginToAllow,
+  PageOrigins,
+  pageRefused,
+  withCredentials,
+  withoutCors,
+} from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
 
-/** The key accepted when none is configured. */
-export const DEFAULT_API_KEY = 'petstore-dev-key'
+import { DEFAULT_API_KEY } from './auth.js'
+
+export { DEFAULT_API_KEY }
 
 /**
  * The most bytes of JSON the pets may take before creates are refused (400 `store_full`): about two million pets of
@@ -154,6 +163,7 @@ export function createStub(
     bytes: limited('journal.bytes', bounds?.bytes, 0, JOURNAL_LIMITS.bytes),
   }
   checkKeys(options)
+  checkOrigins(options)
   if (options.fault !== undefined && !isFaultName(options.fault))
     throw new TypeError(`createStub: no fault is named ${JSON.stringify(options.fault)}`)
   const spec = specFrom(options.spec)
@@ -318,8 +328,12 @@ export interface Stub {
  */
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const host = options.host ?? '127.0.0.1'
-  const publicKey = (options.apiKeys ?? [DEFAULT_API_KEY]).includes(DEFAULT_API_KEY)
-  const exposure = exposureOf(host, options.allowHosts, options.adminKey, publicKey)
+  const exposure = exposureOf(host, options.allowHosts, options.adminKey, options.apiKeys)
+  if (exposure === 'host-name')
+    throw new TypeError(
+      `allowHosts must hold host names or addresses with no port, or '*' alone, got ${JSON.stringify(options.allowHosts)}`,
+    )
+  if (exposure === 'shared-admin-key') throw new TypeError(SHARED_ADMIN_KEY)
   if (exposure === 'reachable') throw new TypeError(`host ${host} is reachable from other machines: give adminKey too`)
   if (exposure === 'any-host')
     throw new TypeError(`allowHosts '*' answers any host name, a DNS-rebinding page's too: give adminKey too`)
@@ -365,7 +379,30 @@ function checkKeys(options: CreateStubOptions): void {
     throw new TypeError('createStub: apiKeys must be a list of at least one key, each a string of some characters')
   if (adminKey !== undefined && !key(adminKey))
     throw new TypeError('createStub: adminKey must be a string of some characters (an empty one would lock out all)')
+  if (adminKey !== undefined && (adminKey === DEFAULT_API_KEY || (apiKeys ?? [DEFAULT_API_KEY]).includes(adminKey)))
+    throw new TypeError(`createStub: ${SHARED_ADMIN_KEY}`)
 }
+
+/** Throws a TypeError for origins the command line would refuse (see isOriginToAllow). */
+function checkOrigins({ adminOrigins, allowOrigins }: CreateStubOptions): void {
+  if (
+    adminOrigins !== undefined &&
+    !(Array.isArray(adminOrigins) && adminOrigins.every((o) => isOriginToAllow(o, false)))
+  )
+    throw new TypeError(
+      `createStub: adminOrigins must list origins such as http://localhost:5173 (no null, no *), got ${JSON.stringify(adminOrigins)}`,
+    )
+  if (
+    allowOrigins !== undefined &&
+    !(Array.isArray(allowOrigins) && allowOrigins.every((o) => isOriginToAllow(o, true)))
+  )
+    throw new TypeError(
+      `createStub: allowOrigins must list origins such as https://app.example (or null, or *), got ${JSON.stringify(allowOrigins)}`,
+    )
+}
+
+/** Why an admin key that is an API key, or the default one, is refused. */
+const SHARED_ADMIN_KEY = `adminKey must differ from every API key and from the default key ${DEFAULT_API_KEY}, which every page knows: the admin API would open to whoever may call the interface`
 
 /**
  * A limit of {@link CreateStubOptions} as used: at most `most` (a larger one takes too much memory to be meant), and

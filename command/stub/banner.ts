@@ -16,14 +16,19 @@ export function banner(
   petsFrom: string,
   dataFile = config.data,
 ): string {
-  const key = config.apiKeys[0]!
+  // Keys given in the environment are kept there to stay out of command lines and logs (a CI job's secrets): the
+  // banner, which such a job logs, names them by count only, and its curl lines show where a key goes.
+  const secret = config.keySource === 'PETSTORE_API_KEYS'
+  const key = secret ? '<your key>' : config.apiKeys[0]!
   const origin = url.slice(0, url.lastIndexOf('/'))
-  const keys =
-    config.apiKeys.length === 1
+  const count = config.apiKeys.length
+  const keys = secret
+    ? `API ${count === 1 ? 'key' : `keys: ${count}`} from PETSTORE_API_KEYS (not shown); send Authorization: Bearer <your key>`
+    : count === 1
       ? `API key: ${key} (${config.keySource}); send Authorization: Bearer ${key}`
-      : config.apiKeys.length <= KEYS_SHOWN
-        ? `API keys (${config.apiKeys.length}, from ${config.keySource}): ${config.apiKeys.join(', ')}`
-        : `API keys: ${config.apiKeys.length} from ${config.keySource} (not shown); the first is ${key}`
+      : count <= KEYS_SHOWN
+        ? `API keys (${count}, from ${config.keySource}): ${config.apiKeys.join(', ')}`
+        : `API keys: ${count} from ${config.keySource} (not shown); the first is ${key}`
   const lines = [
     `Pet Store stub listening on ${url} (${pets} ${pets === 1 ? 'pet' : 'pets'} from ${petsFrom})`,
     keys,

@@ -203,7 +203,18 @@ describe('resolveConfig', () => {
     [['--admin-origin', 'http://a.test/path'], '--admin-origin must be an origin'],
     [['--allow-origin', 'app.example'], '--allow-origin must be an origin such as https://app.example'],
     [['--allow-origin', 'https://app.example/path'], '--allow-origin must be an origin'],
-    [['--allow-host', 'a.test:8080'], '--allow-host must be a host name with no port'],
+    [['--allow-host', 'a.test:8080'], '--allow-host must be a host name or address with no port, or * alone'],
+    // Spellings of `*` that reading a Host would turn into `*`, without the admin key and own API key `*` needs.
+    [['--allow-host', '*.'], '--allow-host must be a host name or address with no port, or * alone'],
+    [['--allow-host', '[*]'], '--allow-host must be a host name or address with no port, or * alone'],
+    [['--allow-host', '*.example.test'], '--allow-host must be a host name or address with no port, or * alone'],
+    [['--allow-host', ' * '], '--allow-host must be a host name or address with no port, or * alone'],
+    [['--admin-origin', 'null'], '--admin-origin must be an origin'],
+    [['--admin-origin', 'http://user@a.test'], '--admin-origin must be an origin'],
+    // An admin key anyone who may call /v1 holds, or that every page knows, opens the admin API to them.
+    [['--admin-key', DEFAULT_API_KEY], '--admin-key must differ from every API key and from the default key'],
+    [['--api-key', 'shared', '--admin-key', 'shared'], '--admin-key must differ from every API key'],
+    [['--host', '0.0.0.0', '--admin-key', DEFAULT_API_KEY], '--admin-key must differ from every API key'],
   ])('refuses %j with a one-line reason', (argv, reason) => {
     expect(() => resolveConfig(argv, {})).toThrow(UsageError)
     expect(() => resolveConfig(argv, {})).toThrow(reason)
@@ -223,9 +234,14 @@ describe('the startup message', () => {
   })
 
   it('shows every key up to five, else how many and from where; chaos and the data file when on', () => {
-    const few = resolveConfig([], { PETSTORE_API_KEYS: 'a,b,c' })
-    expect(banner(few, url, 1, 'x')).toContain('API keys (3, from PETSTORE_API_KEYS): a, b, c')
+    const few = resolveConfig(['--api-key', 'a', '--api-key', 'b', '--api-key', 'c'], {})
+    expect(banner(few, url, 1, 'x')).toContain('API keys (3, from --api-key): a, b, c')
     expect(banner(few, url, 1, 'x')).toContain('(1 pet from x)')
+    // Keys kept in the environment (a CI job's secrets) are not printed, in the curl lines either.
+    const hidden = banner(resolveConfig([], { PETSTORE_API_KEYS: 'sekrit-one,sekrit-two' }), url, 1, 'x')
+    expect(hidden).toContain('API keys: 2 from PETSTORE_API_KEYS (not shown); send Authorization: Bearer <your key>')
+    expect(hidden).toContain('curl -H "Authorization: Bearer <your key>"')
+    expect(hidden).not.toContain('sekrit')
     const many = resolveConfig(
       [
         '--api-key',

@@ -3,6 +3,8 @@ import { statSync } from 'node:fs'
 import {
   absolute,
   exposureOf,
+  isHostToAllow,
+  isOriginToAllow,
   ADMIN_PREFIX,
   available,
   DEFAULT_API_KEY,
@@ -104,7 +106,8 @@ Options:
   --latency MS        every answer waits MS ms, or a random time in MIN-MAX (e.g. 50-300); off by default
   --fail-rate P       answer a share P (0 to 1) of requests with --fail-status instead; off by default
   --fail-status S     429 (with Retry-After) or 503 (default 503)
-  --admin-key KEY     the admin API needs Authorization: Bearer KEY (env PETSTORE_ADMIN_KEY)
+  --admin-key KEY     the admin API needs Authorization: Bearer KEY (env PETSTORE_ADMIN_KEY); a key of
+                      its own, neither an API key nor the default one
   --admin-origin URL  let pages from this origin (http://localhost:5173) use the admin API; repeat for
                       several. Without it no page on another origin can read or change the stub's state
   --allow-host NAME   answer requests for Host NAME too (a dev proxy's or container's name; * for any,
@@ -227,25 +230,32 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const adminKey = flags['admin-key'] ?? (env.PETSTORE_ADMIN_KEY || undefined)
   if (adminKey !== undefined) checkKey(adminKey, '--admin-key')
   // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
-  const exposure = exposureOf(host, flags['allow-host'], adminKey, apiKeys.includes(DEFAULT_API_KEY))
+  const allowHosts = flags['allow-host'] ?? []
+  for (const name of allowHosts)
+    if (!isHostToAllow(name))
+      throw new UsageError(
+        `--allow-host must be a host name or address with no port, or * alone, got ${JSON.stringify(name)}`,
+      )
+  // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
+  const exposure = exposureOf(host, allowHosts, adminKey, apiKeys)
+  if (exposure === 'shared-admin-key')
+    throw new UsageError(
+      `--admin-key must differ from every API key and from the default key ${DEFAULT_API_KEY}, which every page knows`,
+    )
   if (exposure === 'reachable')
     throw new UsageError(`--host ${host} is reachable from other machines: give --admin-key too`)
   const adminOrigins = flags['admin-origin'] ?? []
   for (const origin of adminOrigins)
-    if (!/^https?:\/\/[^/\s]+$/i.test(origin))
+    if (!isOriginToAllow(origin, false))
       throw new UsageError(
         `--admin-origin must be an origin such as http://localhost:5173, got ${JSON.stringify(origin)}`,
       )
   const allowOrigins = flags['allow-origin'] ?? []
   for (const origin of allowOrigins)
-    if (!/^(\*|null|https?:\/\/[^/\s]+)$/i.test(origin))
+    if (!isOriginToAllow(origin, true))
       throw new UsageError(
         `--allow-origin must be an origin such as https://app.example (or null, or *), got ${JSON.stringify(origin)}`,
       )
-  const allowHosts = flags['allow-host'] ?? []
-  for (const name of allowHosts)
-    if (!/^(\*|[^\s/:]+|\[[0-9a-f:.]+\])$/i.test(name))
-      throw new UsageError(`--allow-host must be a host name with no port, got ${JSON.stringify(name)}`)
   if (exposure === 'any-host')
     throw new UsageError(`--allow-host '*' answers any host name, a DNS-rebinding page's too: give --admin-key too`)
   if (exposure === 'public-key')
