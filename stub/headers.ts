@@ -19,6 +19,7 @@ export function pickHeaders(raw: string[]): RequestHeaders {
   let corsMethod: string | undefined
   let fetchSite: string | undefined
   let transferEncoding: string | string[] | undefined
+  let upgrade: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
@@ -40,6 +41,7 @@ export function pickHeaders(raw: string[]): RequestHeaders {
       corsMethod = raw[i + 1]
     // Read by the edge only, which refuses a coding it cannot read (stub/refusals.ts): every one is kept.
     else if (length === 17 && named(name, 'transfer-encoding')) transferEncoding = more(transferEncoding, raw[i + 1]!)
+    else if (length === 7 && upgrade === undefined && named(name, 'upgrade')) upgrade = raw[i + 1]
   }
   const headers: RequestHeaders = {
     authorization,
@@ -55,6 +57,7 @@ export function pickHeaders(raw: string[]): RequestHeaders {
   if (corsMethod !== undefined) headers['access-control-request-method'] = corsMethod
   if (fetchSite !== undefined) headers['sec-fetch-site'] = fetchSite
   if (transferEncoding !== undefined) headers['transfer-encoding'] = transferEncoding
+  if (upgrade !== undefined) headers.upgrade = upgrade
   return headers
 }
 

@@ -18,10 +18,14 @@ export function respondSpecially(
   let settled = false
   let acted = false
   let timer: NodeJS.Timeout | undefined
+  // A client that closes its sending side while its answer is held back has left: what it gave up on is the delay (the
+  // edge answers a half-closed client otherwise, stub/server.ts). Its connection ends, as Node ends any such one.
+  const left = () => connection.end()
   const settle = () => {
     if (settled) return
     settled = true
     clearTimeout(timer)
+    connection.removeListener('end', left)
     state.waiting.remove(connection, settle)
     // The client left during the delay (or its connection was closed, too many waiting): it got no answer.
     if (!acted) note(exchange, undefined, body)
@@ -52,6 +56,7 @@ export function respondSpecially(
     }
   }
   res.once('close', settle)
+  connection.once('end', left)
   // Let go of when the connection closes: an answer queued behind another on it never hears of that itself. Past the
   // bound on waiting requests, its own connection may be the one closed, at once.
   state.waiting.add(connection, settle)

@@ -112,6 +112,11 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     connectionsCheckingInterval: 1_000, // how often the two timeouts above are enforced
     requireHostHeader: false, // answered by the app like any request, not with an empty 400
   })
+  // Every header line reaches the edge's checks (16 KiB bounds them): past Node's 1,000, a hidden second `Host` or a
+  // `Transfer-Encoding` went unseen, while llhttp still framed the body by it.
+  server.maxHeadersCount = 0
+  // A half-closed client still gets its answers (Node ended the connection: one waiting for the data file never came).
+  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   const log = options.log
   state.connections = boundConnections(
     server,
@@ -181,6 +186,11 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
       (state.hosts.allows(host, fromPage) ? app.route(request) : misdirected(host, fromPage))
   } catch (error) {
     routed = app.failure(error)
+  }
+  // No upgrade is made (RFC 9110 §7.8), but llhttp reads nothing after it: the answer closes the connection.
+  if (request.headers.upgrade !== undefined) {
+    res.shouldKeepAlive = false
+    closing(req)
   }
   const exchange: Exchange = { state, request, req, res, started }
   if ('kind' in routed) {
