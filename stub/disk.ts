@@ -18,6 +18,8 @@ export const disk = {
   fsyncSync: fs.fsyncSync,
   ftruncateSync: fs.ftruncateSync,
   renameSync: fs.renameSync,
+  /** Asks whether the data file may be written: renaming over a read-only file works, so its mode is asked first. */
+  accessSync: fs.accessSync,
 }
 
 /** The log of changes beside a data file. */

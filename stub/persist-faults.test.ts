@@ -94,6 +94,30 @@ describe('files changed under a running stub', () => {
     stub.close()
   })
 
+  it('refuses a reset over a data file made read-only while the stub runs, as the start does, and recovers', async () => {
+    const stub = createStub({ data: file, seed: false, onDataError: () => undefined })
+    stub.store.add({ name: 'a', categoryId: 1 })
+    await stub.store.settled()
+    const before = fs.readFileSync(file, 'utf8')
+    // `chmod 0444 pets.json` (played here: root may write any file): a rename over it would work, and did.
+    disk.accessSync = (path, mode) => {
+      if (String(path) === file)
+        throw Object.assign(new Error(`EACCES: permission denied, access '${file}'`), { code: 'EACCES' })
+      real.accessSync(path, mode)
+    }
+    expect(() => stub.reset()).toThrow(/cannot write the data file .*pets\.json: EACCES/) // answered 503
+    expect(fs.readFileSync(file, 'utf8')).toBe(before)
+    expect(stub.store.size).toBe(1)
+    // Creates go on in the log, which stays writable: kept, and on disk.
+    stub.store.add({ name: 'b', categoryId: 1 })
+    await stub.store.settled()
+    expect(names()).toEqual(['a', 'b'])
+    disk.accessSync = real.accessSync
+    stub.reset()
+    expect(names()).toEqual([])
+    stub.close()
+  })
+
   it('refuses a change while a folder stands at the log, leaving the data file as it was, and recovers', async () => {
     const stub = createStub({ data: file, seed: false, onDataError: () => undefined })
     for (const name of ['a', 'b']) stub.store.add({ name, categoryId: 1 })

@@ -11,7 +11,7 @@
  * and is dropped at restart (stub/data-read.ts). One stub at a time keeps a data file: `FILE.lock` names the process
  * that does (stub/data-lock.ts). Its writes go through stub/disk.ts.
  */
-import { accessSync, constants, existsSync, fstatSync, lstatSync, readlinkSync, rmSync, statSync } from 'node:fs'
+import { constants, existsSync, fstatSync, lstatSync, readlinkSync, rmSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import { DataFileLock } from './data-lock.js'
 import {
@@ -141,7 +141,7 @@ class DataLog implements ChangeLog, DataFile {
         if (kind !== 'a file') throw new PersistError(`cannot write the data file ${path}: it is ${kind}`)
         // Renaming over a read-only file works, so its mode is asked: the user meant it not to be written.
         try {
-          accessSync(path, constants.W_OK)
+          disk.accessSync(path, constants.W_OK)
         } catch (error) {
           throw new PersistError(`cannot write the data file ${path}: ${(error as Error).message}`)
         }
@@ -362,6 +362,8 @@ class DataLog implements ChangeLog, DataFile {
       const kind = existsSync(this.#logPath) ? kindOf(this.#logPath, true) : 'nothing'
       if (kind !== 'a file' && kind !== 'nothing' && kind !== 'a symbolic link')
         throw new Error(`its log ${this.#logPath} is ${kind}`)
+      // A data file made read-only while the stub runs is not written over, as at the start: the user meant it so.
+      if (existsSync(this.path)) disk.accessSync(this.path, constants.W_OK)
       // Made anew ('wx' fails on anything at the name, a symbolic link included), never written through what is there.
       rmSync(temporary, { force: true })
       const digest = digestOf()
