@@ -1,5 +1,6 @@
 /** Misbehaviour on demand: answers held back by a delay, and socket faults (hang, reset, empty, malformed chunk, trickle). */
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { TRICKLE_MS, type AppResponse } from './app.js'
 import { finished, note, rawResponse, send, type Exchange } from './answer.js'
 
@@ -18,14 +19,11 @@ export function respondSpecially(
   let settled = false
   let acted = false
   let timer: NodeJS.Timeout | undefined
-  // A client that closes its sending side while its answer is held back has left: what it gave up on is the delay (the
-  // edge answers a half-closed client otherwise, stub/server.ts). Its connection ends, as Node ends any such one.
-  const left = () => connection.end()
   const settle = () => {
     if (settled) return
     settled = true
     clearTimeout(timer)
-    connection.removeListener('end', left)
+    letGo(connection)
     state.waiting.remove(connection, settle)
     // The client left during the delay (or its connection was closed, too many waiting): it got no answer.
     if (!acted) note(exchange, undefined, body)
@@ -56,13 +54,34 @@ export function respondSpecially(
     }
   }
   res.once('close', settle)
-  connection.once('end', left)
+  // A client that closes its sending side while its answer is held back has left: what it gave up on is the delay (the
+  // edge answers a half-closed client otherwise, stub/server.ts). Its connection ends, as Node ends any such one; so
+  // at once when it closed before (while a create's flush ran).
+  holdOn(connection)
+  if (connection.readableEnded) return void connection.end() // settled as it closes
   // Let go of when the connection closes: an answer queued behind another on it never hears of that itself. Past the
   // bound on waiting requests, its own connection may be the one closed, at once.
   state.waiting.add(connection, settle)
   if (settled) return
   if (response.delayMs) timer = setTimeout(act, response.delayMs)
   else act()
+}
+
+/**
+ * How many answers a connection holds back: while any is, the connection ends when its client closes its side. One
+ * listener a connection, however many wait (a listener each warned of a leak past ten pipelined delays).
+ */
+const HELD = Symbol('held')
+
+type HoldingSocket = Socket & { [HELD]?: number }
+
+function holdOn(socket: HoldingSocket): void {
+  if (socket[HELD] === undefined) socket.once('end', () => ((socket[HELD] ?? 0) > 0 ? socket.end() : undefined))
+  socket[HELD] = (socket[HELD] ?? 0) + 1
+}
+
+function letGo(socket: HoldingSocket): void {
+  socket[HELD] = (socket[HELD] ?? 1) - 1
 }
 
 /** The head of the response, then one good chunk and one whose size line is not hex; the connection then ends. */

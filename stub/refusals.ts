@@ -101,12 +101,27 @@ const HOST_SYNTAX = /^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~%!$&'()*+,;=]*)(?::[0-9]*)?
 let wellFormed = ''
 
 /**
+ * The most header lines a request may have, less one (Apache's default is 100; browsers send about twenty). Each costs
+ * the parse and, while its request waits, memory: 16 KiB of `a:b` lines are over 3,000, and hundreds of thousands of
+ * them held by waiting requests took gigabytes and the whole CPU.
+ */
+export const MAX_HEADER_LINES = 200
+
+/**
  * The 400 of a request Node parsed but HTTP/1.1 does not take, or undefined: a version but 1.1 and 1.0 (`HTTP/2.0` in
  * a text request line); no `Host` in an HTTP/1.1 request, two, or one that is no host and port (RFC 9112 §3.2: "MUST
  * respond with a 400"); a transfer coding but chunked, which the stub cannot read (§6.1 suggests 501, but the stub
  * answers no client's mistake with a 5xx), or any in an HTTP/1.0 request, whose framing is then faulty (§6.1).
  */
-export function misframed(app: Handler, version: string, headers: AppRequest['headers']): AppResponse | undefined {
+export function misframed(
+  app: Handler,
+  version: string,
+  headers: AppRequest['headers'],
+  rawLength = 0,
+): AppResponse | undefined {
+  // Node reads no more lines than the server's limit: a request that reaches it may hold more, unseen (431, RFC 6585 §5).
+  if (rawLength >= 2 * MAX_HEADER_LINES)
+    return app.protocolError(431, 'headers_too_large', `the request has ${MAX_HEADER_LINES} header lines or more`)
   const host = headers.host
   const coding = headers['transfer-encoding']
   // The common request, in a few comparisons.

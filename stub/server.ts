@@ -14,7 +14,7 @@ import type { Journal } from './journal.js'
 import { boundConnections, descriptorLimit, sheddingBounds } from './connections.js'
 import { lengthOf, pickHeaders } from './headers.js'
 import { respondSpecially } from './misbehave.js'
-import { misframed, onClientError, onConnect } from './refusals.js'
+import { MAX_HEADER_LINES, misframed, onClientError, onConnect } from './refusals.js'
 import { HostCheck, hostOf, misdirected } from './origin.js'
 import {
   BASE_PATH,
@@ -112,9 +112,9 @@ export function serve(app: Handler, options: ServerOptions): Promise<RunningServ
     connectionsCheckingInterval: 1_000, // how often the two timeouts above are enforced
     requireHostHeader: false, // answered by the app like any request, not with an empty 400
   })
-  // Every header line reaches the edge's checks (16 KiB bounds them): past Node's 1,000, a hidden second `Host` or a
-  // `Transfer-Encoding` went unseen, while llhttp still framed the body by it.
-  server.maxHeadersCount = 0
+  // Past Node's limit (1,000) header lines were left out unseen, a second `Host` or a `Transfer-Encoding` among them,
+  // while llhttp framed the body by them: a request that reaches the stub's lower one is refused (stub/refusals.ts).
+  server.maxHeadersCount = MAX_HEADER_LINES
   // A half-closed client still gets its answers (Node ended the connection: one waiting for the data file never came).
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   const log = options.log
@@ -182,7 +182,7 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
     const host = hostOf(request.url, request.headers.host)
     const fromPage = request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined
     routed =
-      misframed(app, req.httpVersion, request.headers) ??
+      misframed(app, req.httpVersion, request.headers, req.rawHeaders.length) ??
       (state.hosts.allows(host, fromPage) ? app.route(request) : misdirected(host, fromPage))
   } catch (error) {
     routed = app.failure(error)
