@@ -3,6 +3,7 @@
  */
 import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { uptime } from 'node:os'
+import { threadId } from 'node:worker_threads'
 import { basename, dirname, join, resolve } from 'node:path'
 import { identityOf, kindOf, readSmallFile, removeIfCan, temporaryPathOf, writeDurably } from './disk.js'
 import { PersistError } from './store.js'
@@ -108,9 +109,10 @@ export class DataFileLock {
         // another stub made it first (read below), or the folder is gone (the data file's own write reports that)
       }
     }
-    const holder = holderOf(lockPath)
-    if (holder === process.pid) this.#made = identityOf(lockPath)
-    return holder === process.pid || holder === undefined
+    const lock = lockOf(lockPath)
+    const ours = typeof lock === 'object' && isOurs(lock)
+    if (ours) this.#made = identityOf(lockPath)
+    return ours || lock === undefined
   }
 
   /** The process that holds the file now, as its lock names it (`undefined`: none, or not readable). */
@@ -123,7 +125,8 @@ export class DataFileLock {
     if (!DataFileLock.#held.delete(this.key)) return
     const lockPath = lockPathOf(this.path)
     try {
-      if (holderOf(lockPath) === process.pid) rmSync(lockPath, { force: true })
+      const lock = lockOf(lockPath)
+      if (typeof lock === 'object' && isOurs(lock)) rmSync(lockPath, { force: true })
     } catch {
       // a lock that cannot be removed is taken over at the next start, its process being gone
     }
@@ -137,12 +140,20 @@ export class DataFileLock {
  * under its number; and one killed a moment ago is waited for, up to {@link ENDING_MS}.
  */
 function stillHeld(lock: LockContent, lockPath: string): boolean {
-  if (lock.pid === process.pid) return false
+  // This process's own id: a stub of another of its threads holds the file (its workers share the id and the clock's
+  // origin, while their sets of files held are their own), or an earlier process with the same id made the lock.
+  if (lock.pid === process.pid) return lock.origin === performance.timeOrigin
   // Linux names each boot: a lock of another boot names no stub, and one of this boot is judged by its process alone,
   // whatever the clock did since (set forward by hours at the first network sync of a machine with no clock battery).
   const boot = bootId()
   const earlierBoot = lock.boot !== undefined && boot !== undefined ? lock.boot !== boot : madeBeforeBoot(lockPath)
   return !earlierBoot && isRunning(lock.pid, lock.started) && !endsWithin(lock.pid, lock.started, ENDING_MS)
+}
+
+/** True for a lock this thread of this process made (one of a lock's older form: of this process). */
+function isOurs(lock: LockContent): boolean {
+  if (lock.pid !== process.pid) return false
+  return lock.origin === undefined || (lock.origin === performance.timeOrigin && lock.thread === threadId)
 }
 
 /** A path made absolute, its folder's links resolved: one file under two names is one key. */
@@ -164,6 +175,8 @@ function makeLock(lockPath: string): void {
   const boot = bootId()
   const lock: LockContent = {
     pid: process.pid,
+    origin: performance.timeOrigin,
+    thread: threadId,
     ...(started === undefined ? {} : { started }),
     ...(boot === undefined ? {} : { boot }),
   }
@@ -182,6 +195,10 @@ function makeLock(lockPath: string): void {
  */
 interface LockContent {
   pid: number
+  /** When this process began, to the microsecond (`performance.timeOrigin`, one for all its threads). */
+  origin?: number
+  /** The thread of the stub (`worker_threads.threadId`): stubs in two workers of one process are two stubs. */
+  thread?: number
   started?: string
   boot?: string
 }
@@ -206,10 +223,12 @@ function lockOf(lockPath: string): LockContent | 'taking' | undefined {
   const text = readSmallFile(lockPath, LOCK_MOST_BYTES)
   if (text === undefined) return undefined
   try {
-    const { pid, started, boot } = JSON.parse(text) as { pid?: unknown; started?: unknown; boot?: unknown }
+    const { pid, origin, thread, started, boot } = JSON.parse(text) as Record<string, unknown>
     if (typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0)
       return {
         pid,
+        ...(typeof origin === 'number' ? { origin } : {}),
+        ...(typeof thread === 'number' ? { thread } : {}),
         ...(typeof started === 'string' ? { started } : {}),
         ...(typeof boot === 'string' ? { boot } : {}),
       }

@@ -95,7 +95,8 @@ describe('files changed under a running stub', () => {
   })
 
   it('refuses a reset over a data file made read-only while the stub runs, as the start does, and recovers', async () => {
-    const stub = createStub({ data: file, seed: false, onDataError: () => undefined })
+    const errors: string[] = []
+    const stub = createStub({ data: file, seed: false, onDataError: (error) => errors.push(error) })
     stub.store.add({ name: 'a', categoryId: 1 })
     await stub.store.settled()
     const before = fs.readFileSync(file, 'utf8')
@@ -112,9 +113,23 @@ describe('files changed under a running stub', () => {
     stub.store.add({ name: 'b', categoryId: 1 })
     await stub.store.settled()
     expect(names()).toEqual(['a', 'b'])
+    // A log grown past the size at which it is folded into the data file: not folded, every create kept and answered
+    // (a failed fold made every later create fail, and the next write renamed a new, writable file over it).
+    const inode = fs.statSync(file).ino
+    const name = 'n'.repeat(60_000)
+    for (let i = 0; i < 150; i++) {
+      stub.store.add({ name, categoryId: 1 })
+      if (i % 10 === 9) await stub.store.settled()
+    }
+    await stub.store.settled()
+    expect(fs.statSync(file).ino).toBe(inode)
+    expect(fs.statSync(logPathOf(file)).size).toBeGreaterThan(8 * 1024 * 1024)
+    expect(errors.filter((error) => /is read-only/.test(error))).toHaveLength(1)
+    expect(names()).toHaveLength(152)
     disk.accessSync = real.accessSync
     stub.reset()
     expect(names()).toEqual([])
+    expect(fs.statSync(file).ino).not.toBe(inode)
     stub.close()
   })
 

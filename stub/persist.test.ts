@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { threadId } from 'node:worker_threads'
 import {
   chmodSync,
   existsSync,
@@ -392,7 +393,7 @@ describe('a stub of the library, closed or refused', () => {
     const file = join(dir, 'state.json')
     expect(() => createStub({ data: file, fault: 'nope' as never })).toThrow('no fault is named "nope"')
     expect(() => createStub({ data: file, apiKeys: [] })).toThrow('apiKeys must be a list of at least one key')
-    expect(() => createStub({ data: file, adminKey: '' })).toThrow('adminKey must be a string of some characters')
+    expect(() => createStub({ data: file, adminKey: '' })).toThrow('adminKey must be visible ASCII')
     expect(() => createStub({ data: file, allowOrigins: 5 as never })).toThrow(TypeError) // found once the file is held
     expect(readdirSync(dir)).not.toContain('state.json.lock')
     createStub({ data: file }).close()
@@ -599,6 +600,8 @@ describe('one stub per data file', () => {
         const stub = createStub({ data: file })
         expect(JSON.parse(readFileSync(lockPathOf(file), 'utf8'))).toEqual({
           pid: process.pid,
+          origin: performance.timeOrigin,
+          thread: threadId,
           started: expect.stringMatching(/^[0-9]+$/),
           boot: readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim(),
         })
@@ -607,6 +610,27 @@ describe('one stub per data file', () => {
       }
     },
   )
+
+  it('refuses a file a stub of another thread of this process holds, and takes over one an earlier process left', () => {
+    // Workers of one process share its id and its clock's origin; their sets of files held are their own. A lock of
+    // this process's id was taken over as a container's earlier run's: two workers gave the same ids, and lost pets.
+    for (const [lock, taken] of [
+      [{ pid: process.pid, origin: performance.timeOrigin, thread: threadId + 1 }, false], // another worker's stub
+      [{ pid: process.pid, origin: performance.timeOrigin - 60_000, thread: threadId }, true], // an earlier process
+      [{ pid: process.pid }, true], // an earlier process, of a version that wrote no origin
+    ] as const) {
+      const file = dataFile()
+      writeFileSync(lockPathOf(file), JSON.stringify(lock) + '\n')
+      if (!taken) {
+        expect(() => createStub({ data: file })).toThrow(`is in use by another stub (process ${process.pid})`)
+        continue
+      }
+      const stub = createStub({ data: file })
+      expect(JSON.parse(readFileSync(lockPathOf(file), 'utf8'))).toMatchObject({ pid: process.pid, thread: threadId })
+      stub.close()
+      expect(existsSync(lockPathOf(file))).toBe(false)
+    }
+  })
 
   it('takes over a lock made before the machine last started, whatever process has its id now (a power cut)', () => {
     const booted = Date.now() - uptime() * 1000

@@ -115,6 +115,8 @@ class DataLog implements ChangeLog, DataFile {
   /** A write failed: the next flush first writes the whole state afresh, as the log may have lost its way. */
   #broken = false
   #closed = false
+  /** The data file was found read-only, and that was told (see {@link #writable}). */
+  #readOnlyTold = false
   /** Grows with every compaction: a flush begun before one finds its changes kept by it. */
   #generation = 0
   /** Logs replaced while a flush was writing to them, closed once it is done. */
@@ -231,6 +233,8 @@ class DataLog implements ChangeLog, DataFile {
     batch.resolve()
     if (this.#open) return this.#flush() // what came in during this flush goes at once
     if (this.#length > COMPACT_BYTES && this.#length > this.store.stored * 64) {
+      // A data file made read-only is not folded into (see compact); the log, still written, keeps every change.
+      if (!this.#writable()) return
       try {
         this.compact()
       } catch (error) {
@@ -238,6 +242,25 @@ class DataLog implements ChangeLog, DataFile {
         this.onError((error as Error).message)
       }
     }
+  }
+
+  /**
+   * False when the data file is there and may not be written (made read-only while the stub runs): a rename over it
+   * would work, so its mode is asked, as at the start. Told once, until it is writable again.
+   */
+  #writable(): boolean {
+    let writable = true
+    try {
+      if (existsSync(this.path)) disk.accessSync(this.path, constants.W_OK)
+    } catch {
+      writable = false
+    }
+    if (!writable && !this.#readOnlyTold)
+      this.onError(
+        `the data file ${this.path} is read-only: changes go on in its log, and it is not written (a reset or restore answers 503) until it is writable again`,
+      )
+    this.#readOnlyTold = !writable
+    return writable
   }
 
   /** Nothing of a batch that could not be kept is stored: its pets, and those after it, are taken back. */
@@ -268,6 +291,7 @@ class DataLog implements ChangeLog, DataFile {
    * snapshot, so it is left out at the next start; the stub's next change writes both again.
    */
   #keepAcknowledged(): void {
+    if (!this.#writable()) return // read-only: never written over (see compact)
     const temporary = temporaryPathOf(this.path)
     try {
       rmSync(temporary, { force: true })
@@ -363,7 +387,7 @@ class DataLog implements ChangeLog, DataFile {
       if (kind !== 'a file' && kind !== 'nothing' && kind !== 'a symbolic link')
         throw new Error(`its log ${this.#logPath} is ${kind}`)
       // A data file made read-only while the stub runs is not written over, as at the start: the user meant it so.
-      if (existsSync(this.path)) disk.accessSync(this.path, constants.W_OK)
+      if (!this.#writable()) disk.accessSync(this.path, constants.W_OK) // throws, saying why
       // Made anew ('wx' fails on anything at the name, a symbolic link included), never written through what is there.
       rmSync(temporary, { force: true })
       const digest = digestOf()
