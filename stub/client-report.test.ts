@@ -24,17 +24,36 @@ describe('the client report', () => {
     const { stub, send } = stubAndClient()
     await send('GET', '/v1/pets?limit=5&status=sold', AUTH)
     await send('GET', '/v1/pets', { authorization: `bearer ${KEY}` }) // the scheme is case-insensitive
+    await send('GET', '/v1/pets', { authorization: `Bearer  ${KEY}` }) // 1*SP (RFC 6750 §2.1)
     await send('GET', '/v1/pets', { ...AUTH, prefer: 'code=401' }) // a 401 asked for is no refused key
     await send('POST', '/v1/pets', JSON_AUTH, '{"name":"Rex","categoryId":1}')
     const report = stub.clientReport()
     expect(report.findings).toEqual([])
-    expect(report.requests).toBe(4)
-    expect(report.calls).toEqual({ listPets: 3, createPet: 1 })
+    expect(report.requests).toBe(5)
+    expect(report.calls).toEqual({ listPets: 4, createPet: 1 })
     const never = report.notExercised.map((n) => `${n.operationId} ${n.status}`)
     expect(never).toEqual(expect.arrayContaining(['createPet 401', 'listPets 429', 'createPet 400', 'getPet 404']))
     expect(never).not.toContain('listPets 401') // received, when asked for
     expect(never).not.toContain('listPets 200')
     expect(() => assertCleanClient(stub)).not.toThrow()
+  })
+
+  it('calls no request a retry that was on its way when the 429 or 503 left, or that is another request', async () => {
+    const { stub, send } = stubAndClient()
+    // Parallel workers with one key: a request sent before its sibling's 429 came back, answered after it, is no retry
+    // (it was counted as one when judged by the time of its answer).
+    await Promise.all([
+      send('GET', '/v1/pets', { ...AUTH, prefer: 'delay=100' }),
+      send('GET', '/v1/pets', { ...AUTH, prefer: 'code=429' }),
+    ])
+    // Another request of the same operation right after a 429 is no retry either.
+    await send('GET', '/v1/pets?status=sold', { ...AUTH, prefer: 'code=429' })
+    await send('GET', '/v1/pets?status=pending', AUTH)
+    expect(ids(stub)).not.toContain('early-retry')
+    // The same create again at once is.
+    await send('POST', '/v1/pets', { ...JSON_AUTH, prefer: 'code=429' }, '{"name":"Rex","categoryId":1}')
+    await send('POST', '/v1/pets', JSON_AUTH, '{"name":"Rex","categoryId":1}')
+    expect(ids(stub)).toContain('early-retry')
   })
 
   it('finds each misuse, with its basis in the spec, a count, the first time and a redacted example', async () => {

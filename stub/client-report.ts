@@ -104,7 +104,8 @@ export class ClientReporter {
     this.#found(id, operationId, describe, this.#judged!, this.#judgedBody)
   #calls: Partial<Record<OperationId, number>> = {}
   /** Until when each client (by its credentials and operation) was asked to wait, in ms since the epoch. */
-  #waiting = new Map<string, number>()
+  /** Requests answered 429 or 503, by client and request: when the answer left, and until when it said to wait. */
+  #waiting = new Map<string, { from: number; until: number; body: string | undefined }>()
   /** NewPet's validator and declared properties, read once: every createPet is judged against them. */
   readonly #newPet: { validate: (value: JsonValue) => string[]; declared: ReadonlySet<string> }
 
@@ -134,8 +135,8 @@ export class ClientReporter {
     this.#waiting.clear()
   }
 
-  /** Judges one request and its answer (`undefined` when none was sent). */
-  record(request: AppRequest, response: AppResponse | undefined, body?: Uint8Array | string): void {
+  /** Judges one request and its answer (`undefined` when none was sent), answered now, `ms` after it arrived. */
+  record(request: AppRequest, response: AppResponse | undefined, body?: Uint8Array | string, ms = 0): void {
     // A CORS preflight is the browser's, not the client's.
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return
     this.#requests++
@@ -151,7 +152,7 @@ export class ClientReporter {
     if (op.deprecated) seen('deprecated-operation', operationId, () => this.#deprecated(op))
     this.#credentials(request, response, operationId, seen)
     if (this.#waiting.size > 0 || (response && (response.status === 429 || response.status === 503)))
-      this.#retry(request, response, operationId, Date.now(), seen)
+      this.#retry(request, response, operationId, ms, seen)
     if (operationId === 'listPets') this.#query(request, seen)
     if (operationId === 'createPet') this.#createPet(request, response, text, seen)
   }
@@ -206,10 +207,11 @@ export class ClientReporter {
         this.#credentialsFinding('a request without Authorization', operationId),
       )
     const memo = request.connection
-    // The scheme is a case-insensitive token (RFC 9110 §11.1): `bearer` is no misuse. A connection sends the same
+    // The scheme is a case-insensitive token (RFC 9110 §11.1), then one or more spaces (RFC 6750 §2.1): `bearer` or
+    // two spaces are no misuse, a tab is. A connection sends the same
     // header again and again: one found well formed is not read again.
     if (memo?.wellFormedHeader !== header) {
-      if (!/^Bearer [\x21-\x7e]+$/i.test(header))
+      if (!/^Bearer +[\x21-\x7e]+$/i.test(header))
         return seen('malformed-credentials', operationId, () =>
           this.#credentialsFinding('Authorization not in the form `Bearer <API_KEY>`', operationId),
         )
@@ -226,26 +228,38 @@ export class ClientReporter {
     }
   }
 
+  /**
+   * An early retry: the same request (method, target and body) from the same client (`Authorization`) arriving after a
+   * 429 or 503 to it left and before its Retry-After was over. A request already on its way when that answer left, or
+   * another request (a parallel worker's next create, say), is no retry.
+   */
   #retry(
     request: AppRequest,
     response: AppResponse | undefined,
     operationId: OperationId,
-    now: number,
+    ms: number,
     seen: Seen,
   ): void {
-    const who = `${headerOf(request.headers, 'authorization') ?? ''}\u0000${operationId}`
-    const until = this.#waiting.get(who)
-    if (until !== undefined && now < until)
+    const body = this.#judgedBody
+    // Times on the monotonic clock, to the microsecond: an answer sent and a request arriving a moment later.
+    const answered = performance.now()
+    const arrived = answered - ms
+    const who = `${headerOf(request.headers, 'authorization') ?? ''}\u0000${request.method} ${request.url}`
+    const sent = body?.slice(0, BODY_KEPT)
+    const waiting = this.#waiting.get(who)
+    // The same body, when both were read (a 429 asked for with Prefer comes before the body is).
+    const same = waiting !== undefined && (waiting.body === undefined || sent === undefined || waiting.body === sent)
+    if (same && arrived >= waiting.from && arrived < waiting.until)
       seen('early-retry', operationId, () => ({
-        title: `retried sooner than the Retry-After it was given (${Math.ceil((until - now) / 1000)} s early at most)`,
+        title: `retried sooner than the Retry-After it was given (${Math.ceil((waiting.until - arrived) / 1000)} s early at most)`,
         basis: [{ rfc: 'RFC 9110 §10.2.3' }],
       }))
-    if (until !== undefined && now >= until) this.#waiting.delete(who)
+    if (waiting !== undefined && answered >= waiting.until) this.#waiting.delete(who)
     const retryAfter =
       response && (response.status === 429 || response.status === 503) ? retryAfterOf(response) : undefined
     if (retryAfter !== undefined) {
       this.#waiting.delete(who)
-      this.#waiting.set(who, now + retryAfter * 1000)
+      this.#waiting.set(who, { from: answered, until: answered + retryAfter * 1000, body: sent })
       if (this.#waiting.size > MAX_WAITING) this.#waiting.delete(this.#waiting.keys().next().value!)
     }
   }
@@ -423,7 +437,7 @@ export class ReportingJournal extends Journal {
     body?: Uint8Array | string,
     when?: number,
   ): void {
-    this.#reporter.record(request, response, body)
+    this.#reporter.record(request, response, body, ms)
     super.record(request, response, ms, body, when)
   }
 

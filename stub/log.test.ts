@@ -121,6 +121,17 @@ describe('withoutSecrets', () => {
     expect(withoutSecrets('{"k":"\\u0064\\u0065\\u0076-secret-key-42"}', KEYS, 8)).toBe('{"k":"[redacted]')
   })
 
+  it('finds a key in a body sent in UTF-16, little- or big-endian, with or without a BOM', () => {
+    for (const encoding of ['utf16le', 'utf16be'] as const) {
+      const bytes = Buffer.from('\ufeff{"name":"dev-secret-key-42"}', 'utf16le')
+      if (encoding === 'utf16be') bytes.swap16()
+      const text = bytes.toString('latin1') // as the journal keeps a body it cannot read as UTF-8
+      const shown = withoutSecrets(text, KEYS)
+      expect(shown).toContain('[redacted]')
+      expect(shown.replaceAll('\u0000', '')).not.toContain('secret')
+    }
+  })
+
   it('finds a key with `%XX` in it written with backslash escapes, its `%XX` left as it is', () => {
     const keys = ['a%2Fb+c.*', 'Z%41z-adm']
     for (const text of [

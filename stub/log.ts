@@ -131,6 +131,15 @@ export function withoutSecrets(text: string, secrets: readonly string[], keep = 
     for (let at = window.indexOf(secret); at !== -1 && at < keep; at = window.indexOf(secret, at + 1))
       (ranges ??= []).push([at, at + secret.length])
   }
+  // A body in UTF-16 (the stub refuses it, but keeps it as sent) holds each character of a key beside a NUL byte.
+  if (window.includes('\u0000')) {
+    for (const secret of secrets) {
+      const wide = secret.split('').join('\u0000')
+      if (wide.length < 2) continue
+      for (let at = window.indexOf(wide); at !== -1 && at < keep; at = window.indexOf(wide, at + 1))
+        (ranges ??= []).push([at, at + wide.length])
+    }
+  }
   // Only a text with a `%` or a `\` in it can hold an escaped secret: the common target is searched as it is, and no more.
   // Each kind of escape alone, then both: a key with `%2F` in it, written in a body with another of its characters as
   // `\u0061`, is found only by decoding the backslash escapes and leaving its `%2F` as it is.
