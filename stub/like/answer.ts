@@ -18,6 +18,19 @@ export interface Observed {
 
 const ALLOW = / \(Allow: ([^)]*)\)$/
 
+/** An `Allow` value (RFC 9110 §10.2.1): methods, each a token, separated by commas; or none. */
+const METHODS = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+( *, *[!#$%&'*+.^_`|~0-9A-Za-z-]+)*)?$/
+
+/** An Error code the twin may send and the log may show: printable ASCII, as the report writes a service's codes. */
+function parsedCode(quoted: string): string | undefined {
+  try {
+    const code = JSON.parse(quoted) as string
+    return /^[\x20-\x7e]*$/.test(code) ? code : undefined
+  } catch {
+    return undefined // a raw control character in the quotes: no report this kit wrote
+  }
+}
+
 /** The answer in `text`, or `undefined` when the words say no answer came (a timeout, a reset) or are not read. */
 export function readAnswer(text: string): Observed | undefined {
   let rest = text
@@ -26,6 +39,7 @@ export function readAnswer(text: string): Observed | undefined {
   if (allowed) {
     allow = allowed[1]
     rest = rest.slice(0, allowed.index)
+    if (!METHODS.test(allow!)) return undefined // a header the twin could not send
   }
   const head = /^([1-5][0-9][0-9])(?=$|[ ,])/.exec(rest)
   if (!head) return undefined
@@ -35,7 +49,10 @@ export function readAnswer(text: string): Observed | undefined {
   if (tail === '') return withAllow({ status, kind: 'bare' })
   if (/^, [0-9]+ pets?\b/.test(tail)) return withAllow({ status, kind: 'pets' })
   const error = /^ Error \(code ("(?:[^"\\]|\\.)*")\)/.exec(tail)
-  if (error) return withAllow({ status, kind: 'error', code: JSON.parse(error[1]!) as string })
+  if (error) {
+    const code = parsedCode(error[1]!)
+    return code === undefined ? undefined : withAllow({ status, kind: 'error', code })
+  }
   if (/^ Pet \(id -?[0-9]+\)/.test(tail)) return withAllow({ status, kind: 'pet' })
   if (tail.startsWith(' {') || tail.startsWith(' [')) {
     const body = tail.slice(1)
@@ -68,5 +85,18 @@ export function showAnswer(answer: Observed): string {
 
 /** True for an answer the twin may give where the interface is silent: never a 5xx, never a success that is no list or pet. */
 export function isReasonable(answer: Observed): boolean {
-  return answer.status < 500
+  // Nor an interim 1xx, which is no final answer, nor a 204 or 304 with a body, which HTTP gives none (RFC 9110 §15).
+  if (answer.status < 200 || answer.status >= 500) return false
+  return !((answer.status === 204 || answer.status === 304) && answer.kind !== 'bare')
+}
+
+/**
+ * A text shown on a terminal with its control characters escaped (`\u001b`): a report's strings go into the start
+ * message and its error lines, and an escape sequence there could clear the screen or forge a line.
+ */
+export function inert(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

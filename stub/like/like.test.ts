@@ -73,6 +73,43 @@ describe('reading what a report observed', () => {
     expect(() => readLikeness('/nonexistent/report.json', spec())).toThrow(/cannot read/)
   })
 
+  it('reads a report hand-edited to be hostile without a crash, an escape sequence or a header it could not send', async () => {
+    // Values that are no text: one line, as for any file that is no report (they threw a TypeError, exit 1).
+    const odd = { toString: 1 } as never
+    expect(() => readLikeness({ ...SERVICE, tool: { name: 'petstore-conformance', version: odd } }, spec())).toThrow(
+      /names no version/,
+    )
+    expect(() => readLikeness({ ...SERVICE, specVersion: odd }, spec())).toThrow(/names no version/)
+    expect(() => readLikeness({ ...SERVICE, checks: 1 as never }, spec())).toThrow(/checks that are no list/)
+    const nulls = readLikeness({ ...SERVICE, checks: [null as never], target: { baseUrl: odd } }, spec())
+    expect(nulls.source.baseUrl).toBeUndefined()
+    // A name with an escape sequence and a line break: shown escaped, on one line.
+    const forged = { ...SERVICE, tool: { name: 'evil\u001b[2J\nLike: all fine', version: KIT_VERSION } }
+    expect(() => readLikeness(forged, spec())).toThrow(LikeError)
+    try {
+      readLikeness(forged, spec())
+    } catch (error) {
+      expect((error as Error).message).not.toMatch(/[\u0000-\u001f]/)
+    }
+    // Answers the twin could not give, or that would reach the log as escape sequences: not adopted, named.
+    for (const words of ['404 Error (code "a\tb")', '404 Error (code "\u001b[2J")', '405 (Allow: GET\r\nX: y)'])
+      expect(readAnswer(words)).toBeUndefined()
+    const like = readLikeness(
+      report(
+        [
+          ['listPets.limit.out-of-range', 'GET /pets?limit=0', '100'],
+          ['listPets.limit.out-of-range', 'GET /pets?limit=abc', '304 {"a":1}'],
+          ['listPets.status.out-of-range', 'GET /pets?status=lost', '404 Error (code "x\u001b[31m\nFORGED")'],
+        ],
+        { target: { baseUrl: 'http://a\u001b[2J/v1' } },
+      ),
+      spec(),
+    )
+    expect(like.traits.queries?.byQuery.size ?? 0).toBe(0)
+    const { likenessLines } = await import('./summary.js')
+    for (const line of likenessLines(like)) expect(line).not.toMatch(/[\u0000-\u001f\u007f]/)
+  })
+
   it('does not copy what the service fails, says which advice it keeps, and names every observation it cannot read', () => {
     const like = readLikeness(
       {

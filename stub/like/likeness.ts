@@ -5,12 +5,16 @@
  */
 import { readFileSync } from 'node:fs'
 import { packageFile, readTextFile, type Spec } from '../../spec/index.js'
-import { isReasonable, readAnswer, showAnswer, type Observed } from './answer.js'
+import { inert, isReasonable, readAnswer, showAnswer, type Observed } from './answer.js'
 import { idWords, orderWords } from './summary.js'
 
 /** Thrown when a report cannot be the model of a twin: not a report, another kit's, another revision's. */
 export class LikeError extends Error {
   override name = 'LikeError'
+
+  constructor(message: string) {
+    super(inert(message)) // one line on a terminal, whatever a report hand-edited to be hostile holds
+  }
 }
 
 /** The parts of report.json (reporters/result.schema.json) a likeness reads. */
@@ -147,17 +151,23 @@ function checkReport(data: unknown, where: string, spec: Spec): ReportData {
   if (report === null || typeof report !== 'object' || typeof report.tool?.name !== 'string')
     throw new LikeError(`${where} is not a conformance report: give the report.json petstore-conformance wrote`)
   if (report.tool.name !== 'petstore-conformance')
-    throw new LikeError(`${where} was written by ${report.tool.name}, not petstore-conformance`)
-  const version = String(report.tool.version)
+    throw new LikeError(`${where} was written by ${JSON.stringify(report.tool.name)}, not petstore-conformance`)
+  if (typeof report.tool.version !== 'string' || typeof report.specVersion !== 'string')
+    throw new LikeError(
+      `${where} names no version of its tool or of the interface: give the report.json petstore-conformance wrote`,
+    )
+  const version = report.tool.version
   if (majorMinor(version) !== majorMinor(KIT_VERSION))
     throw new LikeError(
       `${where} was written by petstore-conformance ${version}; this stub reads reports of ${majorMinor(KIT_VERSION)}.x: run this kit's petstore-conformance against the service again`,
     )
+  if (report.checks !== undefined && !Array.isArray(report.checks))
+    throw new LikeError(`${where} has checks that are no list: give the report.json petstore-conformance wrote`)
   if (!Array.isArray(report.observations))
     throw new LikeError(`${where} has no observations: run petstore-conformance ${KIT_VERSION} against the service`)
   if (report.specVersion !== spec.version)
     throw new LikeError(
-      `${where} judged version ${String(report.specVersion)} of the interface; this stub serves ${spec.version}: give it the same spec (--spec) or run the suite again`,
+      `${where} judged version ${report.specVersion} of the interface; this stub serves ${spec.version}: give it the same spec (--spec) or run the suite again`,
     )
   return report as ReportData
 }
@@ -180,7 +190,7 @@ function likenessOf(report: ReportData, spec: Spec): Likeness {
   if (report.verdict === 'incomplete')
     warnings.push('the report is incomplete: choices its run did not reach keep the stub’s own')
   for (const check of report.checks ?? []) {
-    if (check.outcome !== 'failed') continue
+    if (check === null || typeof check !== 'object' || check.outcome !== 'failed') continue
     if (check.severity === 'fail')
       skip(check.id, 'the service fails this check: its answers there are not copied, the twin stays conformant')
     else if (check.severity === 'advice')
@@ -445,9 +455,10 @@ function likenessOf(report: ReportData, spec: Spec): Likeness {
       tool: report.tool.name,
       version: report.tool.version,
       specVersion: report.specVersion,
-      ...(report.target?.baseUrl ? { baseUrl: report.target.baseUrl } : {}),
-      ...(report.startedAt ? { startedAt: report.startedAt } : {}),
-      ...(report.verdict ? { verdict: report.verdict } : {}),
+      // Shown in the start message: text only (a value that is no text, hand-edited in, would throw as it is shown).
+      ...(typeof report.target?.baseUrl === 'string' ? { baseUrl: report.target.baseUrl } : {}),
+      ...(typeof report.startedAt === 'string' ? { startedAt: report.startedAt } : {}),
+      ...(typeof report.verdict === 'string' ? { verdict: report.verdict } : {}),
     },
     traits,
     adopted,

@@ -1,4 +1,5 @@
 /** A likeness in words: what a twin adopted and could not mimic, for the start message and the admin route. */
+import { inert } from './answer.js'
 import type { Adopted, IdScheme, Likeness, NotMimicked, Order } from './likeness.js'
 
 /** How a twin numbers its pets, in words. */
@@ -58,5 +59,5 @@ export function likenessLines(like: Likeness): string[] {
   for (const item of like.notMimicked)
     lines.push(`  not mimicked ${item.checkId}${item.subject ? ` (${item.subject})` : ''}: ${item.reason}`)
   for (const warning of like.warnings) lines.push(`  warning: ${warning}`)
-  return lines
+  return lines.map(inert)
 }
