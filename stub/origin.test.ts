@@ -205,6 +205,15 @@ describe('over HTTP', () => {
     expect(() => createStub({ adminOrigins: ['null'] })).toThrow('adminOrigins must list origins')
     for (const origin of ['javascript:alert(1)', '', 'https://app.example/path', 'https://u@app.example'])
       expect(() => createStub({ allowOrigins: [origin] })).toThrow('allowOrigins must list origins')
+    // Values that never match what a browser sends, a pattern that is none, and holes a list's `every` skips.
+    for (const origins of [['http://*'], ['http://*.example'], ['http://localhost:80'], [, 'http://a.test']])
+      expect(() => createStub({ adminOrigins: origins as string[] })).toThrow('adminOrigins must list origins')
+    // Keys as the command takes them: a space would lock everyone out; a hole, or no text, is no key.
+    for (const adminKey of [' k', 'k1 ', 'k\n', ' '])
+      expect(() => createStub({ adminKey })).toThrow('adminKey must be visible ASCII')
+    expect(() => createStub({ apiKeys: [, 'k1'] as string[] })).toThrow('apiKeys must be a list')
+    for (const allowHosts of [[42], [null], '*', [, 'a.test']])
+      await expect(startStub({ allowHosts: allowHosts as string[] })).rejects.toThrow('allowHosts must hold host names')
     const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'], adminKey: ADMIN })
     try {
       const before = stub.store.size

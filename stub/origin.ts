@@ -144,7 +144,8 @@ export function exposureOf(
   adminKey: string | undefined,
   apiKeys: readonly string[] = [DEFAULT_API_KEY],
 ): 'host-name' | 'shared-admin-key' | 'reachable' | 'any-host' | 'public-key' | undefined {
-  if (allowHosts.some((name) => !isHostToAllow(name))) return 'host-name'
+  if (!Array.isArray(allowHosts)) return 'host-name'
+  for (let i = 0; i < allowHosts.length; i++) if (!isHostToAllow(allowHosts[i])) return 'host-name' // holes too
   if (adminKey !== undefined && (adminKey === DEFAULT_API_KEY || apiKeys.includes(adminKey))) return 'shared-admin-key'
   if (adminKey === undefined && !isLoopbackAddress(host)) return 'reachable'
   if (!allowHosts.includes('*')) return undefined
@@ -156,7 +157,8 @@ export function exposureOf(
  * True for what may be given to allow a host: `*` alone, or a host name or address with no port (`app.test`,
  * `192.168.1.20`, `[fd00::1]`). No other value holds a `*`: there is no pattern of names.
  */
-export function isHostToAllow(name: string): boolean {
+export function isHostToAllow(name: unknown): boolean {
+  if (typeof name !== 'string') return false
   if (name === '*') return true
   return /^([^\s/:*]+|\[[0-9a-f:.]+\])$/i.test(name) && canonicalName(name) !== undefined
 }
@@ -169,8 +171,9 @@ export function isHostToAllow(name: string): boolean {
 export function isOriginToAllow(origin: unknown, ofPages: boolean): boolean {
   if (typeof origin !== 'string') return false
   if (ofPages && (origin === '*' || origin === 'null')) return true
-  if (!/^https?:\/\/[^/\s@?#\\]+$/i.test(origin)) return false
-  return URL.canParse(origin)
+  if (!/^https?:\/\/[^/\s@?#\\*]+$/i.test(origin)) return false
+  // As a browser writes it, so that it can match: `http://localhost:80` is sent as `http://localhost`.
+  return URL.canParse(origin) && new URL(origin).origin === origin.toLowerCase()
 }
 
 /**

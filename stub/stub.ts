@@ -374,11 +374,13 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
 /** Throws a TypeError for keys the command line would refuse: no key, an empty one, or no text. */
 function checkKeys(options: CreateStubOptions): void {
   const { apiKeys, adminKey } = options
-  const key = (value: unknown) => typeof value === 'string' && value !== ''
-  if (apiKeys !== undefined && !(Array.isArray(apiKeys) && apiKeys.length > 0 && apiKeys.every(key)))
-    throw new TypeError('createStub: apiKeys must be a list of at least one key, each a string of some characters')
+  // As the command takes them: a key travels as a Bearer token, so visible ASCII with no spaces (one with a space, or
+  // an empty one, would lock out everyone).
+  const key = (value: unknown) => typeof value === 'string' && /^[\x21-\x7e]+$/.test(value)
+  if (apiKeys !== undefined && !(Array.isArray(apiKeys) && apiKeys.length > 0 && everyOf(apiKeys, key)))
+    throw new TypeError('createStub: apiKeys must be a list of at least one key, each visible ASCII with no spaces')
   if (adminKey !== undefined && !key(adminKey))
-    throw new TypeError('createStub: adminKey must be a string of some characters (an empty one would lock out all)')
+    throw new TypeError('createStub: adminKey must be visible ASCII characters with no spaces')
   if (adminKey !== undefined && (adminKey === DEFAULT_API_KEY || (apiKeys ?? [DEFAULT_API_KEY]).includes(adminKey)))
     throw new TypeError(`createStub: ${SHARED_ADMIN_KEY}`)
 }
@@ -387,18 +389,24 @@ function checkKeys(options: CreateStubOptions): void {
 function checkOrigins({ adminOrigins, allowOrigins }: CreateStubOptions): void {
   if (
     adminOrigins !== undefined &&
-    !(Array.isArray(adminOrigins) && adminOrigins.every((o) => isOriginToAllow(o, false)))
+    !(Array.isArray(adminOrigins) && everyOf(adminOrigins, (o) => isOriginToAllow(o, false)))
   )
     throw new TypeError(
       `createStub: adminOrigins must list origins such as http://localhost:5173 (no null, no *), got ${JSON.stringify(adminOrigins)}`,
     )
   if (
     allowOrigins !== undefined &&
-    !(Array.isArray(allowOrigins) && allowOrigins.every((o) => isOriginToAllow(o, true)))
+    !(Array.isArray(allowOrigins) && everyOf(allowOrigins, (o) => isOriginToAllow(o, true)))
   )
     throw new TypeError(
       `createStub: allowOrigins must list origins such as https://app.example (or null, or *), got ${JSON.stringify(allowOrigins)}`,
     )
+}
+
+/** True when every item of the list meets `test`, holes included (`every` skips them). */
+function everyOf(list: readonly unknown[], test: (item: unknown) => boolean): boolean {
+  for (let i = 0; i < list.length; i++) if (!test(list[i])) return false
+  return true
 }
 
 /** Why an admin key that is an API key, or the default one, is refused. */

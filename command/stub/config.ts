@@ -213,6 +213,9 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     .split(',')
     .map((key) => key.trim())
     .filter((key) => key !== '')
+  // Set, but with no key in it (`, ,`): the public default key would stand in for the private ones meant.
+  if (flagKeys.length === 0 && envKeys.length === 0 && (env.PETSTORE_API_KEYS ?? '').trim() !== '')
+    throw new UsageError('PETSTORE_API_KEYS holds no key: give keys separated by commas, or unset it')
   const [apiKeys, keySource] =
     flagKeys.length > 0
       ? [flagKeys.map((key) => checkKey(key, '--api-key')), '--api-key' as const]
@@ -228,7 +231,8 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
   const failures = readFailures(flags['fail-rate'], flags['fail-status'])
   const chaos = latencyMs || failures.failRate ? { latencyMs, ...failures } : undefined
   const adminKey = flags['admin-key'] ?? (env.PETSTORE_ADMIN_KEY || undefined)
-  if (adminKey !== undefined) checkKey(adminKey, '--admin-key')
+  if (adminKey !== undefined)
+    checkKey(adminKey, flags['admin-key'] === undefined ? 'PETSTORE_ADMIN_KEY' : '--admin-key')
   // Anyone who reaches a non-loopback address could reset or read the stub: the admin API must be locked.
   const allowHosts = flags['allow-host'] ?? []
   for (const name of allowHosts)
