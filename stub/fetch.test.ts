@@ -81,6 +81,11 @@ describe('createStub().fetch', () => {
   })
   afterAll(() => running.close())
 
+  it('says it takes a Request when given a URL, a text or a plain object', async () => {
+    for (const wrong of ['http://stub.test/v1/pets', new URL('http://stub.test/v1/pets'), { url: '/v1/pets' }])
+      await expect(inProcess.fetch(wrong as never)).rejects.toThrow("the stub's fetch takes a Request")
+  })
+
   it('answers every request exactly as the node server does: status, headers, body', async () => {
     for (const [method, path, init] of REQUESTS) {
       const wire = await fromFetch(await fetch(`http://127.0.0.1:${running.port}${path}`, { ...init, method }))

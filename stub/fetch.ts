@@ -27,6 +27,9 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304])
 /** Answers one request as the node server would answer it over HTTP, recording it in `journal` if given. */
 export async function fetchWith(handler: Handler, request: Request, journal?: Journal): Promise<Response> {
   const started = performance.now()
+  // A URL, a text or a plain object is no Request: said so, rather than failing on a property it lacks.
+  if (!(request instanceof Request) && !isRequestLike(request))
+    throw new TypeError("the stub's fetch takes a Request: stub.fetch(new Request(url, init))")
   const signal = request.signal
   signal.throwIfAborted()
   const url = new URL(request.url)
@@ -243,4 +246,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }, ms)
     signal.addEventListener('abort', onAbort, { once: true })
   })
+}
+
+/** A Request of another Fetch implementation (undici's own, a polyfill's): what the handler reads of one is there. */
+function isRequestLike(value: unknown): value is Request {
+  const request = value as Partial<Request> | null
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    typeof request.url === 'string' &&
+    typeof request.method === 'string' &&
+    typeof request.headers?.get === 'function' &&
+    typeof request.signal?.throwIfAborted === 'function'
+  )
 }

@@ -132,6 +132,7 @@ describe('resolveConfig', () => {
       '--host 0.0.0.0 is reachable from other machines: give --admin-key too',
     )
     expect(resolveConfig(['--host', '0.0.0.0', '--admin-key', 'k'], {}).host).toBe('0.0.0.0')
+    expect(resolveConfig(['--host', '[::1]'], {}).host).toBe('::1') // as written in a URL
     // Any name answered: a DNS-rebinding page's same-origin GET over plain http looks like a script's.
     expect(() => resolveConfig(['--allow-host', '*'], {})).toThrow(
       "--allow-host '*' answers any host name, a DNS-rebinding page's too: give --admin-key too",

@@ -206,7 +206,8 @@ function readFailures(
 export function resolveConfig(argv: readonly string[], env: Record<string, string | undefined>): Readonly<StubConfig> {
   const flags = parseFlags(argv, OPTIONS)
   const port = integerFlag('--port', flags.port, 0, 65535) ?? DEFAULT_PORT
-  const host = flags.host ?? '127.0.0.1'
+  // `[::1]`, as an address is written in a URL, is the address `::1` to bind.
+  const host = (flags.host ?? '127.0.0.1').replace(/^\[([0-9a-fA-F:.]+)\]$/, '$1')
   if (host === '') throw new UsageError('--host must not be empty')
   const flagKeys = flags['api-key'] ?? []
   const envKeys = (env.PETSTORE_API_KEYS ?? '')
