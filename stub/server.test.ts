@@ -867,6 +867,30 @@ describe('the server edge', () => {
     }
   })
 
+  it('holds no header lines of the requests that wait behind an answer not yet sent', async () => {
+    const running = await serve(app(), { port: 0, host: '127.0.0.1' })
+    const sockets: Socket[] = []
+    try {
+      const lines = Array.from({ length: MAX_HEADER_LINES - 5 }, (_, i) => `x-filler-${i}: ${i}\r\n`).join('')
+      const get = `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n${lines}\r\n`
+      const delayed = get.replace('\r\n\r\n', '\r\nPrefer: delay=60000\r\n\r\n')
+      const before = process.memoryUsage().heapUsed
+      // 40 connections, each a held answer and 120 requests waiting behind it: Node kept every line of each twice (its
+      // list and its object of them), and a flood of such requests ran a 200 MB heap out.
+      for (let i = 0; i < 40; i++) {
+        const socket = connect(running.port, '127.0.0.1')
+        socket.on('error', () => undefined)
+        sockets.push(socket)
+        socket.write(delayed + get.repeat(120))
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(45 * 1024 * 1024) // 15 MB; 92 MB before
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await running.close(50)
+    }
+  })
+
   it('logs one line per request with method, target, status and time, never the key', async () => {
     const lines: string[] = []
     const running = await serve(app(), { port: 0, host: '127.0.0.1', log: (line) => lines.push(line) })
