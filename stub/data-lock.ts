@@ -79,7 +79,9 @@ export class DataFileLock {
       const lock = lockOf(lockPath)
       if (lock === 'taking' || (lock !== undefined && stillHeld(lock, lockPath)))
         throw new PersistError(
-          `the data file ${path} is in use by another stub (${lock === 'taking' ? 'starting now' : `process ${lock.pid}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
+          typeof lock === 'object' && lock.pid === process.pid
+            ? `the data file ${path} is in use by a stub of another thread of this process (thread ${lock.thread ?? '?'}): close it, or give each its own file (if that thread ended without closing it, remove ${lockPath})`
+            : `the data file ${path} is in use by another stub (${lock === 'taking' ? 'starting now' : `process ${lock.pid}`}): stop it or give this one another file (if no stub runs, remove ${lockPath})`,
         )
       try {
         rmSync(lockPath, { force: true }) // left by a stub that is gone

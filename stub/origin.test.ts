@@ -195,7 +195,7 @@ describe('over HTTP', () => {
     await expect(startStub({ apiKeys: [KEY], host: '0.0.0.0' })).rejects.toThrow('0.0.0.0 is reachable')
     await expect(startStub({ allowHosts: ['*'], adminKey: ADMIN })).rejects.toThrow('knows the default API key')
     // Spellings that a Host reading would make `*`: refused, not let in without what `*` needs.
-    for (const name of ['*.', '[*]', ' * ', '*:80', '*.example.test'])
+    for (const name of ['*.', '[*]', ' * ', '*:80', '*.example.test', 'stub,other'])
       await expect(startStub({ allowHosts: [name] })).rejects.toThrow('allowHosts must hold host names')
     // An admin key that is an API key, or the public default one, opens the admin API to whoever calls /v1.
     await expect(startStub({ apiKeys: [KEY], adminKey: KEY })).rejects.toThrow('adminKey must differ')
@@ -212,6 +212,11 @@ describe('over HTTP', () => {
     for (const adminKey of [' k', 'k1 ', 'k\n', ' '])
       expect(() => createStub({ adminKey })).toThrow('adminKey must be visible ASCII')
     expect(() => createStub({ apiKeys: [, 'k1'] as string[] })).toThrow('apiKeys must be a list')
+    // Keys of the wrong kind are named as such, before anything reads them.
+    await expect(startStub({ host: '0.0.0.0', adminKey: 'adm-1', apiKeys: 123 as never })).rejects.toThrow(
+      'apiKeys must be a list',
+    )
+    await expect(startStub({ adminKey: 'adm', apiKeys: 'xadmx' as never })).rejects.toThrow('apiKeys must be a list')
     for (const allowHosts of [[42], [null], '*', [, 'a.test']])
       await expect(startStub({ allowHosts: allowHosts as string[] })).rejects.toThrow('allowHosts must hold host names')
     const stub = await startStub({ apiKeys: [KEY], allowHosts: ['*'], adminKey: ADMIN })

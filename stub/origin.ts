@@ -159,8 +159,9 @@ export function exposureOf(
  */
 export function isHostToAllow(name: unknown): boolean {
   if (typeof name !== 'string') return false
-  if (name === '*') return true
-  return /^([^\s/:*]+|\[[0-9a-f:.]+\])$/i.test(name) && canonicalName(name) !== undefined
+  if (name === '*' || isIP(name) === 6) return true // `::1` as `[::1]`
+  // No comma either: `a,b` is one odd name to a URL parser, never the two names meant.
+  return /^([^\s/:*,]+|\[[0-9a-f:.]+\])$/i.test(name) && canonicalName(name) !== undefined
 }
 
 /**

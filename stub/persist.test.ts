@@ -622,7 +622,9 @@ describe('one stub per data file', () => {
       const file = dataFile()
       writeFileSync(lockPathOf(file), JSON.stringify(lock) + '\n')
       if (!taken) {
-        expect(() => createStub({ data: file })).toThrow(`is in use by another stub (process ${process.pid})`)
+        expect(() => createStub({ data: file })).toThrow(
+          `in use by a stub of another thread of this process (thread ${threadId + 1})`,
+        )
         continue
       }
       const stub = createStub({ data: file })

@@ -328,6 +328,7 @@ export interface Stub {
  */
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const host = options.host ?? '127.0.0.1'
+  checkKeys(options) // before they are read below, so that keys of the wrong kind are named as such
   const exposure = exposureOf(host, options.allowHosts, options.adminKey, options.apiKeys)
   if (exposure === 'host-name')
     throw new TypeError(
