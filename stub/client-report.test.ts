@@ -61,6 +61,19 @@ describe('the client report', () => {
     expect(ids(stub)).toContain('early-retry')
   })
 
+  it('names a JSON type of another name, which the stub reads but the interface does not document', async () => {
+    const { stub, send } = stubAndClient()
+    const pet = '{"name":"Rex","categoryId":1}'
+    expect(
+      (await send('POST', '/v1/pets', { ...AUTH, 'content-type': 'application/json; charset=utf-8' }, pet)).status,
+    ).toBe(201)
+    expect(ids(stub)).not.toContain('wrong-content-type')
+    expect((await send('POST', '/v1/pets', { ...AUTH, 'content-type': 'application/vnd.api+json' }, pet)).status).toBe(
+      201,
+    )
+    expect(ids(stub)).toContain('wrong-content-type')
+  })
+
   it('finds each misuse, with its basis in the spec, a count, the first time and a redacted example', async () => {
     const { stub, send } = stubAndClient()
     await send('GET', '/v1/pets/1', AUTH)

@@ -265,6 +265,8 @@ export class ClientReporter {
     }
   }
 
+  readonly #wrongType = () => this.#bodyFinding('a createPet body not sent as application/json')
+
   #query(request: AppRequest, seen: Seen): void {
     const { query } = splitTarget(request.url)
     const params = readQuery(query, ['limit', 'status'])
@@ -293,17 +295,19 @@ export class ClientReporter {
   }
 
   #createPet(request: AppRequest, response: AppResponse | undefined, text: string | undefined, seen: Seen): void {
+    // A JSON type of another name (`application/vnd.api+json`): the stub reads it, but the interface names none but
+    // application/json, and a service may refuse it. Its body is judged all the same.
+    const type = request.headers['content-type']
+    if (typeof type === 'string' && type !== 'application/json' && type !== 'application/json; charset=utf-8')
+      if (text !== undefined && isJsonMediaType(type) && !/^application\/json\s*(;|$)/i.test(type))
+        seen('wrong-content-type', 'createPet', this.#wrongType)
     // A NewPet the stub read and stored was sent as JSON, parses, and passes NewPet: only its fields are left to judge.
     let value: JsonValue | undefined = response?.readBody
     if (value === undefined) {
       // Refused before its body was read (a bad Prefer, a body over the limit): there is no body to judge.
       if (text === undefined) return
-      if (!isJsonMediaType(headerOf(request.headers, 'content-type'))) {
-        seen('wrong-content-type', 'createPet', () =>
-          this.#bodyFinding('a createPet body not sent as application/json'),
-        )
-        return
-      }
+      if (!isJsonMediaType(headerOf(request.headers, 'content-type')))
+        return seen('wrong-content-type', 'createPet', this.#wrongType)
       try {
         value = parseBody(text?.charCodeAt(0) === 0xfeff ? text.slice(1) : (text ?? ''))
       } catch {
