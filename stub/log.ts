@@ -126,20 +126,11 @@ export function withoutSecrets(text: string, secrets: readonly string[], keep = 
   // A secret that starts before the cut ends within its longest encoding past it; what lies further is never read.
   const window = text.length > keep ? text.slice(0, keep + longestEncoding(secrets)) : text
   let ranges: [number, number][] | undefined
-  for (const secret of secrets) {
-    if (secret === '') continue
-    for (let at = window.indexOf(secret); at !== -1 && at < keep; at = window.indexOf(secret, at + 1))
-      (ranges ??= []).push([at, at + secret.length])
-  }
+  for (const secret of secrets) ranges = foundRanges(window, secret, keep, ranges)
   // A body in UTF-16 (the stub refuses it, but keeps it as sent) holds each character of a key beside a NUL byte.
-  if (window.includes('\u0000')) {
-    for (const secret of secrets) {
-      const wide = secret.split('').join('\u0000')
-      if (wide.length < 2) continue
-      for (let at = window.indexOf(wide); at !== -1 && at < keep; at = window.indexOf(wide, at + 1))
-        (ranges ??= []).push([at, at + wide.length])
-    }
-  }
+  if (window.includes('\u0000'))
+    for (const secret of secrets)
+      if (secret.length > 1) ranges = foundRanges(window, secret.split('').join('\u0000'), keep, ranges)
   // Only a text with a `%` or a `\` in it can hold an escaped secret: the common target is searched as it is, and no more.
   // Each kind of escape alone, then both: a key with `%2F` in it, written in a body with another of its characters as
   // `\u0061`, is found only by decoding the backslash escapes and leaving its `%2F` as it is.
@@ -150,6 +141,19 @@ export function withoutSecrets(text: string, secrets: readonly string[], keep = 
   if (percent && backslash) ranges = escapedRanges(window, secrets, keep, ranges, PERCENT | BACKSLASH)
   if (ranges === undefined) return window.length > keep ? window.slice(0, keep) : window
   return redacted(window, ranges, keep, mark)
+}
+
+/** `ranges` and those of `text` where `needle` starts before `keep`. */
+function foundRanges(
+  text: string,
+  needle: string,
+  keep: number,
+  ranges: [number, number][] | undefined,
+): [number, number][] | undefined {
+  if (needle === '') return ranges
+  for (let at = text.indexOf(needle); at !== -1 && at < keep; at = text.indexOf(needle, at + 1))
+    (ranges ??= []).push([at, at + needle.length])
+  return ranges
 }
 
 /**

@@ -146,11 +146,16 @@ export function exposureOf(
 ): 'host-name' | 'shared-admin-key' | 'reachable' | 'any-host' | 'public-key' | undefined {
   if (!Array.isArray(allowHosts)) return 'host-name'
   for (let i = 0; i < allowHosts.length; i++) if (!isHostToAllow(allowHosts[i])) return 'host-name' // holes too
-  if (adminKey !== undefined && (adminKey === DEFAULT_API_KEY || apiKeys.includes(adminKey))) return 'shared-admin-key'
+  if (sharesAdminKey(adminKey, apiKeys)) return 'shared-admin-key'
   if (adminKey === undefined && !isLoopbackAddress(host)) return 'reachable'
   if (!allowHosts.includes('*')) return undefined
   if (adminKey === undefined) return 'any-host'
   return apiKeys.includes(DEFAULT_API_KEY) ? 'public-key' : undefined
+}
+
+/** True for an admin key that also opens `/v1`: one of the API keys, or the default one, which every page knows. */
+export function sharesAdminKey(adminKey: string | undefined, apiKeys: readonly string[] = [DEFAULT_API_KEY]): boolean {
+  return adminKey !== undefined && (adminKey === DEFAULT_API_KEY || apiKeys.includes(adminKey))
 }
 
 /**

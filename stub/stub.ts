@@ -37,6 +37,7 @@ import {
   pageRefused,
   withCredentials,
   withoutCors,
+  sharesAdminKey,
 } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
 import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
@@ -382,8 +383,7 @@ function checkKeys(options: CreateStubOptions): void {
     throw new TypeError('createStub: apiKeys must be a list of at least one key, each visible ASCII with no spaces')
   if (adminKey !== undefined && !key(adminKey))
     throw new TypeError('createStub: adminKey must be visible ASCII characters with no spaces')
-  if (adminKey !== undefined && (adminKey === DEFAULT_API_KEY || (apiKeys ?? [DEFAULT_API_KEY]).includes(adminKey)))
-    throw new TypeError(`createStub: ${SHARED_ADMIN_KEY}`)
+  if (sharesAdminKey(adminKey, apiKeys)) throw new TypeError(`createStub: ${SHARED_ADMIN_KEY}`)
 }
 
 /** Throws a TypeError for origins the command line would refuse (see isOriginToAllow). */
