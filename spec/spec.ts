@@ -39,6 +39,8 @@ export class Spec {
   readonly #ajv: Ajv2020
   readonly #validators = new Map<string, Validator>()
   readonly #headers = new Map<string, ResponseHeader[]>()
+  /** What the lookups below found, by their arguments: a run asks the same questions for every exchange it judges. */
+  readonly #found = new Map<string, unknown>()
 
   /** The document's text, when it was read from text (the examples are read from it again with int64 digits kept). */
   readonly text: string | undefined
@@ -178,31 +180,42 @@ export class Spec {
   }
 
   /** Names of the required properties of an object schema, e.g. `NewPet`, its `allOf` parts included (`Pet`). */
-  requiredOf(schemaName: string): string[] {
-    return [
+  requiredOf(schemaName: string): readonly string[] {
+    return this.#once(`required ${schemaName}`, () => [
       ...new Set(this.#objectParts(this.doc.components.schemas[schemaName]).flatMap((part) => part.required ?? [])),
-    ]
+    ])
   }
 
   /**
    * Properties of an object schema, each resolved, its `allOf` parts included in order (`Pet`: NewPet's, then `id`):
    * the data model as the spec declares it.
    */
-  propertiesOf(schemaName: string): Record<string, Doc> {
-    const entries = this.#objectParts(this.doc.components.schemas[schemaName]).flatMap((part) =>
-      Object.entries<Doc>(part.properties ?? {}),
-    )
-    return Object.fromEntries(entries.map(([k, v]) => [k, this.resolve(v)]))
+  propertiesOf(schemaName: string): Readonly<Record<string, Doc>> {
+    return this.#once(`properties ${schemaName}`, () => {
+      const entries = this.#objectParts(this.doc.components.schemas[schemaName]).flatMap((part) =>
+        Object.entries<Doc>(part.properties ?? {}),
+      )
+      return Object.fromEntries(entries.map(([k, v]) => [k, this.resolve(v)]))
+    })
   }
 
   /**
    * The names of the properties of an object schema that an answer may show: all but the `writeOnly` ones, which a
    * client may send and a service never shows when it is read (JSON Schema Validation 2020-12 §9.4; a password, say).
    */
-  shownOf(schemaName: string): string[] {
-    return Object.entries(this.propertiesOf(schemaName))
-      .filter(([, schema]) => schema.writeOnly !== true)
-      .map(([name]) => name)
+  shownOf(schemaName: string): readonly string[] {
+    return this.#once(`shown ${schemaName}`, () =>
+      Object.entries(this.propertiesOf(schemaName))
+        .filter(([, schema]) => schema.writeOnly !== true)
+        .map(([name]) => name),
+    )
+  }
+
+  /** `find()`'s result, found once for `key` and frozen (the document does not change, and neither may what it says). */
+  #once<T extends object>(key: string, find: () => T): T {
+    let found = this.#found.get(key) as T | undefined
+    if (found === undefined) this.#found.set(key, (found = Object.freeze(find())))
+    return found
   }
 
   /** The schema and its `allOf` parts, each resolved, depth first. */
@@ -234,6 +247,14 @@ export class Spec {
    * no JSON body for it.
    */
   response(operationId: OperationId, status: number | string): Validator | undefined {
+    const key = `response ${operationId} ${status}`
+    if (this.#found.has(key)) return this.#found.get(key) as Validator | undefined
+    const validator = this.#responseValidator(operationId, status)
+    this.#found.set(key, validator)
+    return validator
+  }
+
+  #responseValidator(operationId: OperationId, status: number | string): Validator | undefined {
     const op = this.operation(operationId)
     const operation = this.doc.paths[op.path][op.method.toLowerCase()]
     const ref = operation.responses?.[String(status)]

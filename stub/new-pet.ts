@@ -21,7 +21,7 @@ const INT64_RANGE = `from ${INT64_MIN} to ${INT64_MAX}`
 
 /** Reads createPet bodies by the rules of the spec's NewPet schema. */
 export class NewPetReader {
-  readonly #required: string[]
+  readonly #required: readonly string[]
   readonly #fields: FieldRule[]
   /** The properties kept: all NewPet declares but write-only ones, which no answer may show. */
   readonly #kept: Declared[]

@@ -130,7 +130,7 @@ type PlainTest = (value: unknown) => boolean
  * int64 with no bounds. A pet whose every property passes its test, with every required one present, skips the
  * compiled schema, so a million seed pets load in a moment.
  */
-export function plainPetTests(spec: Spec): { tests: Map<string, PlainTest | undefined>; required: string[] } {
+export function plainPetTests(spec: Spec): { tests: Map<string, PlainTest | undefined>; required: readonly string[] } {
   const tests = new Map<string, PlainTest | undefined>()
   for (const [name, schema] of Object.entries(spec.propertiesOf('Pet'))) {
     const keys = Object.keys(schema).filter((key) => !['description', 'example', 'examples', 'title'].includes(key))

@@ -71,7 +71,11 @@ export function documented(spec: Spec, operationId: OperationId, status: number)
 }
 
 /** Differences between the pet a response shows and the one expected, field by field, int64-exact. */
-export function petDifferences(actual: JsonValue | undefined, expected: JsonValue, fields: string[]): string[] {
+export function petDifferences(
+  actual: JsonValue | undefined,
+  expected: JsonValue,
+  fields: readonly string[],
+): string[] {
   if (!isObject(actual)) return [`body ${show(actual)} is not a pet`]
   if (!isObject(expected)) return []
   const messages: string[] = []
@@ -117,13 +121,13 @@ const isInexact = (value: JsonValue | undefined) =>
  * optional ones the expected pet lacks. A pet created without a status may show one later: the default is not
  * described, and a 201 that leaves it out has not said what it is.
  */
-export function fieldsToMatch(spec: Spec, expected: JsonValue, fields = petFields(spec)): string[] {
+export function fieldsToMatch(spec: Spec, expected: JsonValue, fields = petFields(spec)): readonly string[] {
   const required = new Set(spec.requiredOf('Pet'))
   return isObject(expected) ? fields.filter((f) => required.has(f) || expected[f] !== undefined) : fields
 }
 
 /** Every property the spec's Pet declares (NewPet's and `id`) but write-only ones: what a comparison of pets covers. */
-export function petFields(spec: Spec): string[] {
+export function petFields(spec: Spec): readonly string[] {
   return spec.shownOf('Pet')
 }
 
@@ -141,22 +145,7 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8')
 }
 
-/** Number of Unicode code points of a string. */
-export function codePoints(text: string): number {
-  // Counted, not spread into an array: a name of a megabyte would make a million strings.
-  let count = text.length
-  for (let i = 0; i < text.length - 1; i++) {
-    const unit = text.charCodeAt(i)
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1)
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--
-        i++
-      }
-    }
-  }
-  return count
-}
+export { codePoints } from '../values/index.js'
 
 /** The effective page size: the limit asked, or the documented default. */
 export function pageSize(spec: Spec, limit: number | undefined): number {

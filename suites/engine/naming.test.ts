@@ -31,6 +31,17 @@ describe('hand-written bodies under a revision that bounds the label or requires
     expect(fitNewPet(revised, fits, 'pcs-abc-')).toBe(fits)
   })
 
+  it('counts a label in code points: one that fits is kept as it is, one past maxLength is cut between them', () => {
+    // 8 + 12 = 20 code points (32 UTF-16 units): it fits maxLength 20.
+    const fits = { name: `pcs-abc-${'🐈'.repeat(12)}`, categoryId: 1n, status: 'sold' }
+    expect(fitNewPet(revised, fits, 'pcs-abc-')).toBe(fits)
+    // 8 + 13: cut to 20, the first 5 cats kept whole and a 7-letter mark after them.
+    const name = (fitNewPet(revised, { ...fits, name: `pcs-abc-${'🐈'.repeat(13)}` }, 'pcs-abc-') as { name: string })
+      .name
+    expect(name).toMatch(/^pcs-abc-(🐈){5}[a-z]{7}$/u)
+    expect(valid({ ...fits, name })).toEqual([])
+  })
+
   it('marks an invalid body only when the mark keeps it invalid', () => {
     const tooShort = { name: 'x', categoryId: 1n, status: 'sold' }
     expect(markLabel(revised, tooShort, 'pcs-bad-0-')).toBe(tooShort) // marked, it would become valid

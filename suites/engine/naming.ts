@@ -4,6 +4,7 @@
  */
 import { stringifyJson, type JsonValue, type Spec } from '../../spec/index.js'
 import {
+  codePoints,
   integerBounds,
   labelOf,
   sampleNewPet,
@@ -47,7 +48,7 @@ export function fitNewPet(spec: Spec, body: JsonValue, prefix: string): JsonValu
   const value = fitted[label]
   if (typeof value === 'string' && value.startsWith(prefix)) {
     const text = fitLabel(spec, prefix, value.slice(prefix.length))
-    if (text !== value) set(label, text)
+    if (text !== undefined) set(label, text)
   }
   return changed ? fitted : body
 }
@@ -77,25 +78,37 @@ function plainOf(spec: Spec): { [property: string]: JsonValue } {
 /**
  * `prefix + rest` as a label the spec takes: as it is when it does; else cut to the label's maxLength (the end of
  * what fits replaced by a digest of the whole rest, so distinct labels stay distinct), and, for a pattern that takes
- * only letters, with the rest written in letters. Unchanged when nothing fits.
+ * only letters, with the rest written in letters. `undefined` when it is to stay as it is: it fits, or nothing does.
+ * (Compared by how it was made, not as text: a label may be a megabyte long.)
  */
-function fitLabel(spec: Spec, prefix: string, rest: string): string {
+function fitLabel(spec: Spec, prefix: string, rest: string): string | undefined {
   const schema = (spec.propertiesOf('NewPet') as Record<string, PropertySchema>)[labelOf(spec)]
   const max = schema?.maxLength
-  if (max === undefined && schema?.pattern === undefined) return prefix + rest // any text will do
+  if (max === undefined && schema?.pattern === undefined) return undefined // any text will do
+  const room = max === undefined ? Infinity : max - codePoints(prefix)
+  if (codePoints(rest) <= room && labelTakes(spec, prefix + rest)) return undefined
   const digest = lettersOf(fnv1a(rest).toString(36)).padStart(7, 'a')
   const cut = (text: string) => {
-    const chars = [...text]
-    if (max === undefined || [...prefix].length + chars.length <= max) return prefix + text
-    const room = max - [...prefix].length
+    if (codePoints(text) <= room) return prefix + text
     // Where the whole digest does not fit, its last letters, which vary the most.
-    return prefix + (room > 7 ? chars.slice(0, room - 7).join('') + digest : digest.slice(7 - Math.max(0, room)))
+    return prefix + (room > 7 ? firstCodePoints(text, room - 7) + digest : digest.slice(7 - Math.max(0, room)))
   }
   for (const text of [rest, lettersOf(rest), lettersOf(rest).toUpperCase()]) {
     const label = cut(text)
     if (labelTakes(spec, label)) return label
   }
-  return prefix + rest
+  return undefined
+}
+
+/** The first `count` code points of a text (a surrogate pair is one), without splitting it into characters. */
+function firstCodePoints(text: string, count: number): string {
+  let end = 0
+  for (let n = 0; n < count && end < text.length; n++) {
+    const unit = text.charCodeAt(end)
+    const next = text.charCodeAt(end + 1) // NaN past the end
+    end += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1
+  }
+  return text.slice(0, end)
 }
 
 /** `text` in lower-case letters only: letters kept (lower-cased), digits as `a` to `j`, anything else as `x`. */

@@ -5,6 +5,7 @@ export {
   categoryId,
   categoryIdEdges,
   codePoint,
+  codePoints,
   integerBounds,
   labelOf,
   newPet,

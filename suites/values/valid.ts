@@ -400,3 +400,20 @@ function integersOf(schema: PropertySchema, n: number): bigint[] {
   for (let v = rest === 0n ? from : from + step - rest; values.length < n && v <= max; v += step) values.push(v)
   return values
 }
+
+/** Number of Unicode code points of a string. */
+export function codePoints(text: string): number {
+  // Counted, not spread into an array: a name of a megabyte would make a million strings.
+  let count = text.length
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--
+        i++
+      }
+    }
+  }
+  return count
+}
