@@ -612,6 +612,17 @@ describe('routing', () => {
     for (const headers of [{}, AUTH]) expectError(await call(app, 'GET', path, { headers }), 404, 'not_found')
   })
 
+  it('says of a path it cannot percent-decode what is wrong with it, not where the operations live', async () => {
+    const answer = await call(app, 'GET', '/v1/pets/%', { headers: AUTH })
+    expectError(answer, 404, 'not_found')
+    expect((answer.body as { message: string }).message).toBe(
+      'no resource at "/v1/pets/%"; its segment "%" is not percent-encoded text (a % must start %XX, XX two hex digits of UTF-8)',
+    )
+    expect(((await call(app, 'GET', '/v1/petz', { headers: AUTH })).body as { message: string }).message).toContain(
+      'the operations live under /v1',
+    )
+  })
+
   it.each([
     ['DELETE', '/v1/pets/1', 'GET, OPTIONS'],
     ['PUT', '/v1/pets/1', 'GET, OPTIONS'],

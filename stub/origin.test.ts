@@ -53,6 +53,10 @@ describe('which Host a stub answers for', () => {
   it('answers names allowed by option, any with *, and none given twice', () => {
     expect(new HostCheck('127.0.0.1', ['Dev.Proxy.test']).allows('dev.proxy.test:8080')).toBe(true)
     expect(new HostCheck('127.0.0.1', ['*']).allows('anything.test')).toBe(true)
+    // A name given in Unicode is the name a browser sends in ASCII (IDNA), and the other way round.
+    expect(new HostCheck('127.0.0.1', ['münchen.test']).allows('xn--mnchen-3ya.test:8080', true)).toBe(true)
+    expect(new HostCheck('127.0.0.1', ['xn--mnchen-3ya.test']).allows('münchen.test')).toBe(true)
+    expect(new HostCheck('127.0.0.1', ['münchen.test']).allows('munchen.test', true)).toBe(false)
     expect(new HostCheck('127.0.0.1').allows(['localhost', 'evil.example'])).toBe(false)
     expect(new HostCheck('127.0.0.1').allows(undefined)).toBe(true) // HTTP/1.0: no browser sends that
   })

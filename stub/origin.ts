@@ -27,7 +27,8 @@ export class HostCheck {
 
   constructor(bound: string, allowed: readonly string[] = []) {
     this.#bound = hostName(bound)
-    this.#allowed = new Set(allowed.map(hostName))
+    // As a browser writes the name (`münchen.test` as `xn--mnchen-3ya.test`), so that the Host it sends is found.
+    this.#allowed = new Set(allowed.map((name) => canonicalName(name) ?? hostName(name)))
     this.#any = allowed.includes('*')
   }
 

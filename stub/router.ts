@@ -46,12 +46,7 @@ export class Router {
     try {
       const { path, query } = splitTarget(request.url)
       const match = this.#match(path)
-      if (!match)
-        throw new ApiError(
-          404,
-          'not_found',
-          `no resource at ${quote(path)}; the operations live under ${this.#base || '/'}`,
-        )
+      if (!match) throw new ApiError(404, 'not_found', `no resource at ${quote(path)}; ${this.#whyNone(path)}`)
       if (request.method === 'OPTIONS') return this.#preflight(match.route, request)
       operationId = match.route.operations.get(request.method)
       if (operationId === undefined) return this.#methodNotAllowed(request.method, path, match.route)
@@ -68,6 +63,14 @@ export class Router {
     } catch {
       return undefined
     }
+  }
+
+  /** Why no route matched `path`: a segment that cannot be percent-decoded, or a path outside the operations'. */
+  #whyNone(path: string): string {
+    const malformed = path.split('/').find((segment) => decodeComponent(segment, false) === undefined)
+    if (malformed !== undefined)
+      return `its segment ${quote(malformed)} is not percent-encoded text (a % must start %XX, XX two hex digits of UTF-8)`
+    return `the operations live under ${this.#base || '/'}`
   }
 
   #match(path: string): { route: PathRoute; param?: string } | undefined {
