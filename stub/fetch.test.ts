@@ -217,6 +217,36 @@ describe('a body that does not arrive, in-process as over HTTP', () => {
     expect(stub.store.size).toBe(before)
   })
 
+  it('rejects a body stream that gives other chunks than bytes, as fetch does, storing nothing', async () => {
+    const stub = createStub({ apiKeys: [KEY] })
+    const before = stub.store.size
+    const body = '{"name":"Rex","categoryId":1}'
+    /** A stream of one chunk of any kind, as a careless test might build it. */
+    const streamOf = (chunk: unknown) =>
+      new ReadableStream<unknown>({ start: (c) => (c.enqueue(chunk), c.close()) }) as ReadableStream<Uint8Array>
+    for (const [chunk, said] of [
+      [new TextEncoder().encode(body).buffer, 'an ArrayBuffer'],
+      [body, 'a string'],
+    ] as const) {
+      const request = new Request('http://stub.test/v1/pets', {
+        method: 'POST',
+        headers: JSON_AUTH,
+        body: streamOf(chunk),
+        duplex: 'half',
+      } as RequestInit)
+      await expect(stub.fetch(request)).rejects.toThrow(`the request's body stream gave ${said}`)
+      // What fetch does with the same stream: it rejects too.
+      await expect(
+        new Request(request.url, {
+          method: 'POST',
+          body: streamOf(chunk),
+          duplex: 'half',
+        } as RequestInit).arrayBuffer(),
+      ).rejects.toThrow(TypeError)
+    }
+    expect(stub.store.size).toBe(before)
+  })
+
   it('answers 408 once the body has not ended within the request timeout, as the server does', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     try {

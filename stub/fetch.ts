@@ -113,6 +113,13 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | '
         throw next.reason
       }
       if (next.done) break
+      // What fetch itself does with such a stream (`fetch(url, { body })` rejects the same way): a body is bytes.
+      if (!(next.value instanceof Uint8Array)) {
+        reader.cancel().catch(() => undefined)
+        throw new TypeError(
+          `the request's body stream gave ${describe(next.value)}: a body stream gives Uint8Array chunks`,
+        )
+      }
       size += next.value.byteLength
       if (size > limit) {
         await reader.cancel()
@@ -259,4 +266,11 @@ function isRequestLike(value: unknown): value is Request {
     typeof request.headers?.get === 'function' &&
     typeof request.signal?.throwIfAborted === 'function'
   )
+}
+
+/** What a stream gave instead of bytes, for a message: `a string`, `an ArrayBuffer`, `null`. */
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value)
+  const name = typeof value === 'object' ? value.constructor?.name || 'object' : typeof value
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`
 }
