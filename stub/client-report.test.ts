@@ -139,6 +139,18 @@ describe('the client report', () => {
     expect(await markdown.text()).toMatch(
       /^# Client report\n[\s\S]*### getPet: calls GET \/pets\/\{petId\}, which is deprecated/,
     )
+    // Negotiated as RFC 9110 §12.5.1 says: a weight of 0 refuses Markdown, JSON wanted more wins, any type is JSON.
+    for (const [accept, type] of [
+      ['text/markdown;q=0', /^application\/json/],
+      ['text/markdown; q=0.5, application/json', /^application\/json/],
+      ['application/json;q=0.2, text/markdown;q=0.9', /^text\/markdown/],
+      ['TEXT/Markdown', /^text\/markdown/],
+      ['*/*', /^application\/json/],
+      ['text/*', /^application\/json/],
+    ] as const) {
+      const answer = await stub.fetch(new Request('http://stub.test/__stub/client-report', { headers: { accept } }))
+      expect([accept, answer.headers.get('content-type')]).toEqual([accept, expect.stringMatching(type)])
+    }
     await stub.fetch(new Request('http://stub.test/__stub/requests', { method: 'DELETE' }))
     expect(stub.clientReport().findings).toEqual([])
     await send('GET', '/v1/pets/1', AUTH)

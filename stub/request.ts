@@ -118,3 +118,26 @@ export function describe(value: JsonValue): string {
   if (typeof value === 'number' || typeof value === 'bigint') return `a number (${value})`
   return typeof value === 'boolean' ? `a boolean (${value})` : 'an object'
 }
+
+/**
+ * What an `Accept` value says of `type` (RFC 9110 §12.5.1): the most specific range that matches it (2 for the type
+ * itself, 1 for `text/*`, 0 for any type) and its weight, from 0 to 1; `undefined` when none matches. Without
+ * `Accept`, any type is as good as another.
+ */
+export function acceptOf(
+  accept: string | string[] | undefined,
+  type: string,
+): { specificity: number; weight: number } | undefined {
+  if (accept === undefined) return { specificity: 0, weight: 1 }
+  const major = type.slice(0, type.indexOf('/'))
+  let best: { specificity: number; weight: number } | undefined
+  for (const range of (Array.isArray(accept) ? accept.join(',') : accept).split(',')) {
+    const [name = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase())
+    const specificity = name === type ? 2 : name === `${major}/*` ? 1 : name === '*/*' ? 0 : -1
+    if (specificity < 0 || specificity <= (best?.specificity ?? -1)) continue
+    const q = params.find((param) => /^q\s*=/.test(param))
+    const weight = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1).trim())
+    best = { specificity, weight: Number.isFinite(weight) && weight >= 0 && weight <= 1 ? weight : 0 }
+  }
+  return best
+}

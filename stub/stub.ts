@@ -40,6 +40,7 @@ import {
   sharesAdminKey,
 } from './origin.js'
 import { PetStore, type StoreState } from './store.js'
+import { acceptOf } from './request.js'
 import { likenessSummary, likeWrappers, readLikeness, type Likeness, type ReportData } from './like/index.js'
 
 import { DEFAULT_API_KEY } from './auth.js'
@@ -209,8 +210,12 @@ export function createStub(
         GET: (request, query) => {
           const accept = request.headers.accept
           const report = reporter.report()
+          // Markdown when asked for by name and wanted at least as much as JSON (`text/markdown;q=0` is a refusal).
+          const asMarkdown = acceptOf(accept, 'text/markdown')
           const markdown =
-            /\btext\/markdown\b/.test(Array.isArray(accept) ? accept.join(',') : (accept ?? '')) ||
+            (asMarkdown?.specificity === 2 &&
+              asMarkdown.weight > 0 &&
+              asMarkdown.weight >= (acceptOf(accept, 'application/json')?.weight ?? 0)) ||
             /(^|&)format=markdown(&|$)/.test(query)
           return markdown
             ? adminText(200, 'text/markdown; charset=utf-8', clientReportMarkdown(report))
