@@ -33,6 +33,7 @@ export {
   LOG_INTERVAL_MS,
   logLine,
   streamLog,
+  withoutSecrets,
   type BufferedLog,
   type LogStream,
 } from './log.js'

@@ -1,5 +1,5 @@
 /** What the stub command prints when it listens: where, with which keys, what is on, and three lines to try. */
-import { ADMIN_PREFIX, likenessLines, type Chaos } from '../../stub/index.js'
+import { ADMIN_PREFIX, likenessLines, withoutSecrets, type Chaos } from '../../stub/index.js'
 import type { StubConfig } from './config.js'
 
 /** Keys printed one by one up to this many; beyond, only how many and where they came from. */
@@ -43,7 +43,12 @@ export function banner(
       `Data file: ${config.data}${linked} (every change on disk before its answer; changes logged in ${dataFile}.log)`,
     )
   }
-  if (config.like) lines.push(...likenessLines(config.like), `  (the same at ${origin}${ADMIN_PREFIX}/like)`)
+  if (config.like) {
+    // A report is a file anyone may have written: what it says is shown without the keys this message never shows.
+    const hidden = [...(secret ? config.apiKeys : []), ...(config.adminKey === undefined ? [] : [config.adminKey])]
+    for (const line of likenessLines(config.like)) lines.push(withoutSecrets(line, hidden))
+    lines.push(`  (the same at ${origin}${ADMIN_PREFIX}/like)`)
+  }
   // Double quotes only: these lines work as printed in sh, cmd.exe and PowerShell alike.
   const auth = `-H "Authorization: Bearer ${key}"`
   lines.push(
