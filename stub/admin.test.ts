@@ -186,6 +186,20 @@ describe('health, reset, snapshot and restore', () => {
     expect(stub.store.stateJson()).toBe(exact) // the very state, to the last digit
   })
 
+  it('takes back, as strings, the state of a stub that has given every id (nextId 2^63)', async () => {
+    const stub = stubWith()
+    await admin(stub, 'PUT', '/state', { body: '{"nextId":"9223372036854775807","pets":[]}' })
+    expect((await api(stub, 'POST', '/pets', '{"name":"Last","categoryId":1}')).status).toBe(201)
+    const strings = await admin(stub, 'GET', '/state?int64=string')
+    expect(JSON.parse(strings.text)).toMatchObject({ nextId: '9223372036854775808' })
+    const restored = await admin(stub, 'PUT', '/state', { body: strings.text })
+    expect([restored.status, restored.body]).toEqual([200, { pets: 1 }])
+    const more = await api(stub, 'POST', '/pets', '{"name":"More","categoryId":1}')
+    expect([more.status, (more.body as { code: string }).code]).toEqual([400, 'ids_exhausted']) // still no id left
+    const past = await admin(stub, 'PUT', '/state', { body: '{"nextId":"9223372036854775809","pets":[]}' })
+    expect(past.status).toBe(400)
+  })
+
   it('refuses int64 strings that are no int64, and an int64 option it does not know', async () => {
     const stub = stubWith()
     for (const categoryId of ['9223372036854775808', '1.5', ' 1', '01', 'one']) {
@@ -240,7 +254,7 @@ describe('health, reset, snapshot and restore', () => {
       'a nextId at or below an id',
       '{"nextId":2,"pets":[{"id":7,"name":"a","categoryId":1}]}',
       'invalid_snapshot',
-      'nextId 2 must be at least 8',
+      'the snapshot: nextId 2 must be above every pet id, the largest being 7',
     ],
     ['a nextId that is no integer', '{"nextId":"x","pets":[]}', 'invalid_snapshot', 'nextId must be an integer'],
     ['not an object', '"pets"', 'invalid_snapshot', 'must be an object'],

@@ -4,7 +4,7 @@
  */
 import { createHash, type Hash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { parseJson, readTextFile, type JsonValue, type Spec } from '../spec/index.js'
+import { INT64_MAX, parseJson, readTextFile, type JsonValue, type Spec } from '../spec/index.js'
 import { kindOf, leftoverLogsOf, logPathOf, readSmallFile } from './disk.js'
 import { readJsonText, readSnapshot, type Snapshot } from './seed.js'
 import { StoreError } from './store.js'
@@ -77,17 +77,27 @@ export function readDataFile(
   const pets = [...value.pets]
   let next = bigOf(value.nextId) ?? pets.reduce<bigint>((most, pet) => max(most, (bigOf(idOf(pet)) ?? 0n) + 1n), 1n)
   const since = next
+  // The line of the log each pet after the snapshot's came from: a message about it names that line.
+  const lines: number[] = []
   for (const change of changes) {
     if ('add' in change) {
       const id = bigOf(idOf(change.add))!
       next = max(next, id + 1n) // an id the log gave is never given again, its pet in the snapshot or not
-      if (id >= since) pets.push(change.add)
+      if (id >= since) lines[pets.push(change.add) - 1] = change.line
     } else next = max(next, change.nextId)
+    if (next - 1n > INT64_MAX)
+      throw new StoreError(
+        `the data file's log ${logPath}, line ${change.line}: ${'add' in change ? 'add.id' : 'nextId'} is past the largest id an int64 holds`,
+      )
   }
-  return readSnapshot({ pets, nextId: next }, where, spec)
+  const placeOf = (index: number) =>
+    lines[index] === undefined
+      ? undefined
+      : { where: `the data file's log ${logPath}, line ${lines[index]}`, name: 'add' }
+  return readSnapshot({ pets, nextId: next }, where, spec, { placeOf })
 }
 
-type Change = { add: JsonValue } | { nextId: bigint }
+type Change = ({ add: JsonValue } | { nextId: bigint }) & { line: number }
 
 /**
  * The log's changes in order, and the digest of the snapshot it follows (its first line; a log written before there was
@@ -110,7 +120,7 @@ function readLog(logPath: string, onNotice: (message: string) => void): { follow
     if (line === '') continue
     // A line with no newline after it was never flushed whole, so never acknowledged.
     const last = i === lines.length - 1
-    const change = last ? undefined : changeOf(line)
+    const change = last ? undefined : changeOf(line, i + 1)
     if (change === undefined) {
       // A crash tears only the end of the last write: a line cut before its newline, or zeros where a power cut left
       // the disk's blocks unwritten. A whole line that is no change was written by someone else, or damaged since: it
@@ -142,7 +152,7 @@ function excerpt(line: string): string {
   return JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line)
 }
 
-function changeOf(line: string): Change | undefined {
+function changeOf(line: string, number: number): Change | undefined {
   let value: JsonValue
   try {
     value = parseJson(line)
@@ -152,9 +162,9 @@ function changeOf(line: string): Change | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
   const keys = Object.keys(value)
   if (keys.length !== 1) return undefined
-  if (keys[0] === 'add' && bigOf(idOf(value.add)) !== undefined) return { add: value.add! }
+  if (keys[0] === 'add' && bigOf(idOf(value.add)) !== undefined) return { add: value.add!, line: number }
   const next = keys[0] === 'nextId' ? bigOf(value.nextId) : undefined
-  return next === undefined ? undefined : { nextId: next }
+  return next === undefined ? undefined : { nextId: next, line: number }
 }
 
 function idOf(pet: JsonValue | undefined): JsonValue | undefined {

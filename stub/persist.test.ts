@@ -135,6 +135,45 @@ describe('the data file', () => {
   })
 
   it.each([
+    [
+      'a logged pet the spec refuses',
+      '{"nextId":5,"pets":[]}',
+      '{"add":{"id":9,"name":"a"}}\n',
+      "the data file's log FILE.log, line 1: add must have required property 'categoryId'",
+    ],
+    [
+      'a logged id twice',
+      '{"nextId":5,"pets":[]}',
+      '{"add":{"id":10,"name":"a","categoryId":1}}\n{"add":{"id":10,"name":"b","categoryId":1}}\n',
+      "the data file's log FILE.log, line 2: add.id 10 is also the id of add",
+    ],
+    [
+      'a logged id that the data file holds after it',
+      '{"nextId":5,"pets":[{"id":1,"name":"a","categoryId":1}]}',
+      '{"add":{"id":1,"name":"b","categoryId":1}}\n{"nextId":1}\n',
+      '',
+    ],
+    [
+      'a logged nextId past int64',
+      '{"nextId":5,"pets":[]}',
+      '{"nextId":99999999999999999999999}\n',
+      "the data file's log FILE.log, line 1: nextId is past the largest id an int64 holds",
+    ],
+    [
+      'a nextId at or below an id of the data file',
+      '{"nextId":2,"pets":[{"id":7,"name":"a","categoryId":1}]}',
+      '',
+      'the data file FILE: nextId 2 must be above every pet id, the largest being 7',
+    ],
+  ])('names the file and the line of %s', (_title, saved, logged, message) => {
+    const file = join(dir, 'state.json')
+    writeFileSync(file, saved)
+    if (logged) writeFileSync(logPathOf(file), logged)
+    if (message === '') return void expect(readDataFile(file)!.pets.map((p) => p.id)).toEqual([1]) // not a mistake
+    expect(() => readDataFile(file)).toThrow(message.replaceAll('FILE', file))
+  })
+
+  it.each([
     ['half a line', '{"add":{"id":3,"na'],
     ['a line without its newline', '{"add":{"id":3,"name":"c","categoryId":1}}'],
     ['zeros a crash left', '\0\0\0\0'],

@@ -62,11 +62,14 @@ export function int64Properties(spec: Spec = specInUse()): string[] {
     .map(([name]) => name)
 }
 
-/** A decimal integer string within int64 as its exact value; anything else as it is (the checks then name it). */
-function int64OfString(value: JsonValue | undefined): JsonValue | undefined {
+/**
+ * A decimal integer string within int64 (or, for `nextId`, one past it: 2^63 once every id is given) as its exact
+ * value; anything else as it is (the checks then name it).
+ */
+function int64OfString(value: JsonValue | undefined, { onePast = false } = {}): JsonValue | undefined {
   if (typeof value !== 'string' || !/^-?(0|[1-9][0-9]{0,18})$/.test(value)) return value
   const exact = BigInt(value)
-  return isInt64(exact) ? toInt64(exact) : value
+  return isInt64(onePast ? exact - 1n : exact) ? toInt64(exact) : value
 }
 
 /**
@@ -87,7 +90,7 @@ function int64sOfStrings(value: JsonValue, spec: Spec): JsonValue {
   if (value === null || typeof value !== 'object') return value
   const copy = { ...value }
   if (Array.isArray(copy.pets)) copy.pets = copy.pets.map(pet)
-  if (Object.hasOwn(copy, 'nextId')) copy.nextId = int64OfString(copy.nextId)!
+  if (Object.hasOwn(copy, 'nextId')) copy.nextId = int64OfString(copy.nextId, { onePast: true })!
   return copy
 }
 
@@ -100,27 +103,40 @@ export function readSnapshot(
   json: JsonValue,
   where: string,
   spec: Spec = specInUse(),
-  { int64Strings = false }: { int64Strings?: boolean } = {},
+  { int64Strings = false, placeOf }: { int64Strings?: boolean; placeOf?: PlaceOf } = {},
 ): Snapshot {
   const value = int64Strings ? int64sOfStrings(json, spec) : json
-  if (Array.isArray(value)) return { pets: checkPets(value, where, spec) }
+  if (Array.isArray(value)) return { pets: checkPets(value, where, spec, false, placeOf) }
   if (value === null || typeof value !== 'object')
     throw new StoreError(`${where} must be an object { "pets": [...], "nextId": N } or an array of pets`)
   const unknown = Object.keys(value).filter((key) => key !== 'pets' && key !== 'nextId')
   if (unknown.length > 0)
     throw new StoreError(`${where}: unknown field ${JSON.stringify(unknown[0])}; a snapshot has pets and nextId`)
   if (!Object.hasOwn(value, 'pets')) throw new StoreError(`${where}: pets is required`)
-  const snapshot: Snapshot = { pets: checkPets(value.pets!, where, spec) }
+  const snapshot: Snapshot = { pets: checkPets(value.pets!, where, spec, false, placeOf) }
   const nextId = value.nextId
   if (nextId !== undefined) {
     const valid =
-      (typeof nextId === 'number' && Number.isSafeInteger(nextId)) ||
-      (typeof nextId === 'bigint' && isInt64(nextId - 1n))
+      (typeof nextId === 'number' && Number.isSafeInteger(nextId) && nextId >= 1) ||
+      (typeof nextId === 'bigint' && nextId >= 1n && isInt64(nextId - 1n))
     if (!valid) throw new StoreError(`${where}: nextId must be an integer from 1 to 2^63`)
+    // Ids are never given again: the next one is above every id held.
+    const most = snapshot.pets.reduce<bigint | undefined>(
+      (m, pet) => (m === undefined || BigInt(pet.id) > m ? BigInt(pet.id) : m),
+      undefined,
+    )
+    if (most !== undefined && BigInt(nextId) <= most)
+      throw new StoreError(`${where}: nextId ${nextId} must be above every pet id, the largest being ${most}`)
     snapshot.nextId = toInt64(nextId as number | bigint)
   }
   return snapshot
 }
+
+/**
+ * Where the pet at an index of a snapshot's list came from, for messages: its data file and `pets[i]` by default; a
+ * pet read from the data file's log is named by its line there.
+ */
+export type PlaceOf = (index: number) => { where: string; name: string } | undefined
 
 /** A quick test of one property's value, read from its schema; `undefined` when only the compiled schema can tell. */
 type PlainTest = (value: unknown) => boolean
@@ -190,7 +206,8 @@ function fitted(
 }
 
 /** Checks every pet against the spec's Pet schema and for unique ids; messages read `<where>: pets[3].name must be string`. */
-function checkPets(value: JsonValue, where: string, spec: Spec, fit = false): PetRecord[] {
+function checkPets(value: JsonValue, where: string, spec: Spec, fit = false, placeOf?: PlaceOf): PetRecord[] {
+  const place = (index: number) => placeOf?.(index) ?? { where, name: `pets[${index}]` }
   if (!Array.isArray(value)) throw new StoreError(`${where}: pets must be a JSON array of pets`)
   const validate = spec.schema('Pet')
   const plain = plainPetTests(spec)
@@ -212,19 +229,23 @@ function checkPets(value: JsonValue, where: string, spec: Spec, fit = false): Pe
   return pets.map((item, index) => {
     const problems = isPlainPet(item, plain) ? [] : validate(item)
     if (problems.length > 0) {
+      const at = place(index)
       const located = problems.map((problem) =>
         problem.replace(
           /^Pet(\/(\S*))?/,
-          (_, __, field?: string) => `pets[${index}]${field ? '.' + field.replaceAll('/', '.') : ''}`,
+          (_, __, field?: string) => `${at.name}${field ? '.' + field.replaceAll('/', '.') : ''}`,
         ),
       )
-      throw new StoreError(`${where}: ${[...new Set(located)].join('; ')}`)
+      throw new StoreError(`${at.where}: ${[...new Set(located)].join('; ')}`)
     }
     // Only the Pet's own fields are kept; anything else in the file is ignored, as createPet ignores it.
     const record = keepDeclared(declared, item as { [key: string]: JsonValue }) as PetRecord
     const earlier = seen.get(record.id)
-    if (earlier !== undefined)
-      throw new StoreError(`${where}: pets[${index}].id ${record.id} is also the id of pets[${earlier}]`)
+    if (earlier !== undefined) {
+      const [at, first] = [place(index), place(earlier)]
+      const other = first.where === at.where ? first.name : `${first.name} of ${first.where}`
+      throw new StoreError(`${at.where}: ${at.name}.id ${record.id} is also the id of ${other}`)
+    }
     seen.set(record.id, index)
     return record
   })
