@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { request } from 'node:http'
-import { AdminOrigins, HostCheck, hostName, PageOrigins } from './origin.js'
+import { AdminOrigins, HostCheck, hostName, ownAddresses, PageOrigins } from './origin.js'
 import { ADMIN_MAX_BODY } from './admin.js'
 import { createStub, startStub } from './stub.js'
 import { AUTH, JSON_AUTH, KEY } from './testing.js'
@@ -135,8 +135,16 @@ describe('which pages may call the interface', () => {
     expect(new PageOrigins(['null']).allows('null')).toBe(true)
     expect(new PageOrigins(['*']).allows('https://evil.example')).toBe(true)
     expect(new PageOrigins([], new HostCheck('192.168.1.5')).allows('http://192.168.1.5:5173')).toBe(true)
-    expect(new PageOrigins([], new HostCheck('0.0.0.0')).allows('http://10.0.0.7:5173')).toBe(true)
-    expect(new PageOrigins([], new HostCheck('0.0.0.0')).allows('http://intranet.example')).toBe(false)
+    // Bound to every address: the pages of the machine's own addresses, never those of another site's.
+    const own = () => new Set(['10.0.0.7', 'fe80::1'])
+    expect(new PageOrigins([], new HostCheck('0.0.0.0', [], own)).allows('http://10.0.0.7:5173')).toBe(true)
+    expect(new PageOrigins([], new HostCheck('::', [], own)).allows('http://[fe80::1]:5173')).toBe(true)
+    for (const site of ['http://203.0.113.5', 'https://1.1.1.1:8443', 'http://[2001:4860:4860::8888]'])
+      expect(new PageOrigins([], new HostCheck('::', [], own)).allows(site), site).toBe(false)
+    expect(new PageOrigins([], new HostCheck('0.0.0.0', [], own)).allows('http://intranet.example')).toBe(false)
+    // Whatever the machine's addresses are, a request under one of them is answered (a NAT may show another).
+    expect(new HostCheck('0.0.0.0', [], own).allows('203.0.113.5:4010')).toBe(true)
+    expect(ownAddresses()).toContain('127.0.0.1')
     expect(new PageOrigins([], new HostCheck('127.0.0.1', ['dev.test'])).allows('http://dev.test:8080')).toBe(true)
     // `--allow-host *` answers any Host (a proxy in front), but lets in no page of its own accord.
     expect(new PageOrigins([], new HostCheck('127.0.0.1', ['*'])).allows('https://evil.example')).toBe(false)

@@ -12,6 +12,7 @@
  *   answers; a page of any other site is refused its preflight and can read nothing (see {@link PageOrigins}).
  */
 import { isIP } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import type { AppResponse, RequestHeaders } from './app.js'
 import { corsRemoved } from './cors.js'
 import { DEFAULT_API_KEY } from './auth.js'
@@ -25,7 +26,11 @@ export class HostCheck {
   /** The last Host found allowed: clients send the same one on every request, so the check is one comparison. */
   #last: string | undefined
 
-  constructor(bound: string, allowed: readonly string[] = []) {
+  /** The machine's own addresses, by number (see {@link ownAddresses}). */
+  readonly #own: () => ReadonlySet<string>
+
+  constructor(bound: string, allowed: readonly string[] = [], own: () => ReadonlySet<string> = ownAddresses) {
+    this.#own = own
     this.#bound = hostName(bound)
     // As a browser writes the name (`münchen.test` as `xn--mnchen-3ya.test`), so that the Host it sends is found.
     this.#allowed = new Set(allowed.map((name) => canonicalName(name) ?? hostName(name)))
@@ -58,9 +63,19 @@ export class HostCheck {
    */
   servesPagesOf(authority: string): boolean {
     const name = hostName(authority)
-    if (this.#answers(name, false)) return true
+    if (this.#servesPagesOf(name)) return true
     const canonical = canonicalName(authority)
-    return canonical !== undefined && this.#answers(canonical, false)
+    return canonical !== undefined && this.#servesPagesOf(canonical)
+  }
+
+  /**
+   * As {@link #answers}, but for the page's origin: bound to every address, a request may name any address the machine
+   * is reached by (behind a NAT or a port forward, one it does not know), but a page is of this machine only on one of
+   * the addresses it has. A page of `http://203.0.113.5`, a site like any other, gets no grant.
+   */
+  #servesPagesOf(name: string): boolean {
+    if (this.#allowed.has(name) || name === this.#bound || isLoopback(name)) return true
+    return this.#wild(name) && this.#own().has(name)
   }
 
   #answers(name: string, any = this.#any): boolean {
@@ -71,6 +86,22 @@ export class HostCheck {
   #wild(name: string): boolean {
     return (this.#bound === '0.0.0.0' || this.#bound === '::') && isIP(name) !== 0
   }
+}
+
+/** How long the machine's addresses are taken as read: they change when a network comes or goes. */
+const OWN_ADDRESSES_MS = 5_000
+let ownRead: { at: number; addresses: ReadonlySet<string> } | undefined
+
+/** The machine's addresses by number, as a URL parser writes them (IPv6 in lower case, without a zone); read anew every few seconds. */
+export function ownAddresses(): ReadonlySet<string> {
+  const now = performance.now()
+  if (ownRead === undefined || now - ownRead.at > OWN_ADDRESSES_MS) {
+    const addresses = new Set<string>()
+    for (const list of Object.values(networkInterfaces()))
+      for (const { address } of list ?? []) addresses.add(address.toLowerCase().replace(/%.*$/, ''))
+    ownRead = { at: now, addresses }
+  }
+  return ownRead.addresses
 }
 
 /**
