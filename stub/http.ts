@@ -92,6 +92,11 @@ export interface AppResponse {
   trickleMs?: number
   /** For a CORS preflight: the request headers it allowed, as the page asked for them (for the log). */
   allowedHeaders?: string
+  /**
+   * The request came from a page of a site the stub does not serve: answered (and logged), but kept out of the journal
+   * and the client report, which any site's page could otherwise fill with requests of its own.
+   */
+  unrecorded?: true
 }
 
 /** The app needs the request body to answer; the server reads it (within `maxBody`) and calls `accept`. */

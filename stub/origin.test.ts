@@ -151,6 +151,31 @@ describe('which pages may call the interface', () => {
   })
 })
 
+describe("another site's pages leave no trace in the journal and the client report", () => {
+  it('answers them (the log has them) but records neither their requests nor their refused preflights', async () => {
+    const stub = createStub()
+    const call = (headers: Record<string, string>, init: RequestInit = {}) =>
+      stub.fetch(new Request('http://127.0.0.1:4010/v1/pets?limit=0', { ...init, headers }))
+    const foreign: Record<string, string>[] = [
+      { origin: 'https://evil.example' }, // a no-cors POST or a CORS GET
+      { 'sec-fetch-site': 'cross-site' }, // a no-cors GET: no Origin, only where it came from
+    ]
+    for (const headers of foreign) expect((await call(headers)).status).toBe(401)
+    const preflight = await call(
+      { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      { method: 'OPTIONS' },
+    )
+    expect(preflight.status).toBe(403)
+    expect(stub.requests()).toEqual([])
+    expect(stub.clientReport().requests).toBe(0)
+    // The developer's own pages and scripts are recorded as before.
+    await call({ origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' })
+    await call({})
+    expect(stub.requests()).toHaveLength(2)
+    expect(stub.clientReport().requests).toBe(2)
+  })
+})
+
 describe('over HTTP', () => {
   const send = (port: number, headers: Record<string, string>, path = '/v1/pets', method = 'GET', body?: string) =>
     new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(

@@ -281,11 +281,19 @@ export function createStub(
  */
 function forPages(next: Route, request: AppRequest, pages: PageOrigins): Routed {
   const origin = request.headers.origin
-  if (typeof origin !== 'string') return next(request)
+  if (typeof origin !== 'string') {
+    // A browser's request that names no origin (`<img>`, a no-cors GET) says where it came from in Sec-Fetch-Site.
+    return request.headers['sec-fetch-site'] === 'cross-site' ? mapAnswer(next(request), unrecorded) : next(request)
+  }
   if (pages.allows(origin)) return mapAnswer(next(request), (answer) => withCredentials(answer, origin))
   if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined)
-    return pageRefused(origin)
-  return mapAnswer(next(request), withoutCors)
+    return unrecorded(pageRefused(origin))
+  return mapAnswer(next(request), (answer) => unrecorded(withoutCors(answer)))
+}
+
+/** `answer`, kept out of the journal and the client report (see AppResponse's `unrecorded`). */
+function unrecorded(answer: AppResponse): AppResponse {
+  return { ...answer, unrecorded: true }
 }
 
 /** What `routed` answers, passed through `change` (once the body is read, for a request that wants one). */
