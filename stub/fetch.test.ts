@@ -217,33 +217,37 @@ describe('a body that does not arrive, in-process as over HTTP', () => {
     expect(stub.store.size).toBe(before)
   })
 
-  it('rejects a body stream that gives other chunks than bytes, as fetch does, storing nothing', async () => {
+  it("reads a body stream's chunks as fetch sends them over HTTP: text, typed arrays and DataViews; refuses the rest", async () => {
     const stub = createStub({ apiKeys: [KEY] })
-    const before = stub.store.size
-    const body = '{"name":"Rex","categoryId":1}'
-    /** A stream of one chunk of any kind, as a careless test might build it. */
-    const streamOf = (chunk: unknown) =>
-      new ReadableStream<unknown>({ start: (c) => (c.enqueue(chunk), c.close()) }) as ReadableStream<Uint8Array>
-    for (const [chunk, said] of [
-      [new TextEncoder().encode(body).buffer, 'an ArrayBuffer'],
-      [body, 'a string'],
-    ] as const) {
-      const request = new Request('http://stub.test/v1/pets', {
-        method: 'POST',
-        headers: JSON_AUTH,
-        body: streamOf(chunk),
-        duplex: 'half',
-      } as RequestInit)
-      await expect(stub.fetch(request)).rejects.toThrow(`the request's body stream gave ${said}`)
-      // What fetch does with the same stream: it rejects too.
-      await expect(
-        new Request(request.url, {
+    /** A stream of these chunks, of any kind, as a test might build it. */
+    const post = (...chunks: unknown[]) =>
+      stub.fetch(
+        new Request('http://stub.test/v1/pets', {
           method: 'POST',
-          body: streamOf(chunk),
+          headers: JSON_AUTH,
+          body: new ReadableStream<unknown>({
+            start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()),
+          }) as ReadableStream<Uint8Array>,
           duplex: 'half',
-        } as RequestInit).arrayBuffer(),
-      ).rejects.toThrow(TypeError)
-    }
+        } as RequestInit),
+      )
+    const bytes = new TextEncoder().encode('{"name":"Rex","categoryId":1}')
+    for (const chunks of [
+      ['{"name":"Rex",', '"categoryId":1}'],
+      [new DataView(bytes.buffer)],
+      [new Int8Array(bytes.buffer, 0, 10), bytes.subarray(10)],
+    ])
+      expect((await post(...chunks)).status).toBe(201)
+    // Text counts against the body limit as its bytes do: one over it is refused, and nothing more is read.
+    const tooLarge = await post(`{"name":"${'x'.repeat(stub.handler.maxBody)}",`, '"categoryId":1}')
+    expect([tooLarge.status, ((await tooLarge.json()) as { code: string }).code]).toEqual([400, 'body_too_large'])
+    const before = stub.store.size
+    for (const [chunk, said] of [
+      [bytes.buffer, 'an ArrayBuffer'],
+      [[123, 125], 'an Array'],
+      [7, 'a number'],
+    ] as const)
+      await expect(post(chunk)).rejects.toThrow(`the request's body stream gave ${said}: fetch sends only`)
     expect(stub.store.size).toBe(before)
   })
 

@@ -113,19 +113,20 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | '
         throw next.reason
       }
       if (next.done) break
-      // What fetch itself does with such a stream (`fetch(url, { body })` rejects the same way): a body is bytes.
-      if (!(next.value instanceof Uint8Array)) {
+      // As fetch sends a body stream's chunks over HTTP: text as UTF-8, any view's bytes; anything else it rejects.
+      const chunk = bytesOfChunk(next.value as unknown)
+      if (chunk === undefined) {
         reader.cancel().catch(() => undefined)
         throw new TypeError(
-          `the request's body stream gave ${describe(next.value)}: a body stream gives Uint8Array chunks`,
+          `the request's body stream gave ${describe(next.value)}: fetch sends only text, typed arrays and DataViews`,
         )
       }
-      size += next.value.byteLength
+      size += chunk.byteLength
       if (size > limit) {
         await reader.cancel()
         return 'too large'
       }
-      chunks.push(next.value)
+      chunks.push(chunk)
     }
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
   } finally {
@@ -266,6 +267,14 @@ function isRequestLike(value: unknown): value is Request {
     typeof request.headers?.get === 'function' &&
     typeof request.signal?.throwIfAborted === 'function'
   )
+}
+
+/** A body stream's chunk as the bytes fetch would send for it, or `undefined` for one it refuses (an ArrayBuffer too). */
+function bytesOfChunk(chunk: unknown): Uint8Array | undefined {
+  if (chunk instanceof Uint8Array) return chunk
+  if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8')
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  return undefined
 }
 
 /** What a stream gave instead of bytes, for a message: `a string`, `an ArrayBuffer`, `null`. */
