@@ -4,12 +4,26 @@ import { parse } from 'lossless-json'
 import { parseJson, parseNumber } from './json.js'
 
 /** What lossless-json alone reads from `text` with parseJson's number reader (its reference), or the error it throws. */
-function losslessOf(text: string): unknown {
+function losslessOf(text: string, uniqueKeys = false): unknown {
   try {
-    return shown(parse(text, null, parseNumber))
+    const value = parse(text, null, parseNumber)
+    // lossless-json takes a key given twice with one value twice (`{"a":1,"a":1}`), which `uniqueKeys` refuses.
+    return !uniqueKeys || membersOf(text) === keysOf(value) ? shown(value) : 'SyntaxError'
   } catch (error) {
     return error instanceof SyntaxError ? 'SyntaxError' : 'other'
   }
+}
+
+/** The members a JSON text writes: its colons outside strings. */
+function membersOf(text: string): number {
+  return text.replace(/"(?:[^"\\]|\\.)*"/g, '""').split(':').length - 1
+}
+
+/** The keys of a parsed value's objects, at any depth. */
+function keysOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0
+  const items = Array.isArray(value) ? value : Object.values(value as object)
+  return (Array.isArray(value) ? 0 : items.length) + items.reduce((sum: number, item) => sum + keysOf(item), 0)
 }
 
 /**
@@ -28,9 +42,9 @@ function shown(value: unknown): string {
   return `${prototype}{${members.join(',')}}`
 }
 
-function parsedOf(text: string): unknown {
+function parsedOf(text: string, uniqueKeys = false): unknown {
   try {
-    return shown(parseJson(text))
+    return shown(parseJson(text, { uniqueKeys }))
   } catch (error) {
     return error instanceof SyntaxError ? 'SyntaxError' : 'other'
   }
@@ -86,6 +100,7 @@ describe('parseJson', () => {
     fc.assert(
       fc.property(spaced, (json) => {
         expect(parsedOf(json)).toBe(losslessOf(json))
+        expect(parsedOf(json, true)).toBe(losslessOf(json, true))
       }),
       { numRuns: 1500 },
     )
@@ -157,7 +172,13 @@ describe('parseJson', () => {
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n)
     // Deep enough to run out of any thread's stack (a worker's is larger than the main thread's), whatever the frames.
     expect(() => parseJson(deep(300_000))).toThrow(new SyntaxError('it is nested too deeply'))
-    // A duplicate key sends the text to lossless-json.
+    // A duplicate key sends the text to lossless-json (which says where); one with the same value twice is refused too.
+    const unique = { uniqueKeys: true }
+    expect(() => parseJson('{"name":"k","categoryId":1,"categoryId":1.0}', unique)).toThrow(
+      new SyntaxError('a key appears twice in one object'),
+    )
+    expect(() => parseJson('{"a":{"n\\u0061me":"k","name":"k"}}', unique)).toThrow(SyntaxError)
+    expect(parseJson('{"a":{"n\\u0061me":"k","name":"k"}}')).toEqual({ a: { name: 'k' } }) // a reader's leeway
     expect(() => parseJson(`{"a":1,"a":${deep(100_000)}}`)).toThrow(new SyntaxError('it is nested too deeply'))
     expect(parseJson(deep(1_000))).toHaveLength(1)
     // Past 1,000 levels it is refused as it is read, before anything is built: 60 MB of it took 3 GB and 28 s.

@@ -40,15 +40,19 @@ const LOSSLESS_MOST = 1024 * 1024
 
 /**
  * Parses JSON text without losing int64 digits, in any notation (`9007199254740993.0` is that integer).
- * Throws `SyntaxError` on malformed JSON (duplicate keys included) and on JSON nested more than {@link MAX_DEPTH} deep. `__proto__` and `constructor` keys
+ * Throws `SyntaxError` on malformed JSON (a key given twice with two values included; with `uniqueKeys`, a key given
+ * twice at all: RFC 8259 §4 says names SHOULD be unique) and on JSON nested more than {@link MAX_DEPTH} deep. `__proto__` and `constructor` keys
  * become own properties, never prototypes.
  */
-export function parseJson(text: string): JsonValue {
+export function parseJson(text: string, { uniqueKeys = false }: { uniqueKeys?: boolean } = {}): JsonValue {
   try {
     const native = parseNative(text)
     if (typeof native !== 'string') return native
     if (text.length > LOSSLESS_MOST) throw new SyntaxError(native)
-    return parse(text, null, parseNumber) as JsonValue
+    const value = parse(text, null, parseNumber) as JsonValue // throws, saying where, unless the text is valid JSON
+    // lossless-json refuses a key given twice only with two values; with `uniqueKeys`, `{"a":1,"a":1}` is refused too.
+    if (uniqueKeys && native === DUPLICATE_KEY) throw new SyntaxError(native)
+    return value
   } catch (error) {
     // Arrays or objects nested some thousands deep exhaust the stack of either parser: said as a reader would.
     if (error instanceof RangeError && /call stack/i.test(error.message))
@@ -121,8 +125,10 @@ function parseNative(text: string): JsonValue | string {
   }
   const keys = { count: 0 }
   const read = restore(value, numbers, keys)
-  return keys.count === members ? read : 'a key appears twice in one object'
+  return keys.count === members ? read : DUPLICATE_KEY
 }
+
+const DUPLICATE_KEY = 'a key appears twice in one object'
 
 /**
  * The value with every marker replaced by its number and the U+0000 put before a string taken off, counting the

@@ -257,6 +257,7 @@ describe('health, reset, snapshot and restore', () => {
       'the snapshot: nextId 2 must be above every pet id, the largest being 7',
     ],
     ['a nextId that is no integer', '{"nextId":"x","pets":[]}', 'invalid_snapshot', 'nextId must be an integer'],
+    ['a key given twice', '{"nextId":100,"nextId":100,"pets":[]}', 'invalid_json', 'a key appears twice'],
     ['not an object', '"pets"', 'invalid_snapshot', 'must be an object'],
   ])('refuses a snapshot with %s, naming what is wrong, and changes nothing', async (_title, body, code, why) => {
     const stub = stubWith()
@@ -266,7 +267,8 @@ describe('health, reset, snapshot and restore', () => {
     expect([answer.status, (answer.body as { code: string }).code]).toEqual([400, code])
     expect((answer.body as { message: string }).message).toContain(why)
     expect(stub.store.stateJson()).toBe(before)
-    expect(() => stub.restore(parseJson(body))).toThrow()
+    // The library's restore takes a value, read by the caller: a snapshot's own faults are refused there too.
+    if (code === 'invalid_snapshot') expect(() => stub.restore(parseJson(body))).toThrow()
   })
 
   it('refuses a snapshot that is not UTF-8, as a create is refused, rather than storing U+FFFD in its place', async () => {

@@ -237,7 +237,7 @@ export class Admin {
       let value: JsonValue
       try {
         // Bytes that are not UTF-8 are refused, as a create's are, not read as U+FFFD in place of what was sent.
-        value = parseJson(typeof body === 'string' ? body : utf8.decode(body))
+        value = parseJson(typeof body === 'string' ? body : utf8.decode(body), { uniqueKeys: true })
       } catch (caught) {
         const why = caught instanceof SyntaxError ? caught.message : 'it is not UTF-8'
         throw new ApiError(400, 'invalid_json', `the snapshot is not valid JSON: ${why}`)

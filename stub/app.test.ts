@@ -328,6 +328,8 @@ describe('createPet', () => {
     ['a duplicate key after colons and braces in strings', '{"name":"{:}[:]","categoryId":1,"categoryId":2}'],
     ['a duplicate key spelled with an escape', '{"name":"a","n\\u0061me":"b","categoryId":1}'],
     ['a duplicate __proto__ key', '{"__proto__":1,"name":"a","categoryId":1,"__proto__":2}'],
+    ['a key given twice with one value', '{"name":"k","name":"k","categoryId":1}'],
+    ['a key given twice with one value in two notations', '{"name":"k","categoryId":1,"categoryId":1.0}'],
     ['a trailing second object', '{"name":"a","categoryId":1}{"name":"b"}'],
   ])('answers 400 invalid_json for a flat object with %s', async (_title, body) => {
     expectError(await create(makeApp({ seed: false }), body), 400, 'invalid_json')

@@ -247,7 +247,7 @@ function checkRepresentation(headers: RequestHeaders): void {
  */
 export function parseBody(body: Uint8Array | string): JsonValue {
   try {
-    return parseJson(typeof body === 'string' ? body : utf8.decode(body))
+    return parseJson(typeof body === 'string' ? body : utf8.decode(body), { uniqueKeys: true })
   } catch (error) {
     const why = error instanceof SyntaxError ? error.message : 'it is not UTF-8'
     throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${why}`)
