@@ -118,6 +118,8 @@ describe('resolveConfig', () => {
     expect(resolveConfig([], { PETSTORE_API_KEYS: '' }).apiKeys).toEqual([DEFAULT_API_KEY])
     // Set with no key in it: the public default key must not stand in for the private ones meant.
     expect(() => resolveConfig([], { PETSTORE_API_KEYS: ', , ,' })).toThrow('PETSTORE_API_KEYS holds no key')
+    expect(() => resolveConfig([], { PETSTORE_API_KEYS: ' ' })).toThrow('PETSTORE_API_KEYS holds no key')
+    expect(resolveConfig([], { PETSTORE_API_KEYS: '' }).keySource).toBe('the default') // set empty: as unset
     expect(() => resolveConfig([], { PETSTORE_ADMIN_KEY: 'a b' })).toThrow('PETSTORE_ADMIN_KEY: an API key must be')
     expect(resolveConfig([], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe('env-admin')
     expect(resolveConfig(['--admin-key', 'flag-admin'], { PETSTORE_ADMIN_KEY: 'env-admin' }).adminKey).toBe(

@@ -214,8 +214,9 @@ export function resolveConfig(argv: readonly string[], env: Record<string, strin
     .split(',')
     .map((key) => key.trim())
     .filter((key) => key !== '')
-  // Set, but with no key in it (`, ,`): the public default key would stand in for the private ones meant.
-  if (flagKeys.length === 0 && envKeys.length === 0 && (env.PETSTORE_API_KEYS ?? '').trim() !== '')
+  // Set, but with no key in it (`, ,` or ` `): the public default key would stand in for the private ones meant. Set
+  // empty is as unset (how a shell or a CI job's missing secret leaves it).
+  if (flagKeys.length === 0 && envKeys.length === 0 && (env.PETSTORE_API_KEYS ?? '') !== '')
     throw new UsageError('PETSTORE_API_KEYS holds no key: give keys separated by commas, or unset it')
   const [apiKeys, keySource] =
     flagKeys.length > 0
