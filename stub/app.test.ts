@@ -439,6 +439,9 @@ describe('getPet', () => {
     '1e3',
     '%20',
     'Rex',
+    '%',
+    '%zz',
+    '1%2',
   ])('answers 404 with the deprecation headers for petId %s', async (petId) => {
     const answer = await call(app, 'GET', `/v1/pets/${petId}`, { headers: AUTH })
     expectDocumented('getPet', answer)
@@ -607,7 +610,7 @@ describe('routing', () => {
     '/v1/pets/1/extra',
     '/v1/petsx',
     '/V1/pets',
-    '/v1/pets/%zz',
+    '/v1/p%zzets',
     '/v1//pets',
     '*',
   ])('answers 404 Error for the unknown path %s, with or without a key', async (path) => {
@@ -615,11 +618,13 @@ describe('routing', () => {
   })
 
   it('says of a path it cannot percent-decode what is wrong with it, not where the operations live', async () => {
-    const answer = await call(app, 'GET', '/v1/pets/%', { headers: AUTH })
+    const answer = await call(app, 'GET', '/v1/p%ets', { headers: AUTH })
     expectError(answer, 404, 'not_found')
     expect((answer.body as { message: string }).message).toBe(
-      'no resource at "/v1/pets/%"; its segment "%" is not percent-encoded text (a % must start %XX, XX two hex digits of UTF-8)',
+      'no resource at "/v1/p%ets"; its segment "p%ets" is not percent-encoded text (a % must start %XX, XX two hex digits of UTF-8)',
     )
+    // A parameter that is no such text is the operation's all the same: its key first, then no pet of that id.
+    expectError(await call(app, 'GET', '/v1/pets/%'), 401, 'missing_credentials')
     expect(((await call(app, 'GET', '/v1/petz', { headers: AUTH })).body as { message: string }).message).toContain(
       'the operations live under /v1',
     )

@@ -97,8 +97,10 @@ export class Router {
         const segment = decodeComponent(segments[i]!, false)
         const template = route.segments[i]!
         if (template.startsWith('{')) {
-          param = segment
-          matched = segment !== undefined && segment !== ''
+          // A parameter that is not percent-encoded text (`/v1/pets/%`) is still that operation's: its value as sent,
+          // which no pet has (its key is checked first, and the answer carries the operation's headers).
+          param = segment ?? segments[i]!
+          matched = param !== ''
         } else matched = segment === template
       }
       if (matched) return { route, param }
