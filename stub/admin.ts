@@ -103,7 +103,11 @@ export class Admin {
    * its requests are refused, and no answer names its origin unless it was allowed.
    */
   route(request: AppRequest): Routed {
-    const refused = request.method === 'OPTIONS' ? undefined : this.#origins.refusal(request.method, request.headers)
+    // A preflight is refused only for its origin: it carries no body, and a page's own is what it asks about.
+    const refused =
+      request.method === 'OPTIONS'
+        ? this.#origins.originRefusal(request.headers)
+        : this.#origins.refusal(request.method, request.headers)
     const routed = refused ? error(refused) : this.#route(request)
     const cors = this.#origins.corsHeaders(request.headers.origin)
     if (request.method === 'OPTIONS') return routed // a preflight has its own

@@ -283,12 +283,8 @@ export class AdminOrigins {
    * send without asking first.
    */
   refusal(method: string, headers: RequestHeaders): ApiError | undefined {
-    if (!this.allows(headers.origin, headers.host))
-      return new ApiError(
-        403,
-        'origin_not_allowed',
-        `the admin API does not answer pages from ${JSON.stringify(String(headers.origin).slice(0, 100))}: start the stub with --admin-origin ORIGIN to allow one`,
-      )
+    const foreign = this.originRefusal(headers)
+    if (foreign) return foreign
     // A page's `<img>`, `<script>` or no-cors `fetch` GET carries no `Origin`, but browsers mark it (Fetch Metadata): it
     // could not read the answer, yet would have the stub build it, a whole state of up to 256 MiB each time.
     if (headers.origin === undefined && headers['sec-fetch-site'] === 'cross-site')
@@ -305,6 +301,16 @@ export class AdminOrigins {
         `the admin API takes no ${type.split(';')[0]!.trim()} body, which any web page could send: send application/json or no body`,
       )
     return undefined
+  }
+
+  /** The 403 of a request, a preflight too, from a page whose origin may not use the admin API; else `undefined`. */
+  originRefusal(headers: RequestHeaders): ApiError | undefined {
+    if (this.allows(headers.origin, headers.host)) return undefined
+    return new ApiError(
+      403,
+      'origin_not_allowed',
+      `the admin API does not answer pages from ${JSON.stringify(String(headers.origin).slice(0, 100))}: start the stub with --admin-origin ORIGIN to allow one`,
+    )
   }
 
   /** The CORS headers of an admin answer: the origin, when it is allowed by name; none otherwise. */
