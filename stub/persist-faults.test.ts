@@ -77,6 +77,44 @@ describe('a crash between the two renames of a compaction', () => {
   })
 })
 
+describe('a fold of the log into the data file that fails (a disk with room for the log, not for a second state)', () => {
+  it('leaves the log whole and taking changes, acknowledged as before, and folds once it can', async () => {
+    const store = new PetStore()
+    const errors: string[] = []
+    const kept = keepInFile(store, file, (message) => errors.push(message))
+    // The new data file of a fold cannot be made; the log is written as before.
+    let full = true
+    disk.openSync = (path, flags, mode) => {
+      if (
+        full &&
+        String(path).startsWith(`${file}.`) &&
+        String(path).endsWith('.tmp') &&
+        !String(path).includes('.log')
+      )
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
+      return real.openSync(path, flags, mode)
+    }
+    const name = 'x'.repeat(60 * 1024)
+    const grow = async (count: number) => {
+      const added = Array.from({ length: count }, (_, i) => store.add({ name: `${name}${i}`, categoryId: 1 }))
+      await store.settled()
+      return added
+    }
+    await grow(150) // past COMPACT_BYTES (8 MiB) of log: a fold is tried, and fails
+    expect(errors).toEqual([expect.stringMatching(/cannot write the data file .*ENOSPC.*changes go on in the log/)])
+    expect(fs.statSync(logPathOf(file)).size).toBeGreaterThan(8 * 1024 * 1024)
+    await grow(20) // acknowledged: no 503, kept in the log
+    expect([store.size, names().length]).toEqual([170, 170])
+    expect(errors).toHaveLength(1) // not tried again at every change
+    full = false
+    await grow(150) // grown by as much again: folded now, the log emptied
+    expect(errors).toHaveLength(1)
+    expect(fs.statSync(logPathOf(file)).size).toBeLessThan(1024)
+    expect(names().length).toBe(320)
+    kept.close()
+  })
+})
+
 describe('files changed under a running stub', () => {
   it('notices a log emptied in place (copytruncate) and writes both again: nothing acknowledged is lost', async () => {
     const errors: string[] = []

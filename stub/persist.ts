@@ -114,6 +114,8 @@ class DataLog implements ChangeLog, DataFile {
   #flushing = false
   /** A write failed: the next flush first writes the whole state afresh, as the log may have lost its way. */
   #broken = false
+  /** How long the log may grow before the next fold, after one failed (0: {@link COMPACT_BYTES}). */
+  #foldAfter = 0
   #closed = false
   /** The data file was found read-only, and that was told (see {@link #writable}). */
   #readOnlyTold = false
@@ -232,14 +234,17 @@ class DataLog implements ChangeLog, DataFile {
     this.#closeRetired()
     batch.resolve()
     if (this.#open) return this.#flush() // what came in during this flush goes at once
-    if (this.#length > COMPACT_BYTES && this.#length > this.store.stored * 64) {
+    if (this.#length > Math.max(COMPACT_BYTES, this.#foldAfter) && this.#length > this.store.stored * 64) {
       // A data file made read-only is not folded into (see compact); the log, still written, keeps every change.
       if (!this.#writable()) return
       try {
         this.compact()
       } catch (error) {
-        this.#broken = true // kept in the log still; the next change tries again
-        this.onError((error as Error).message)
+        // A fold that fails changes nothing on disk (see compact): the log is whole and takes the next changes, which
+        // are acknowledged as before. A full disk may have room for them but not for a second copy of the state: the
+        // fold is tried again once the log has grown by as much again.
+        this.#foldAfter = this.#length + COMPACT_BYTES
+        this.onError(`${(error as Error).message}; changes go on in the log, and the fold is tried again later`)
       }
     }
   }
@@ -417,6 +422,7 @@ class DataLog implements ChangeLog, DataFile {
     this.#fd = fd
     this.#length = header.length
     this.#broken = false
+    this.#foldAfter = 0
     this.#generation++
     // The changes waiting for a flush are in the snapshot now (or were replaced away by a reset or restore).
     this.store.commit(this.store.stored)
