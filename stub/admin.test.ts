@@ -364,6 +364,14 @@ describe('the journal', () => {
     },
   )
 
+  it('says of a filter it cannot percent-decode that it cannot, not that it is missing', async () => {
+    const answer = await admin(stubWith(), 'GET', '/requests?path=/v1/pets/%*')
+    expect(answer.body).toMatchObject({
+      code: 'invalid_filter',
+      message: 'path is not percent-encoded text (a % must start %XX)',
+    })
+  })
+
   it('is cleared by DELETE, and as a method', async () => {
     const stub = stubWith()
     await api(stub, 'GET', '/pets')

@@ -274,6 +274,8 @@ export class Admin {
       const values = params.get(name)
       if (values === undefined) continue
       const [value] = values
+      if (values.length === 1 && value === undefined)
+        throw new ApiError(400, 'invalid_filter', `${name} is not percent-encoded text (a % must start %XX)`)
       if (values.length > 1 || value === undefined || value === '')
         throw new ApiError(400, 'invalid_filter', `${name} must be given once, not empty`)
       if (name === 'status' && !/^([1-5][0-9][0-9]|[1-5]xx)$/i.test(value))

@@ -115,6 +115,24 @@ describe('a fold of the log into the data file that fails (a disk with room for 
   })
 })
 
+describe('a start on a disk with no room for the fold', () => {
+  it('stops, saying what room it needs and that both files are as they were', () => {
+    const state = '{"nextId":2,"pets":[{"id":1,"name":"a","categoryId":1}]}'
+    fs.writeFileSync(file, state)
+    fs.writeFileSync(logPathOf(file), '{"add":{"id":2,"name":"b","categoryId":1}}\n')
+    disk.openSync = (path, flags, mode) => {
+      if (String(path).endsWith('.tmp'))
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
+      return real.openSync(path, flags, mode)
+    }
+    expect(() => keepInFile(new PetStore(), file)).toThrow(
+      /ENOSPC.*: the start folds the log into the data file, .* needs about 1 MiB free on its disk; free that much, or move .*pets\.json and its log to a larger disk \(both are as they were\)$/,
+    )
+    Object.assign(disk, real)
+    expect([fs.readFileSync(file, 'utf8'), names()]).toEqual([state, ['a', 'b']])
+  })
+})
+
 describe('files changed under a running stub', () => {
   it('notices a log emptied in place (copytruncate) and writes both again: nothing acknowledged is lost', async () => {
     const errors: string[] = []

@@ -153,7 +153,7 @@ class DataLog implements ChangeLog, DataFile {
       this.compact()
     } catch (error) {
       this.#lock.release()
-      throw error
+      throw startError(error as Error, path, this.#logPath)
     }
     // The new logs of compactions cut short by a stop, read at the start (stub/data-read.ts), are of no use now.
     for (const leftover of leftoverLogsOf(path)) if (leftover !== temporaryPathOf(this.#logPath)) removeIfCan(leftover)
@@ -466,4 +466,17 @@ class DataLog implements ChangeLog, DataFile {
     if (!this.#flushing) this.#closeRetired()
     this.#lock.release()
   }
+}
+
+/**
+ * What stops a start whose first fold of the log into the data file failed: on a full disk, what it needs (room for a
+ * second copy of the state, written beside the first before it replaces it) and that nothing was changed.
+ */
+function startError(error: Error, path: string, logPath: string): Error {
+  if (!(error instanceof PersistError) || !/ENOSPC|disk is full|full\?/.test(error.message)) return error
+  const size = (file: string) => (existsSync(file) ? statSync(file).size : 0)
+  const mib = Math.max(1, Math.ceil((size(path) + size(logPath)) / (1024 * 1024)))
+  return new PersistError(
+    `${error.message}: the start folds the log into the data file, writing the state anew beside it, and needs about ${mib} MiB free on its disk; free that much, or move ${path} and its log to a larger disk (both are as they were)`,
+  )
 }

@@ -141,7 +141,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       { host: config.host, allowHosts: config.allowHosts },
     )
   } catch (error) {
-    if (error instanceof StoreError) fail(fromData ? `${error.message}; fix or remove it` : error.message)
+    // A message that already says how to mend the file (a log's line, a missing data file) needs no more advice.
+    const advised = / remove (that line|the log)/.test(String((error as Error).message))
+    if (error instanceof StoreError) fail(fromData && !advised ? `${error.message}; fix or remove it` : error.message)
     if (error instanceof PersistError) fail(error.message) // nothing would be kept: no answer may say otherwise
     throw error
   }
