@@ -150,6 +150,7 @@ describe('the client report', () => {
     ] as const) {
       const answer = await stub.fetch(new Request('http://stub.test/__stub/client-report', { headers: { accept } }))
       expect([accept, answer.headers.get('content-type')]).toEqual([accept, expect.stringMatching(type)])
+      expect(answer.headers.get('vary')).toBe('Accept')
     }
     await stub.fetch(new Request('http://stub.test/__stub/requests', { method: 'DELETE' }))
     expect(stub.clientReport().findings).toEqual([])

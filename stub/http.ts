@@ -53,6 +53,8 @@ export interface AppRequest {
   headers: RequestHeaders
   /** What the app remembers about the connection the request came on (the server keeps one per socket). */
   connection?: ConnectionMemo
+  /** Sent by a page of another site: kept out of the journal and the client report, answered or not (see AppResponse). */
+  unrecorded?: true
 }
 
 /** Per-connection memory: what this connection's Authorization already proved, so its next requests skip reading it. */
@@ -93,8 +95,8 @@ export interface AppResponse {
   /** For a CORS preflight: the request headers it allowed, as the page asked for them (for the log). */
   allowedHeaders?: string
   /**
-   * The request came from a page of a site the stub does not serve: answered (and logged), but kept out of the journal
-   * and the client report, which any site's page could otherwise fill with requests of its own.
+   * The answer of a page of a site the stub does not serve (a 421 to a DNS-rebinding page): answered (and logged), but
+   * kept out of the journal and the client report, which any site's page could otherwise fill with requests of its own.
    */
   unrecorded?: true
 }

@@ -142,6 +142,14 @@ describe('which pages may call the interface', () => {
     for (const site of ['http://203.0.113.5', 'https://1.1.1.1:8443', 'http://[2001:4860:4860::8888]'])
       expect(new PageOrigins([], new HostCheck('::', [], own)).allows(site), site).toBe(false)
     expect(new PageOrigins([], new HostCheck('0.0.0.0', [], own)).allows('http://intranet.example')).toBe(false)
+    // An address the machine no longer has stops letting its pages in (an address is asked each time, never kept).
+    let addresses = new Set(['10.0.0.7'])
+    const changing = new PageOrigins([], new HostCheck('0.0.0.0', [], () => addresses))
+    expect(changing.allows('http://10.0.0.7:5173')).toBe(true)
+    addresses = new Set()
+    expect(changing.allows('http://10.0.0.7:5173')).toBe(false)
+    // The machine's IPv4 address written IPv6-mapped, as a browser writes it, is its own too.
+    expect(new HostCheck('::', [], () => new Set(['192.0.2.2'])).servesPagesOf('[::ffff:c000:202]:5173')).toBe(true)
     // Whatever the machine's addresses are, a request under one of them is answered (a NAT may show another).
     expect(new HostCheck('0.0.0.0', [], own).allows('203.0.113.5:4010')).toBe(true)
     expect(ownAddresses()).toContain('127.0.0.1')
@@ -168,6 +176,16 @@ describe("another site's pages leave no trace in the journal and the client repo
     expect(preflight.status).toBe(403)
     expect(stub.requests()).toEqual([])
     expect(stub.clientReport().requests).toBe(0)
+    // Nor when the page leaves before its answer (recorded as a request with no answer otherwise).
+    const slow = createStub({ chaos: { latencyMs: [200, 200] } })
+    for (const headers of foreign) {
+      const leave = new AbortController()
+      const request = new Request('http://127.0.0.1:4010/v1/pets', { headers, signal: leave.signal })
+      const answer = slow.fetch(request)
+      setTimeout(() => leave.abort(new Error('left')), 20)
+      await expect(answer).rejects.toThrow('left')
+    }
+    expect([slow.requests(), slow.clientReport().requests]).toEqual([[], 0])
     // The developer's own pages and scripts are recorded as before.
     await call({ origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' })
     await call({})
@@ -188,6 +206,22 @@ describe('over HTTP', () => {
         req.on('error', reject).end(body)
       },
     )
+
+  it("keeps a page's 421 out of the journal (a DNS-rebinding page's), and records a script's", async () => {
+    const stub = await startStub({ apiKeys: [KEY] })
+    try {
+      for (const headers of [{ origin: 'http://evil.example:4010' }, { 'sec-fetch-site': 'same-origin' }] as Record<
+        string,
+        string
+      >[])
+        expect((await send(stub.port, { ...AUTH, host: 'evil.example:4010', ...headers })).status).toBe(421)
+      expect(stub.stub.requests()).toEqual([])
+      expect((await send(stub.port, { ...AUTH, host: 'proxy.test' })).status).toBe(421) // a proxy's name to allow
+      expect(stub.stub.requests().map((entry) => entry.status)).toEqual([421])
+    } finally {
+      await stub.close()
+    }
+  })
 
   it('refuses a foreign Host (DNS rebinding) with 421 everywhere, and stores nothing', async () => {
     const stub = await startStub({ apiKeys: [KEY] })
@@ -232,7 +266,8 @@ describe('over HTTP', () => {
     await expect(startStub({ apiKeys: [KEY], host: '0.0.0.0' })).rejects.toThrow('0.0.0.0 is reachable')
     await expect(startStub({ allowHosts: ['*'], adminKey: ADMIN })).rejects.toThrow('knows the default API key')
     // Spellings that a Host reading would make `*`: refused, not let in without what `*` needs.
-    for (const name of ['*.', '[*]', ' * ', '*:80', '*.example.test', 'stub,other'])
+    // So are names a URL parser reads as none (`.`) or as `*` (`%2A`).
+    for (const name of ['*.', '[*]', ' * ', '*:80', '*.example.test', 'stub,other', '.', '%2A', '%2a.', '。'])
       await expect(startStub({ allowHosts: [name] })).rejects.toThrow('allowHosts must hold host names')
     // An admin key that is an API key, or the public default one, opens the admin API to whoever calls /v1.
     await expect(startStub({ apiKeys: [KEY], adminKey: KEY })).rejects.toThrow('adminKey must differ')

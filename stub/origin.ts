@@ -62,10 +62,21 @@ export class HostCheck {
    * stub answers for by name: as {@link allows}, except that `--allow-host *` (a proxy in front) lets in no page.
    */
   servesPagesOf(authority: string): boolean {
+    return this.pagesOf(authority) !== undefined
+  }
+
+  /**
+   * How a page served from `authority` is this machine's: by its `name` (loopback, the bound address, a name allowed),
+   * which holds for good, or by being one of the machine's `address`es now, which may change; `undefined` when it is not.
+   */
+  pagesOf(authority: string): 'name' | 'address' | undefined {
     const name = hostName(authority)
-    if (this.#servesPagesOf(name)) return true
     const canonical = canonicalName(authority)
-    return canonical !== undefined && this.#servesPagesOf(canonical)
+    for (const candidate of canonical === undefined ? [name] : [name, canonical]) {
+      if (this.#allowed.has(candidate) || candidate === this.#bound || isLoopback(candidate)) return 'name'
+      if (this.#wild(candidate) && this.#isOwn(candidate)) return 'address'
+    }
+    return undefined
   }
 
   /**
@@ -73,9 +84,12 @@ export class HostCheck {
    * is reached by (behind a NAT or a port forward, one it does not know), but a page is of this machine only on one of
    * the addresses it has. A page of `http://203.0.113.5`, a site like any other, gets no grant.
    */
-  #servesPagesOf(name: string): boolean {
-    if (this.#allowed.has(name) || name === this.#bound || isLoopback(name)) return true
-    return this.#wild(name) && this.#own().has(name)
+  #isOwn(address: string): boolean {
+    // An IPv4 address written IPv6-mapped, as a URL parser writes it (`[::ffff:c000:202]` is 192.0.2.2).
+    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(address)
+    if (mapped === null) return this.#own().has(address)
+    const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)]
+    return this.#own().has([high >> 8, high & 255, low >> 8, low & 255].join('.')) || this.#own().has(address)
   }
 
   #answers(name: string, any = this.#any): boolean {
@@ -198,7 +212,10 @@ export function isHostToAllow(name: unknown): boolean {
   if (typeof name !== 'string') return false
   if (name === '*' || isIP(name) === 6) return true // `::1` as `[::1]`
   // No comma either: `a,b` is one odd name to a URL parser, never the two names meant.
-  return /^([^\s/:*,]+|\[[0-9a-f:.]+\])$/i.test(name) && canonicalName(name) !== undefined
+  if (!/^([^\s/:*,]+|\[[0-9a-f:.]+\])$/i.test(name)) return false
+  // As a URL parser reads it: no name at all (`.`) or a `*` (`%2A`) would answer what no one meant.
+  const canonical = canonicalName(name)
+  return canonical !== undefined && canonical !== '' && !canonical.includes('*')
 }
 
 /**
@@ -235,7 +252,9 @@ export function misdirected(host: string | string[] | undefined, fromPage = fals
     'host_not_allowed',
     `the stub does not answer ${fromPage ? 'pages ' : ''}for the host ${shown}: start it with --allow-host NAME to allow that name${fromPage ? ' (--allow-host * lets in no page)' : ''}`,
   )
-  return errorAnswer(error, ['Connection', 'close'])
+  const answer = errorAnswer(error, ['Connection', 'close'])
+  // A page's (a DNS-rebinding page's, most likely): kept out of the journal and the client report, as another site's.
+  return fromPage ? { ...answer, unrecorded: true } : answer
 }
 
 /** An Error answer, as JSON, with `extra` headers after its own. */
@@ -347,10 +366,11 @@ export class PageOrigins {
     if (origin === this.#last) return true
     const normal = normalOrigin(origin)
     const authority = /^https?:\/\/((?:[^/\s@?#\\:[\]]+|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?)$/.exec(normal)?.[1]
-    const allowed =
-      this.#any || this.#allowed.has(normal) || (authority !== undefined && this.#hosts.servesPagesOf(authority))
-    if (allowed) this.#last = origin
-    return allowed
+    if (this.#any || this.#allowed.has(normal)) return Boolean((this.#last = origin))
+    const how = authority === undefined ? undefined : this.#hosts.pagesOf(authority)
+    // One of the machine's addresses now may not be one later: asked again each time (a moment, from the addresses read).
+    if (how === 'name') this.#last = origin
+    return how !== undefined
   }
 }
 

@@ -217,9 +217,10 @@ export function createStub(
               asMarkdown.weight > 0 &&
               asMarkdown.weight >= (acceptOf(accept, 'application/json')?.weight ?? 0)) ||
             /(^|&)format=markdown(&|$)/.test(query)
-          return markdown
+          const answer = markdown
             ? adminText(200, 'text/markdown; charset=utf-8', clientReportMarkdown(report))
             : adminJson(200, report)
+          return { ...answer, headers: [...answer.headers, 'Vary', 'Accept'] } // a cache must not serve one for the other
         },
         DELETE: () => {
           reporter.reset()
@@ -283,17 +284,15 @@ function forPages(next: Route, request: AppRequest, pages: PageOrigins): Routed 
   const origin = request.headers.origin
   if (typeof origin !== 'string') {
     // A browser's request that names no origin (`<img>`, a no-cors GET) says where it came from in Sec-Fetch-Site.
-    return request.headers['sec-fetch-site'] === 'cross-site' ? mapAnswer(next(request), unrecorded) : next(request)
+    if (request.headers['sec-fetch-site'] === 'cross-site') request.unrecorded = true
+    return next(request)
   }
   if (pages.allows(origin)) return mapAnswer(next(request), (answer) => withCredentials(answer, origin))
+  // Marked on the request, so that it stays out also when it gets no answer (a client that left).
+  request.unrecorded = true
   if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined)
-    return unrecorded(pageRefused(origin))
-  return mapAnswer(next(request), (answer) => unrecorded(withoutCors(answer)))
-}
-
-/** `answer`, kept out of the journal and the client report (see AppResponse's `unrecorded`). */
-function unrecorded(answer: AppResponse): AppResponse {
-  return { ...answer, unrecorded: true }
+    return pageRefused(origin)
+  return mapAnswer(next(request), withoutCors)
 }
 
 /** What `routed` answers, passed through `change` (once the body is read, for a request that wants one). */
