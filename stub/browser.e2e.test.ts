@@ -158,6 +158,7 @@ describe('a browser page on another origin', () => {
     try {
       await other.goto(`${foreign}/`)
       const before = stub.store.size
+      const lastSeen = stub.stub.requests({ limit: 1 })[0]?.seq ?? 0
       const tried = (base: string) =>
         other.evaluate(
           async ({ base, key }) => {
@@ -183,8 +184,8 @@ describe('a browser page on another origin', () => {
       // The public default key would do as well: the page is refused for its origin, not its key.
       expect(await tried(stub.url)).toEqual({ list: 'TypeError', create: 'TypeError' })
       expect(stub.store.size).toBe(before)
-      const refused = stub.stub.requests({ method: 'OPTIONS', limit: 1 })[0]
-      expect(refused).toMatchObject({ path: '/v1/pets', status: 403, code: 'origin_not_allowed' })
+      // Its refused preflights are kept out of the journal (and the client report): another site's page could fill them.
+      expect(stub.stub.requests().filter((entry) => entry.seq > lastSeen)).toEqual([])
       expect(await tried(allowing.url)).toEqual({ list: 'read 200', create: 'read 201' })
     } finally {
       await other.close()
