@@ -19,6 +19,7 @@ const READ = [
   'access-control-request-method',
   'accept',
   'sec-fetch-site',
+  'referer',
 ] as const
 
 /** Statuses whose responses can have no body (Fetch refuses to build them with one). */

@@ -20,6 +20,7 @@ export function pickHeaders(raw: string[]): RequestHeaders {
   let fetchSite: string | undefined
   let transferEncoding: string | string[] | undefined
   let upgrade: string | undefined
+  let referer: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     const length = name.length
@@ -42,6 +43,8 @@ export function pickHeaders(raw: string[]): RequestHeaders {
     // Read by the edge only, which refuses a coding it cannot read (stub/refusals.ts): every one is kept.
     else if (length === 17 && named(name, 'transfer-encoding')) transferEncoding = more(transferEncoding, raw[i + 1]!)
     else if (length === 7 && upgrade === undefined && named(name, 'upgrade')) upgrade = raw[i + 1]
+    // Read for a page's request that names no origin: which page sent it (see stub/stub.ts's forPages).
+    else if (length === 7 && referer === undefined && named(name, 'referer')) referer = raw[i + 1]
   }
   const headers: RequestHeaders = {
     authorization,
@@ -58,6 +61,7 @@ export function pickHeaders(raw: string[]): RequestHeaders {
   if (fetchSite !== undefined) headers['sec-fetch-site'] = fetchSite
   if (transferEncoding !== undefined) headers['transfer-encoding'] = transferEncoding
   if (upgrade !== undefined) headers.upgrade = upgrade
+  if (referer !== undefined) headers.referer = referer
   return headers
 }
 

@@ -167,6 +167,7 @@ describe("another site's pages leave no trace in the journal and the client repo
     const foreign: Record<string, string>[] = [
       { origin: 'https://evil.example' }, // a no-cors POST or a CORS GET
       { 'sec-fetch-site': 'cross-site' }, // a no-cors GET: no Origin, only where it came from
+      { 'sec-fetch-site': 'cross-site', referer: 'https://evil.example/news' }, // and which page sent it
     ]
     for (const headers of foreign) expect((await call(headers)).status).toBe(401)
     const preflight = await call(
@@ -186,11 +187,13 @@ describe("another site's pages leave no trace in the journal and the client repo
       await expect(answer).rejects.toThrow('left')
     }
     expect([slow.requests(), slow.clientReport().requests]).toEqual([[], 0])
-    // The developer's own pages and scripts are recorded as before.
+    // The developer's own pages and scripts are recorded as before, also an own page's no-cors request to 127.0.0.1
+    // (another site than localhost, so cross-site, but its Referer names the page).
     await call({ origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' })
     await call({})
-    expect(stub.requests()).toHaveLength(2)
-    expect(stub.clientReport().requests).toBe(2)
+    await call({ 'sec-fetch-site': 'cross-site', referer: 'http://localhost:5173/app' })
+    expect(stub.requests()).toHaveLength(3)
+    expect(stub.clientReport().requests).toBe(3)
   })
 })
 

@@ -115,6 +115,29 @@ describe('a fold of the log into the data file that fails (a disk with room for 
   })
 })
 
+describe('a stop on a disk with no room for the fold', () => {
+  it('says that what was acknowledged is in the log, which the next start reads', async () => {
+    const store = new PetStore()
+    const errors: string[] = []
+    const kept = keepInFile(store, file, (message) => errors.push(message))
+    store.add({ name: 'a', categoryId: 1 })
+    await store.settled()
+    disk.openSync = (path, flags, mode) => {
+      if (String(path).endsWith('.tmp'))
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
+      return real.openSync(path, flags, mode)
+    }
+    kept.close()
+    Object.assign(disk, real)
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /ENOSPC.*; every change acknowledged is in its log .*pets\.json\.log, which the next start reads with it$/,
+      ),
+    ])
+    expect(names()).toEqual(['a'])
+  })
+})
+
 describe('a start on a disk with no room for the fold', () => {
   it('stops, saying what room it needs and that both files are as they were', () => {
     const state = '{"nextId":2,"pets":[{"id":1,"name":"a","categoryId":1}]}'

@@ -456,7 +456,11 @@ class DataLog implements ChangeLog, DataFile {
     try {
       this.compact()
     } catch (error) {
-      this.onError((error as Error).message)
+      // The fold failed before it changed anything (see compact): what was acknowledged is in the log, read at the start.
+      const kept = this.#lostTo === undefined && !this.#broken
+      this.onError(
+        `${(error as Error).message}${kept ? `; every change acknowledged is in its log ${this.#logPath}, which the next start reads with it` : ''}`,
+      )
       const pending = this.#open
       this.#open = undefined
       pending?.reject(error as Error)

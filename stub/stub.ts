@@ -283,8 +283,11 @@ export function createStub(
 function forPages(next: Route, request: AppRequest, pages: PageOrigins): Routed {
   const origin = request.headers.origin
   if (typeof origin !== 'string') {
-    // A browser's request that names no origin (`<img>`, a no-cors GET) says where it came from in Sec-Fetch-Site.
-    if (request.headers['sec-fetch-site'] === 'cross-site') request.unrecorded = true
+    // A browser's request that names no origin (`<img>`, a no-cors GET) says in Sec-Fetch-Site that it came from another
+    // site, and in Referer (which a page can shorten, never forge) which page sent it: one of the developer's is recorded
+    // (a page of http://localhost:5173 calling http://127.0.0.1:4010 is cross-site too).
+    if (request.headers['sec-fetch-site'] === 'cross-site' && !pages.allows(refererOrigin(request.headers.referer)))
+      request.unrecorded = true
     return next(request)
   }
   if (pages.allows(origin)) return mapAnswer(next(request), (answer) => withCredentials(answer, origin))
@@ -293,6 +296,13 @@ function forPages(next: Route, request: AppRequest, pages: PageOrigins): Routed 
   if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined)
     return pageRefused(origin)
   return mapAnswer(next(request), withoutCors)
+}
+
+/** The origin of a `Referer` (`http://localhost:5173` of `http://localhost:5173/app?x`), or `''` without one. */
+function refererOrigin(referer: string | string[] | undefined): string {
+  if (typeof referer !== 'string' || !URL.canParse(referer)) return ''
+  const { origin } = new URL(referer)
+  return origin === 'null' ? '' : origin
 }
 
 /** What `routed` answers, passed through `change` (once the body is read, for a request that wants one). */
