@@ -47,6 +47,35 @@ const SERVICE = report([
   ['createPet.large-body', 'POST /pets with a valid NewPet of 1 MiB', '1 MiB -> 413 Error (code "TOO_LARGE")'],
 ])
 
+describe('a size limit seen only on an invalid body', () => {
+  it('refuses a body over the limit as the service did, valid or not', async () => {
+    const like = readLikeness(
+      report([
+        [
+          'createPet.large-body',
+          'POST /pets with an invalid body of 1 MiB',
+          '1 MiB -> 413 Error (code "FST_ERR_CTP_BODY_TOO_LARGE")',
+        ],
+      ]),
+      spec(),
+    )
+    expect(like.traits.tooLarge).toMatchObject({ status: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' })
+    const twin = createStub({ apiKeys: [KEY], like })
+    const body = JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 })
+    const answer = await twin.fetch(
+      new Request('http://stub.test/v1/pets', {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body,
+      }),
+    )
+    expect([answer.status, ((await answer.json()) as { code: string }).code]).toEqual([
+      413,
+      'FST_ERR_CTP_BODY_TOO_LARGE',
+    ])
+  })
+})
+
 describe('reading what a report observed', () => {
   it('reads the report’s words for an answer', () => {
     expect(readAnswer('400 Error (code "invalid_limit")')).toEqual({
