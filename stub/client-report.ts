@@ -442,7 +442,7 @@ export class ReportingJournal extends Journal {
     body?: Uint8Array | string,
     when?: number,
   ): void {
-    if (request.unrecorded || response?.unrecorded) return // a page of another site's: see AppResponse
+    if (request.unrecorded) return // a page of another site's: see AppRequest
     this.#reporter.record(request, response, body, ms)
     super.record(request, response, ms, body, when)
   }

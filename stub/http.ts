@@ -53,7 +53,10 @@ export interface AppRequest {
   headers: RequestHeaders
   /** What the app remembers about the connection the request came on (the server keeps one per socket). */
   connection?: ConnectionMemo
-  /** Sent by a page of another site: kept out of the journal and the client report, answered or not (see AppResponse). */
+  /**
+   * Sent by a page of a site the stub does not serve (a DNS-rebinding page's too): answered and logged, but kept out of
+   * the journal and the client report, answered or not, which any site's page could otherwise fill with its requests.
+   */
   unrecorded?: true
 }
 
@@ -94,11 +97,6 @@ export interface AppResponse {
   trickleMs?: number
   /** For a CORS preflight: the request headers it allowed, as the page asked for them (for the log). */
   allowedHeaders?: string
-  /**
-   * The answer of a page of a site the stub does not serve (a 421 to a DNS-rebinding page): answered (and logged), but
-   * kept out of the journal and the client report, which any site's page could otherwise fill with requests of its own.
-   */
-  unrecorded?: true
 }
 
 /** The app needs the request body to answer; the server reads it (within `maxBody`) and calls `accept`. */

@@ -145,7 +145,7 @@ export class Journal {
     when: number = Date.now(),
   ): void {
     const max = this.maxEntries
-    if (max === 0 || request.unrecorded || response?.unrecorded) return
+    if (max === 0 || request.unrecorded) return
     this.#changes++
     if (this.#count === max) this.#dropOldest(false) // its slot is the one written now
     let at = this.#oldest + this.#count

@@ -13,7 +13,7 @@
  */
 import { isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import type { AppResponse, RequestHeaders } from './app.js'
+import type { AppRequest, AppResponse, RequestHeaders } from './app.js'
 import { corsRemoved } from './cors.js'
 import { DEFAULT_API_KEY } from './auth.js'
 import { ApiError, errorBody } from './errors.js'
@@ -68,6 +68,9 @@ export class HostCheck {
   /**
    * How a page served from `authority` is this machine's: by its `name` (loopback, the bound address, a name allowed),
    * which holds for good, or by being one of the machine's `address`es now, which may change; `undefined` when it is not.
+   * Bound to every address, a request may name any address the machine is reached by (behind a NAT or a port forward,
+   * one it does not know), but a page is of this machine only on one of the addresses it has: a page of
+   * `http://203.0.113.5`, a site like any other, gets no grant.
    */
   pagesOf(authority: string): 'name' | 'address' | undefined {
     const name = hostName(authority)
@@ -79,11 +82,7 @@ export class HostCheck {
     return undefined
   }
 
-  /**
-   * As {@link #answers}, but for the page's origin: bound to every address, a request may name any address the machine
-   * is reached by (behind a NAT or a port forward, one it does not know), but a page is of this machine only on one of
-   * the addresses it has. A page of `http://203.0.113.5`, a site like any other, gets no grant.
-   */
+  /** True for one of the machine's addresses (see {@link ownAddresses}). */
   #isOwn(address: string): boolean {
     // An IPv4 address written IPv6-mapped, as a URL parser writes it (`[::ffff:c000:202]` is 192.0.2.2).
     const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(address)
@@ -245,16 +244,20 @@ export function hostOf(target: string, host: string | string[] | undefined): str
  * The 421 of a request for a host the stub does not answer for: a DNS-rebinding page, or a name to allow (`fromPage`: a
  * browser's request, which `--allow-host *` does not let in).
  */
-export function misdirected(host: string | string[] | undefined, fromPage = false): AppResponse {
+export function misdirected(
+  host: string | string[] | undefined,
+  fromPage = false,
+  request?: Pick<AppRequest, 'unrecorded'>,
+): AppResponse {
+  // A page's (a DNS-rebinding page's, most likely): kept out of the journal and the client report, as another site's.
+  if (fromPage && request) request.unrecorded = true
   const shown = typeof host === 'string' ? JSON.stringify(host.slice(0, 100)) : 'given more than once'
   const error = new ApiError(
     421,
     'host_not_allowed',
     `the stub does not answer ${fromPage ? 'pages ' : ''}for the host ${shown}: start it with --allow-host NAME to allow that name${fromPage ? ' (--allow-host * lets in no page)' : ''}`,
   )
-  const answer = errorAnswer(error, ['Connection', 'close'])
-  // A page's (a DNS-rebinding page's, most likely): kept out of the journal and the client report, as another site's.
-  return fromPage ? { ...answer, unrecorded: true } : answer
+  return errorAnswer(error, ['Connection', 'close'])
 }
 
 /** An Error answer, as JSON, with `extra` headers after its own. */

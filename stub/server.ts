@@ -183,7 +183,7 @@ function onRequest(app: Handler, state: State, req: IncomingMessage, res: Server
     const fromPage = request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined
     routed =
       misframed(app, req.httpVersion, request.headers, req.rawHeaders.length) ??
-      (state.hosts.allows(host, fromPage) ? app.route(request) : misdirected(host, fromPage))
+      (state.hosts.allows(host, fromPage) ? app.route(request) : misdirected(host, fromPage, request))
   } catch (error) {
     routed = app.failure(error)
   }
